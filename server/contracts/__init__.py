@@ -1,0 +1,1 @@
+"""Types shared by every part of agentls. This package does no IO."""

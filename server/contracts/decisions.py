@@ -1,0 +1,51 @@
+"""Permission decisions the runtime makes and the approval questions it asks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from agentls.contracts.tooling import Risk
+
+
+class Verdict(StrEnum):
+    ALLOW = "allow"
+    ASK = "ask"
+    DENY = "deny"
+
+
+class ApprovalAnswer(StrEnum):
+    ALLOW_ONCE = "allow_once"
+    ALLOW_ALWAYS = "allow_always"
+    DENY = "deny"
+
+
+@dataclass(frozen=True, slots=True)
+class PolicyDecision:
+    """What the rules and the mode say about one call, before any person is asked."""
+
+    verdict: Verdict
+    source: str  # e.g. "rule deny:run_command(rm *)", "mode plan", "default for write"
+    stop_run: bool = False  # a deny rule marked as stopping ends the run
+
+
+@dataclass(frozen=True, slots=True)
+class ApprovalRequest:
+    """One question to a person: may this call run?"""
+
+    call_id: str
+    tool: str
+    risk: Risk
+    summary: str  # one line: the command, or the path and what changes
+    detail: str  # the full command or diff
+    suggested_rule: str  # what "always allow" would add
+
+
+@dataclass(frozen=True, slots=True)
+class RuntimeDecision:
+    """The final word on one call, as written to the log."""
+
+    call_id: str
+    verdict: Verdict  # allow or deny after any question was answered
+    source: str
+    answer: ApprovalAnswer | None = None

@@ -1,0 +1,106 @@
+"""Conversation messages and their content blocks.
+
+Plain frozen dataclasses: they are built and read on every turn, so they stay
+cheap; the session log converts them to and from dicts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Role = Literal["user", "assistant"]
+
+
+@dataclass(frozen=True, slots=True)
+class TextBlock:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ThinkingBlock:
+    """Kept verbatim (signature included) so it can be sent back unchanged."""
+
+    thinking: str
+    signature: str = ""
+    redacted_data: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ToolUseBlock:
+    id: str
+    name: str
+    input: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResultBlock:
+    tool_use_id: str
+    content: str
+    is_error: bool = False
+
+
+ContentBlock = TextBlock | ThinkingBlock | ToolUseBlock | ToolResultBlock
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    role: Role
+    content: tuple[ContentBlock, ...] = field(default_factory=tuple)
+
+    @property
+    def text(self) -> str:
+        return "".join(b.text for b in self.content if isinstance(b, TextBlock))
+
+    @property
+    def tool_uses(self) -> tuple[ToolUseBlock, ...]:
+        return tuple(b for b in self.content if isinstance(b, ToolUseBlock))
+
+
+def user_text(text: str) -> Message:
+    return Message("user", (TextBlock(text),))
+
+
+def block_to_dict(block: ContentBlock) -> dict[str, Any]:
+    if isinstance(block, TextBlock):
+        return {"type": "text", "text": block.text}
+    if isinstance(block, ThinkingBlock):
+        if block.redacted_data is not None:
+            return {"type": "redacted_thinking", "data": block.redacted_data}
+        return {"type": "thinking", "thinking": block.thinking, "signature": block.signature}
+    if isinstance(block, ToolUseBlock):
+        return {"type": "tool_use", "id": block.id, "name": block.name, "input": block.input}
+    return {
+        "type": "tool_result",
+        "tool_use_id": block.tool_use_id,
+        "content": block.content,
+        "is_error": block.is_error,
+    }
+
+
+def block_from_dict(data: dict[str, Any]) -> ContentBlock:
+    kind = data.get("type")
+    if kind == "text":
+        return TextBlock(str(data["text"]))
+    if kind == "thinking":
+        return ThinkingBlock(str(data["thinking"]), str(data.get("signature", "")))
+    if kind == "redacted_thinking":
+        return ThinkingBlock("", "", str(data["data"]))
+    if kind == "tool_use":
+        return ToolUseBlock(str(data["id"]), str(data["name"]), dict(data["input"]))
+    if kind == "tool_result":
+        return ToolResultBlock(
+            str(data["tool_use_id"]), str(data["content"]), bool(data.get("is_error", False))
+        )
+    raise ValueError(f"unknown content block type: {kind!r}")
+
+
+def message_to_dict(message: Message) -> dict[str, Any]:
+    return {"role": message.role, "content": [block_to_dict(b) for b in message.content]}
+
+
+def message_from_dict(data: dict[str, Any]) -> Message:
+    role = data["role"]
+    if role not in ("user", "assistant"):
+        raise ValueError(f"unknown message role: {role!r}")
+    return Message(role, tuple(block_from_dict(b) for b in data["content"]))

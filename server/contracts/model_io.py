@@ -1,0 +1,90 @@
+"""What a provider receives (ModelInput) and the events it streams back."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from agentls.contracts.messages import ContentBlock, Message
+from agentls.contracts.usage import Usage
+
+StopReason = Literal[
+    "end_turn", "tool_use", "max_tokens", "stop_sequence", "refusal", "pause_turn", "other"
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """A tool as the model sees it: a definition, never the code."""
+
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ModelInput:
+    system: str
+    messages: Sequence[Message]
+    tools: Sequence[ToolSpec]
+    max_output_tokens: int = 8192
+
+
+# --- the ModelEvent stream -------------------------------------------------
+# A provider yields these in order; the last one is always MessageDone.
+
+
+@dataclass(frozen=True, slots=True)
+class TextDelta:
+    index: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ThinkingDelta:
+    index: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolUseStarted:
+    index: int
+    id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolInputDelta:
+    index: int
+    partial_json: str
+
+
+@dataclass(frozen=True, slots=True)
+class BlockFinished:
+    index: int
+    block: ContentBlock
+
+
+@dataclass(frozen=True, slots=True)
+class MessageDone:
+    message: Message
+    stop_reason: StopReason
+    usage: Usage
+
+
+ModelEvent = TextDelta | ThinkingDelta | ToolUseStarted | ToolInputDelta | BlockFinished | MessageDone
+
+
+class ModelError(Exception):
+    """The model call failed after the provider's own retries.
+
+    ``kind`` is a short machine-readable tag (``auth``, ``rate_limit``,
+    ``overloaded``, ``timeout``, ``connection``, ``stream``, ``bad_request``,
+    ``script``...); the message is meant for a person.
+    """
+
+    def __init__(self, message: str, *, kind: str = "api", status: int | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.status = status

@@ -1,0 +1,66 @@
+"""Tool calls, their outcomes and the tool-definition shape tools are written to."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class Risk(StrEnum):
+    READ = "read"
+    WRITE = "write"
+    EXECUTE = "execute"
+
+
+class ErrorCode(StrEnum):
+    NOT_FOUND = "not_found"
+    INVALID_INPUT = "invalid_input"
+    PERMISSION_DENIED = "permission_denied"
+    TIMEOUT = "timeout"
+    EXECUTION_FAILED = "execution_failed"
+    CONFLICT = "conflict"
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True, slots=True)
+class ToolIntent:
+    """The model asked for this call; nothing has been decided yet."""
+
+    call_id: str
+    name: str
+    input: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """What came of one tool call; goes back to the model as a tool_result."""
+
+    call_id: str
+    name: str
+    content: str
+    error: ErrorCode | None = None
+    retryable: bool = False
+    # Facts for the log and the faces (bytes cut, exit code, paths touched...).
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+class ToolError(Exception):
+    """Raised by a tool for an outcome the model should hear about."""
+
+    def __init__(self, code: ErrorCode, message: str, *, retryable: bool = False) -> None:
+        super().__init__(message)
+        self.code = code
+        self.retryable = retryable
+
+
+@dataclass(frozen=True, slots=True)
+class ToolOutput:
+    """A tool's successful result: text for the model plus facts for the log."""
+
+    text: str
+    meta: dict[str, Any] = field(default_factory=dict)

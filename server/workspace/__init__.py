@@ -1,0 +1,1 @@
+"""The Workspace interface and its headless implementation."""

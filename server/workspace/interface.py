@@ -1,0 +1,159 @@
+"""The surface tools are written against: a Workspace, a ToolContext, a ToolDefinition.
+
+LocalWorkspace (headless) and the LSP face's LspWorkspace implement Workspace;
+tools never touch the disk, a process or the editor except through it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Generic, Literal, Protocol, TypeVar
+
+from pydantic import BaseModel
+
+from agentls.contracts.tooling import Risk, ToolOutput
+
+
+@dataclass(frozen=True, slots=True)
+class FileSnapshot:
+    """A file's bytes as the workspace sees them (an open buffer wins over disk)."""
+
+    path: str  # workspace-relative, posix separators
+    data: bytes
+    version: str  # opaque; changes whenever the content may have changed
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    paths: list[str]  # workspace-relative, sorted
+    truncated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SearchMatch:
+    path: str
+    line: int  # 1-based
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    matches: list[SearchMatch]
+    truncated: bool
+    engine: str  # "ripgrep" or "python"
+
+
+@dataclass(frozen=True, slots=True)
+class WriteOutcome:
+    """What happened to a proposed change.
+
+    ``applied`` False means nothing was written (the person rejected it, or
+    the editor refused); ``landed`` is the text that is now in the file when
+    it differs from what was proposed (a formatter ran, the person edited the
+    preview), else None.
+    """
+
+    applied: bool
+    message: str = ""
+    landed: str | None = None
+    version: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CommandResult:
+    exit_code: int | None  # None when killed (timeout or cancel)
+    output: str  # stdout and stderr interleaved, already bounded
+    timed_out: bool
+    truncated_bytes: int  # how much output was dropped
+
+
+class Workspace(Protocol):
+    """One workspace root. Paths are workspace-relative or absolute inside the root."""
+
+    @property
+    def root(self) -> Path: ...
+
+    def relative(self, path: str) -> str:
+        """Normalise a path the model gave to a workspace-relative posix path.
+
+        Raises ToolError(permission_denied) when it resolves outside the root
+        (``..``, symlinks, other absolute paths).
+        """
+        ...
+
+    async def read(self, path: str) -> FileSnapshot:
+        """Raises ToolError(not_found) for a missing file or a directory."""
+        ...
+
+    async def version(self, path: str) -> str | None:
+        """The current version of a file, or None when it does not exist."""
+        ...
+
+    async def list_files(self, path: str, pattern: str | None, limit: int) -> Listing: ...
+
+    async def search(
+        self, pattern: str, path: str, glob: str | None, limit: int
+    ) -> SearchResult: ...
+
+    async def write(
+        self, path: str, new_text: str, *, expected_version: str | None, create: bool
+    ) -> WriteOutcome:
+        """Replace (or create) a file's text.
+
+        ``expected_version`` is the version the caller based its change on;
+        when the file moved since, ToolError(conflict) is raised and nothing
+        is written. ``create`` True means the file must not exist yet
+        (ToolError(conflict) if it appeared meanwhile).
+        """
+        ...
+
+    async def run_command(
+        self, command: str, timeout_seconds: float, output_limit: int
+    ) -> CommandResult:
+        """Run a shell command in the root; cancelling kills its process group."""
+        ...
+
+
+@dataclass
+class ToolContext:
+    """What a tool call may use. Tools get no messages, state or settings beyond this."""
+
+    workspace: Workspace
+    # path -> version the agent last read; edit tools refuse stale files.
+    reads: dict[str, str] = field(default_factory=dict)
+    output_limit: int = 30_000  # characters a tool result may carry
+    command_timeout_seconds: float = 120.0
+
+
+InputT = TypeVar("InputT", bound=BaseModel)
+
+SubjectKind = Literal["path", "command", "none"]
+
+
+@dataclass(frozen=True)
+class ToolDefinition(Generic[InputT]):
+    """A tool: its schema, its risk and the code that runs it.
+
+    ``subject`` returns what permission rules match against (the path for
+    path tools, the command line for run_command); ``summary`` is the one
+    line shown to a person and in events.
+    """
+
+    name: str
+    description: str
+    input_model: type[InputT]
+    risk: Risk
+    run: Callable[[InputT, ToolContext], Awaitable[ToolOutput]]
+    subject_kind: SubjectKind
+    subject: Callable[[InputT], str]
+    summary: Callable[[InputT], str]
+    # Tool-specific validation before any permission question (e.g. path
+    # confinement); raises ToolError.
+    validate: Callable[[InputT, ToolContext], None] | None = None
+    # Shown to a person before approving (a diff, the full command).
+    detail: Callable[[InputT, ToolContext], Awaitable[str]] | None = None
+
+    def input_schema(self) -> dict[str, Any]:
+        return self.input_model.model_json_schema()
