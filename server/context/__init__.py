@@ -1,1 +1,1 @@
-"""agentls context."""
+"""Projecting session state into the next ModelInput."""

@@ -5,6 +5,11 @@ Each line of a session's JSONL log is one event:
     {"v": 1, "seq": N, "ts": UNIX_SECONDS, "kind": KIND, "run": RUN_ID|null,
      "turn": N|null, ...payload}
 
+``seq`` starts at 1 and runs on without gaps in a file, across resumes. The
+envelope keys come first, in this order: listing sessions reads a line's kind
+before parsing its (possibly large) payload. A reader refuses ``v`` above
+SCHEMA_VERSION rather than guess.
+
 Kinds and payload fields:
 
 session_started   sessionId, workspace (absolute path), model, createdAt (ISO 8601)

@@ -1,0 +1,37 @@
+# Two entry points: `make demo` (the agent on a bundled workspace) and
+# `make test` (the whole suite). Both set themselves up on a fresh machine.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+DEMO_PROMPT ?= Add a shout() function to greet.py that returns the greeting in capitals, then run it.
+DEMO_MODEL ?= anthropic:claude-sonnet-4-5
+
+.PHONY: demo test lint typecheck bench deps
+
+$(BIN)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $@
+
+# ripgrep makes search fast; the suite checks both engines when it is there.
+deps:
+	@command -v rg >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ripgrep >/dev/null; \
+	  else echo "note: ripgrep not installed; its tests will be skipped"; fi; }
+
+demo: $(BIN)/.installed
+	rm -rf .demo-workspace && cp -r server/data/demo/workspace .demo-workspace
+	@if [ -n "$$ANTHROPIC_API_KEY" ]; then model="$(DEMO_MODEL)"; else model="scripted:demo"; fi; \
+	echo "+ agentls ask \"$(DEMO_PROMPT)\" --workspace .demo-workspace --model $$model --yes"; \
+	$(BIN)/agentls ask "$(DEMO_PROMPT)" --workspace .demo-workspace --model $$model --yes
+
+test: $(BIN)/.installed deps
+	$(BIN)/pytest -q
+
+lint: $(BIN)/.installed
+	$(BIN)/ruff check . && $(BIN)/ruff format --check .
+
+bench: $(BIN)/.installed
+	$(BIN)/python -m tests.bench.run_all

@@ -1,0 +1,5 @@
+import sys
+
+from agentls.cli.main import main
+
+sys.exit(main())

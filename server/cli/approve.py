@@ -1,0 +1,49 @@
+"""Asking a person at the terminal: y once, a always for this session, n deny."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import TextIO
+
+from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
+
+_ANSWERS = {
+    "y": ApprovalAnswer.ALLOW_ONCE,
+    "yes": ApprovalAnswer.ALLOW_ONCE,
+    "a": ApprovalAnswer.ALLOW_ALWAYS,
+    "always": ApprovalAnswer.ALLOW_ALWAYS,
+    "n": ApprovalAnswer.DENY,
+    "no": ApprovalAnswer.DENY,
+}
+
+
+class TerminalApprover:
+    def __init__(self, stdin: TextIO = sys.stdin, out: TextIO = sys.stderr) -> None:
+        self.stdin = stdin
+        self.out = out
+
+    async def approve(self, request: ApprovalRequest) -> ApprovalAnswer:
+        self.out.write(f"\n\u26a0 agentls wants to {request.tool}: {request.summary}\n")
+        if request.detail and request.detail != request.summary:
+            self.out.write(_indent(request.detail) + "\n")
+        while True:
+            self.out.write(
+                f"  Allow? [y] once  [a] always this session ({request.suggested_rule})  [n] deny: "
+            )
+            self.out.flush()
+            line = await asyncio.to_thread(self.stdin.readline)
+            if not line:  # end of input: nobody is there to say yes
+                self.out.write("\n")
+                return ApprovalAnswer.DENY
+            answer = _ANSWERS.get(line.strip().lower())
+            if answer is not None:
+                return answer
+            self.out.write("  please answer y, a or n\n")
+
+
+def _indent(text: str, limit: int = 60) -> str:
+    lines = text.splitlines()
+    shown = lines[:limit]
+    more = f"\n    ... {len(lines) - limit} more lines" if len(lines) > limit else ""
+    return "\n".join("    " + line for line in shown) + more

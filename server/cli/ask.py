@@ -1,0 +1,92 @@
+"""`agentls ask`: one headless run, streamed to the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import signal
+import sys
+from pathlib import Path
+
+from agentls.cli.approve import TerminalApprover
+from agentls.cli.render import TerminalPrinter
+from agentls.contracts.errors import ConfigError
+from agentls.contracts.observer import NullObserver, RunObserver
+from agentls.contracts.outcomes import EXIT_USAGE, RunResult
+from agentls.conversation.manager import Conversation, ConversationManager
+from agentls.conversation.settings import Settings, load_settings
+from agentls.permissions.approvers import Approver, AutoApprover, DenyAllApprover
+from agentls.session.store import SessionNotFound, SessionStore, default_state_dir
+from agentls.workspace.local import LocalWorkspace
+
+
+def settings_from_args(args: argparse.Namespace) -> Settings:
+    return load_settings(
+        {
+            "model": args.model,
+            "mode": args.mode,
+            "maxTurns": args.max_turns,
+            "maxTokens": args.max_tokens,
+            "maxCostUsd": args.max_cost,
+            "timeoutSeconds": args.timeout,
+        }
+    )
+
+
+def choose_approver(args: argparse.Namespace) -> Approver:
+    if args.yes:
+        return AutoApprover()
+    if sys.stdin.isatty():
+        return TerminalApprover()
+    return DenyAllApprover()
+
+
+def run_ask(args: argparse.Namespace) -> int:
+    root = Path(args.workspace).expanduser()
+    if not root.is_dir():
+        print(f"agentls: workspace {root} is not a directory", file=sys.stderr)
+        return EXIT_USAGE
+    if not args.prompt.strip():
+        print("agentls: the prompt is empty", file=sys.stderr)
+        return EXIT_USAGE
+    manager = ConversationManager(SessionStore(default_state_dir()))
+    try:
+        settings = settings_from_args(args)
+        conversation = manager.open(LocalWorkspace(root.resolve()), settings, args.session)
+    except (ConfigError, SessionNotFound, ValueError) as exc:
+        print(f"agentls: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if conversation.provider.model_id.startswith("scripted:"):
+        print(
+            f"agentls: SCRIPTED DEMO MODEL ({conversation.provider.model_id}): answers come from "
+            "a script, not a real model. Set ANTHROPIC_API_KEY and use --model anthropic:NAME "
+            "for the real one.",
+            file=sys.stderr,
+        )
+    observer: RunObserver = NullObserver() if args.json else TerminalPrinter()
+    try:
+        result = asyncio.run(_ask(conversation, args.prompt, choose_approver(args), observer))
+    finally:
+        manager.close()
+    if args.json:
+        payload = {"sessionId": conversation.session_id, **result.to_dict()}
+        print(json.dumps(payload, ensure_ascii=False))
+    else:
+        print(f"session {conversation.session_id}", file=sys.stderr)
+    return result.exit_code
+
+
+async def _ask(
+    conversation: Conversation, prompt: str, approver: Approver, observer: RunObserver
+) -> RunResult:
+    loop = asyncio.get_running_loop()
+    # Ctrl-C cancels the run (killing a running command's process group) and
+    # still lets it write its terminal event; the exit status is then 130.
+    loop.add_signal_handler(signal.SIGINT, conversation.cancel)
+    loop.add_signal_handler(signal.SIGTERM, conversation.cancel)
+    try:
+        return await conversation.ask(prompt, approver=approver, observer=observer)
+    finally:
+        loop.remove_signal_handler(signal.SIGINT)
+        loop.remove_signal_handler(signal.SIGTERM)

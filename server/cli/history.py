@@ -1,0 +1,48 @@
+"""`agentls sessions` and `agentls show`: reading stored sessions."""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import sys
+from pathlib import Path
+
+from agentls.contracts.outcomes import EXIT_USAGE
+from agentls.session.reader import SessionFormatError, read_events
+from agentls.session.store import SessionNotFound, SessionStore, default_state_dir
+from agentls.session.transcript import render_transcript
+
+
+def run_sessions(args: argparse.Namespace) -> int:
+    store = SessionStore(default_state_dir())
+    workspace = None if args.all else Path(args.workspace or ".").expanduser().resolve()
+    sessions = store.list(workspace)
+    if not sessions:
+        where = "any workspace" if workspace is None else str(workspace)
+        print(f"no sessions for {where}", file=sys.stderr)
+        return 0
+    for info in sessions:
+        created = _local_time(info.created_at)
+        print(f"{info.id}  {created}  {info.outcome:<17}  {info.first_prompt}")
+    return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    store = SessionStore(default_state_dir())
+    try:
+        path = store.path_for(args.session_id)
+        if not path.exists():
+            raise SessionNotFound(f"no session {args.session_id} in {store.sessions_dir}")
+        events = read_events(path)
+    except (SessionNotFound, SessionFormatError, ValueError) as exc:
+        print(f"agentls: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    sys.stdout.write(render_transcript(events))
+    return 0
+
+
+def _local_time(value: str) -> str:
+    try:
+        return datetime.datetime.fromisoformat(value).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return value

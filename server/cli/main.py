@@ -1,0 +1,64 @@
+"""The `agentls` command line."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+
+from agentls import __version__
+from agentls.contracts.outcomes import EXIT_USAGE
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # usage errors exit 2, as documented
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"agentls: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="agentls", description="A coding agent that lives in a language server.")
+    parser.add_argument("--version", action="version", version=f"agentls {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    ask = sub.add_parser("ask", help="run the agent once, headless, on PROMPT")
+    ask.add_argument("prompt", metavar="PROMPT")
+    ask.add_argument("--workspace", metavar="DIR", default=".", help="workspace root (default .)")
+    ask.add_argument("--model", metavar="PROVIDER:NAME", help="e.g. anthropic:claude-sonnet-4-5")
+    ask.add_argument("--mode", choices=["default", "accept-edits", "plan", "bypass"])
+    ask.add_argument("--yes", action="store_true", help="approve prompts (deny rules still hold)")
+    ask.add_argument("--max-turns", type=int, metavar="N")
+    ask.add_argument("--max-tokens", type=int, metavar="N")
+    ask.add_argument("--max-cost", type=float, metavar="USD")
+    ask.add_argument("--timeout", type=float, metavar="S", help="wall-clock limit in seconds")
+    ask.add_argument("--session", metavar="ID", help="continue an earlier session")
+    ask.add_argument("--json", action="store_true", help="print one JSON result object")
+
+    sessions = sub.add_parser("sessions", help="list stored sessions")
+    sessions.add_argument("--workspace", metavar="DIR", help="only this workspace's sessions")
+    sessions.add_argument("--all", action="store_true", help="sessions of every workspace")
+
+    show = sub.add_parser("show", help="print a session's transcript from its log")
+    show.add_argument("session_id", metavar="SESSION_ID")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    logging.basicConfig(
+        level=logging.WARNING, stream=sys.stderr, format="agentls: %(levelname)s: %(message)s"
+    )
+    args = build_parser().parse_args(argv)
+    if args.command == "ask":
+        from agentls.cli.ask import run_ask
+
+        return run_ask(args)
+    from agentls.cli.history import run_sessions, run_show
+
+    if args.command == "sessions":
+        return run_sessions(args)
+    return run_show(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

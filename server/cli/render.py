@@ -1,0 +1,69 @@
+"""Printing a run as it happens: the answer on stdout, tool activity on stderr."""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
+from agentls.contracts.observer import NullObserver
+from agentls.contracts.outcomes import RunResult, TerminalReason
+from agentls.contracts.tooling import Observation, ToolIntent
+
+
+class TerminalPrinter(NullObserver):
+    def __init__(self, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> None:
+        self.out = out
+        self.err = err
+        self._at_line_start = True
+
+    def text_delta(self, turn: int, text: str) -> None:
+        self.out.write(text)
+        self.out.flush()
+        if text:
+            self._at_line_start = text.endswith("\n")
+
+    def _end_line(self) -> None:
+        if not self._at_line_start:
+            self.out.write("\n")
+            self.out.flush()
+            self._at_line_start = True
+
+    def tool_started(self, turn: int, intent: ToolIntent, summary: str) -> None:
+        self._end_line()
+        self.err.write(f"\u2192 {summary}\n")
+        self.err.flush()
+
+    def tool_finished(self, turn: int, observation: Observation, summary: str) -> None:
+        if observation.ok:
+            exit_code = observation.meta.get("exitCode")
+            note = f" (exit code {exit_code})" if exit_code not in (None, 0) else ""
+            self.err.write(f"  \u2713 {summary}{note}\n")
+        else:
+            first = observation.content.splitlines()[0] if observation.content else ""
+            self.err.write(f"  \u2717 {summary}: {first[:200]}\n")
+        self.err.flush()
+
+    def approval_answered(self, turn: int, request: ApprovalRequest, answer: ApprovalAnswer) -> None:
+        if answer is ApprovalAnswer.ALLOW_ALWAYS:
+            self.err.write(f"  session rule added: {request.suggested_rule}\n")
+
+    def run_finished(self, result: RunResult) -> None:
+        self._end_line()
+        self.err.write(summary_line(result) + "\n")
+        self.err.flush()
+
+
+def summary_line(result: RunResult) -> str:
+    usage = result.usage
+    cost = "cost unknown" if result.cost_usd is None else f"${result.cost_usd:.4f}"
+    parts = [
+        result.reason.value,
+        f"{result.turns} turn{'s' if result.turns != 1 else ''}",
+        f"{usage.input_tokens:,} in / {usage.output_tokens:,} out tokens",
+        cost,
+    ]
+    line = "[" + " \u00b7 ".join(parts) + "]"
+    if result.detail and result.reason is not TerminalReason.COMPLETED:
+        line += f" {result.detail}"
+    return line

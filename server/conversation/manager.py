@@ -1,0 +1,198 @@
+"""The ConversationManager: sessions, settings, budgets, persistence and resume.
+
+It owns the session store and builds one QueryLoop per run; it never runs a
+tool or talks to a model itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from agentls.context.projector import ContextProjector
+from agentls.contracts.errors import ConfigError
+from agentls.contracts.messages import Message, ToolResultBlock, message_to_dict, user_text
+from agentls.contracts.observer import NullObserver, RunObserver
+from agentls.contracts.outcomes import RunResult
+from agentls.contracts.tooling import ErrorCode
+from agentls.conversation.prompt import system_prompt
+from agentls.conversation.settings import Settings
+from agentls.loop.query_loop import QueryLoop
+from agentls.permissions.approvers import Approver, DenyAllApprover
+from agentls.permissions.modes import Mode
+from agentls.permissions.policy import PermissionPolicy
+from agentls.pricing import price_for
+from agentls.providers.base import ModelProvider
+from agentls.providers.factory import make_provider
+from agentls.runtime.registry import ToolRegistry
+from agentls.runtime.runtime import ToolRuntime
+from agentls.session.log import SessionLog
+from agentls.session.store import SessionStore
+from agentls.tools import BUILTIN_TOOLS
+from agentls.workspace.interface import ToolContext, ToolDefinition, Workspace
+
+ProviderFactory = Callable[[str], ModelProvider]
+
+
+class Conversation:
+    """One session: its history, its session rules, and at most one run at a time."""
+
+    def __init__(
+        self,
+        session_id: str,
+        log: SessionLog,
+        messages: list[Message],
+        workspace: Workspace,
+        settings: Settings,
+        provider: ModelProvider,
+        registry: ToolRegistry,
+        *,
+        edits_reviewed_by_workspace: bool = False,
+    ) -> None:
+        self.session_id = session_id
+        self.log = log
+        self.messages = messages
+        self.workspace = workspace
+        self.settings = settings
+        self.provider = provider
+        self.registry = registry
+        self.policy = PermissionPolicy(
+            settings.rules(), settings.mode, edits_reviewed_by_workspace=edits_reviewed_by_workspace
+        )
+        self.context = ToolContext(
+            workspace, command_timeout_seconds=settings.command_timeout_seconds
+        )
+        self.projector = ContextProjector()
+        self._task: asyncio.Task[RunResult] | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def set_mode(self, mode: Mode) -> None:
+        self.policy.mode = mode
+        self.log.append("mode_changed", mode=mode.value)
+
+    async def ask(
+        self,
+        prompt: str,
+        *,
+        approver: Approver | None = None,
+        observer: RunObserver | None = None,
+    ) -> RunResult:
+        """Run the agent on ``prompt``; cancel() or cancelling this task aborts the run."""
+        if self.running:
+            raise RuntimeError(f"session {self.session_id} already has a run going")
+        run_id = f"run-{secrets.token_hex(4)}"
+        self.log.append("run_started", run=run_id, prompt=prompt, settings=self.settings.to_log())
+        observer = observer or NullObserver()
+        runtime = ToolRuntime(
+            self.registry, self.policy, approver or DenyAllApprover(), self.context, self.log,
+            observer,
+        )  # fmt: skip
+        loop = QueryLoop(
+            self.provider, runtime, self.projector, self.log, observer,
+            price_for(self.provider.model_id),
+            system=system_prompt(str(self.workspace.root), self.policy.mode),
+            max_output_tokens=self.settings.max_output_tokens,
+        )  # fmt: skip
+        task = asyncio.create_task(
+            loop.run(run_id, user_text(prompt), self.messages, self.settings.budget())
+        )
+        self._task = task
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            # Our caller was cancelled: end the run the same way and wait for its record.
+            task.cancel()
+            return await task
+        finally:
+            self._task = None
+            await asyncio.to_thread(self.log.sync)
+
+    def cancel(self) -> bool:
+        if self._task is None or self._task.done():
+            return False
+        self._task.cancel()
+        return True
+
+    def close(self) -> None:
+        self.log.close()
+
+
+class ConversationManager:
+    def __init__(
+        self,
+        store: SessionStore,
+        *,
+        tools: Sequence[ToolDefinition[Any]] = BUILTIN_TOOLS,
+        provider_factory: ProviderFactory = make_provider,
+    ) -> None:
+        self.store = store
+        self.registry = ToolRegistry(tools)
+        self.provider_factory = provider_factory
+        self.conversations: dict[str, Conversation] = {}
+
+    def open(
+        self,
+        workspace: Workspace,
+        settings: Settings,
+        session_id: str | None = None,
+        *,
+        edits_reviewed_by_workspace: bool = False,
+    ) -> Conversation:
+        """A new session, or an earlier one rebuilt from its log alone.
+
+        The provider is made first, so a missing key fails before anything is written.
+        """
+        if session_id is not None and session_id in self.conversations:
+            return self.conversations[session_id]
+        provider = self.provider_factory(settings.model)
+        if session_id is None:
+            session_id, log = self.store.create(workspace.root, settings.model)
+            messages: list[Message] = []
+        else:
+            log, state = self.store.open(session_id)
+            if Path(state.workspace).resolve() != workspace.root.resolve():
+                log.close()
+                raise ConfigError(
+                    f"session {session_id} belongs to workspace {state.workspace}, "
+                    f"not {workspace.root}"
+                )
+            messages = list(state.messages)
+            _close_interrupted_run(log, state, messages)
+        conversation = Conversation(
+            session_id, log, messages, workspace, settings, provider, self.registry,
+            edits_reviewed_by_workspace=edits_reviewed_by_workspace,
+        )  # fmt: skip
+        self.conversations[session_id] = conversation
+        return conversation
+
+    def get(self, session_id: str) -> Conversation | None:
+        return self.conversations.get(session_id)
+
+    def close(self) -> None:
+        for conversation in self.conversations.values():
+            conversation.cancel()
+            conversation.close()
+        self.conversations.clear()
+
+
+def _close_interrupted_run(log: SessionLog, state: Any, messages: list[Message]) -> None:
+    """A run that crashed gets its terminal event, and its dangling calls a result."""
+    dangling = state.dangling_tool_uses()
+    if dangling:
+        content = f"Error ({ErrorCode.CANCELLED.value}): not run: the session was interrupted"
+        blocks = tuple(ToolResultBlock(use.id, content, True) for use in dangling)
+        repair = Message("user", blocks)
+        messages.append(repair)
+        log.append("tool_results", run=None, turn=None, message=message_to_dict(repair))
+    open_run = state.open_run
+    if open_run is not None:
+        log.append(
+            "run_closed", run=open_run.run_id, reason="aborted",
+            detail="the process ended before the run finished",
+        )  # fmt: skip

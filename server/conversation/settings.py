@@ -1,0 +1,71 @@
+"""Settings shared by every face: flags, LSP settings and settings files."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic.alias_generators import to_camel
+
+from agentls.contracts.errors import ConfigError
+from agentls.loop.budget import Budget
+from agentls.permissions.modes import Mode
+from agentls.permissions.rules import RuleSet
+
+DEFAULT_MODEL = "anthropic:claude-sonnet-4-5"
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid", alias_generator=to_camel, populate_by_name=True, frozen=True
+    )
+
+    model: str = DEFAULT_MODEL
+    mode: Mode = Mode.DEFAULT
+    max_turns: int | None = Field(default=50, ge=1)
+    max_tokens: int | None = Field(default=None, ge=1)
+    max_cost_usd: float | None = Field(default=None, gt=0)
+    timeout_seconds: float | None = Field(default=None, gt=0)
+    command_timeout_seconds: float = Field(default=120.0, gt=0, le=3600)
+    max_output_tokens: int = Field(default=8192, ge=1)
+    permissions: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("model")
+    @classmethod
+    def _model_has_provider(cls, value: str) -> str:
+        provider, sep, name = value.partition(":")
+        if not sep or not provider or not name:
+            raise ValueError("write the model as PROVIDER:NAME, e.g. anthropic:claude-sonnet-4-5")
+        return value
+
+    @field_validator("permissions")
+    @classmethod
+    def _rules_parse(cls, value: dict[str, Any]) -> dict[str, Any]:
+        RuleSet.from_settings(value)
+        return value
+
+    def rules(self) -> RuleSet:
+        return RuleSet.from_settings(self.permissions)
+
+    def budget(self) -> Budget:
+        return Budget(self.max_turns, self.max_tokens, self.max_cost_usd, self.timeout_seconds)
+
+    def to_log(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", by_alias=True)
+
+
+def load_settings(data: Any, *, base: Settings | None = None) -> Settings:
+    """Validate settings (camelCase keys) over ``base``; ConfigError names every problem."""
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError("settings must be an object")
+    merged = {**(base.to_log() if base else {}), **{k: v for k, v in data.items() if v is not None}}
+    try:
+        return Settings.model_validate(merged)
+    except ValidationError as exc:
+        problems = []
+        for item in exc.errors(include_url=False):
+            where = ".".join(str(p) for p in item["loc"]) or "settings"
+            problems.append(f"{where}: {item['msg']}")
+        raise ConfigError("bad settings: " + "; ".join(problems)) from None

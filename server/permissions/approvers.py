@@ -1,0 +1,27 @@
+"""Approvers answer the questions the permission gate cannot decide alone."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
+
+
+class Approver(Protocol):
+    async def approve(self, request: ApprovalRequest) -> ApprovalAnswer: ...
+
+
+class AutoApprover:
+    """``--yes``: approves every question (deny rules were applied before asking)."""
+
+    async def approve(self, request: ApprovalRequest) -> ApprovalAnswer:
+        return ApprovalAnswer.ALLOW_ONCE
+
+
+class DenyAllApprover:
+    """No person to ask (no TTY, no --yes): every question is answered no."""
+
+    reason = "no one to ask: stdin is not a terminal and --yes was not given"
+
+    async def approve(self, request: ApprovalRequest) -> ApprovalAnswer:
+        return ApprovalAnswer.DENY

@@ -1,0 +1,26 @@
+"""Permission modes and which tools each one shows the model."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from agentls.contracts.tooling import Risk
+
+
+class Mode(StrEnum):
+    DEFAULT = "default"  # reads run; edits need review; commands need approval
+    ACCEPT_EDITS = "accept-edits"  # edits apply without review
+    PLAN = "plan"  # read-only: write and execute tools are not even shown
+    BYPASS = "bypass"  # no prompts; deny rules still hold
+
+
+def parse_mode(value: str) -> Mode:
+    try:
+        return Mode(value)
+    except ValueError:
+        names = ", ".join(m.value for m in Mode)
+        raise ValueError(f"unknown mode {value!r} (choose one of: {names})") from None
+
+
+def is_visible(risk: Risk, mode: Mode) -> bool:
+    return mode is not Mode.PLAN or risk is Risk.READ

@@ -1,0 +1,324 @@
+"""The Anthropic Messages API as a ModelProvider, streamed through the official SDK.
+
+Raw stream events (``create(stream=True)``) are turned into ModelEvents one by
+one; blocks are rebuilt here so thinking signatures and tool input survive
+verbatim. Every SDK or httpx2 failure leaves as a one-line ModelError.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+import anthropic
+import httpx2
+from agentls.contracts.errors import ConfigError
+from agentls.contracts.messages import (
+    ContentBlock,
+    Message,
+    TextBlock,
+    ThinkingBlock,
+    ToolUseBlock,
+    message_to_dict,
+)
+from agentls.contracts.model_io import (
+    BlockFinished,
+    MessageDone,
+    ModelError,
+    ModelEvent,
+    ModelInput,
+    StopReason,
+    TextDelta,
+    ThinkingDelta,
+    ToolInputDelta,
+    ToolUseStarted,
+)
+from agentls.contracts.usage import Usage
+from anthropic import types as api
+
+CREDENTIAL_VARS = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
+KNOWN_STOP_REASONS: frozenset[str] = frozenset(
+    {"end_turn", "tool_use", "max_tokens", "stop_sequence", "refusal", "pause_turn"}
+)
+INVALID_JSON_KEY = "__invalid_json__"
+
+
+def require_api_key() -> str:
+    """The Anthropic credential from the environment, or a ConfigError saying how to set it."""
+    for var in CREDENTIAL_VARS:
+        value = os.environ.get(var, "").strip()
+        if value:
+            return value
+    raise ConfigError(
+        "no Anthropic API key: set ANTHROPIC_API_KEY (e.g. `export ANTHROPIC_API_KEY=sk-ant-...`),"
+        " or try the scripted demo model with `--model scripted:FILE`"
+    )
+
+
+class AnthropicProvider:
+    def __init__(
+        self,
+        model_name: str,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        max_retries: int = 4,
+        timeout_seconds: float = 600.0,
+        connect_timeout_seconds: float = 5.0,
+        max_output_tokens: int | None = None,
+    ) -> None:
+        """``max_output_tokens`` overrides ModelInput.max_output_tokens when set."""
+        self._model_name = model_name
+        self._api_key = api_key
+        self._base_url = base_url  # None: the SDK reads ANTHROPIC_BASE_URL
+        self._max_retries = max_retries
+        self._max_output_tokens = max_output_tokens
+        self._timeout = httpx2.Timeout(timeout_seconds, connect=connect_timeout_seconds)
+        self._client: anthropic.AsyncAnthropic | None = None
+
+    @property
+    def model_id(self) -> str:
+        return f"anthropic:{self._model_name}"
+
+    @property
+    def model_name(self) -> str:
+        return self._model_name
+
+    def _get_client(self) -> anthropic.AsyncAnthropic:
+        if self._client is None:
+            if self._api_key is None:
+                try:  # without a key the SDK only fails at request time, with a TypeError
+                    require_api_key()
+                except ConfigError as exc:
+                    raise ModelError(str(exc), kind="auth") from None
+            self._client = anthropic.AsyncAnthropic(
+                api_key=self._api_key,
+                base_url=self._base_url,
+                max_retries=self._max_retries,
+                timeout=self._timeout,
+            )
+        return self._client
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.close()
+            self._client = None
+
+    async def stream(self, request: ModelInput) -> AsyncIterator[ModelEvent]:
+        client = self._get_client()
+        kwargs: dict[str, Any] = {
+            "model": self._model_name,
+            "max_tokens": self._max_output_tokens or request.max_output_tokens,
+            "messages": to_api_messages(request.messages),
+        }
+        if request.system:
+            kwargs["system"] = request.system
+        if request.tools:
+            kwargs["tools"] = [
+                {"name": t.name, "description": t.description, "input_schema": t.input_schema}
+                for t in request.tools
+            ]
+        assembler = _Assembler()
+        try:
+            events = await client.messages.create(stream=True, **kwargs)
+            async with events:  # closes the response on cancellation or early exit too
+                async for event in events:
+                    for model_event in assembler.feed(event):
+                        yield model_event
+        except ModelError:
+            raise
+        except Exception as exc:  # CancelledError is a BaseException and passes untouched
+            raise to_model_error(exc, self._model_name) from None
+        yield assembler.done()
+
+
+def to_api_messages(messages: Sequence[Message]) -> list[api.MessageParam]:
+    result: list[api.MessageParam] = []
+    for message in messages:
+        data = message_to_dict(message)
+        # The API rejects empty text blocks, which an interrupted turn can leave behind.
+        data["content"] = [b for b in data["content"] if b.get("type") != "text" or b["text"]]
+        result.append(cast(api.MessageParam, data))
+    return result
+
+
+@dataclass
+class _OpenBlock:
+    kind: str  # "text" | "thinking" | "redacted_thinking" | "tool_use"
+    parts: list[str] = field(default_factory=list)
+    signature: str = ""
+    redacted_data: str = ""
+    tool_id: str = ""
+    tool_name: str = ""
+
+    def finish(self) -> ContentBlock:
+        text = "".join(self.parts)
+        if self.kind == "text":
+            return TextBlock(text)
+        if self.kind == "thinking":
+            return ThinkingBlock(text, self.signature)
+        if self.kind == "redacted_thinking":
+            return ThinkingBlock("", "", self.redacted_data)
+        return ToolUseBlock(self.tool_id, self.tool_name, parse_tool_input(text))
+
+
+def parse_tool_input(raw: str) -> dict[str, Any]:
+    if not raw.strip():
+        return {}
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        value = None
+    # Cut-off or non-object input is passed on so the runtime reports invalid input.
+    return value if isinstance(value, dict) else {INVALID_JSON_KEY: raw}
+
+
+class _Assembler:
+    """Raw stream events in, ModelEvents out; remembers what MessageDone needs."""
+
+    def __init__(self) -> None:
+        self.open: dict[int, _OpenBlock] = {}
+        self.finished: dict[int, ContentBlock] = {}
+        self.usage = Usage()
+        self.stop_reason: StopReason = "other"
+        self.stopped = False
+
+    def feed(self, event: api.RawMessageStreamEvent) -> list[ModelEvent]:
+        if isinstance(event, api.RawMessageStartEvent):
+            self._take_usage(event.message.usage)
+        elif isinstance(event, api.RawContentBlockStartEvent):
+            return self._start(event.index, event.content_block)
+        elif isinstance(event, api.RawContentBlockDeltaEvent):
+            return self._delta(event.index, event.delta)
+        elif isinstance(event, api.RawContentBlockStopEvent):
+            block = self.open.pop(event.index, None)
+            if block is not None:
+                self.finished[event.index] = block.finish()
+                return [BlockFinished(event.index, self.finished[event.index])]
+        elif isinstance(event, api.RawMessageDeltaEvent):
+            reason = event.delta.stop_reason
+            self.stop_reason = cast(StopReason, reason if reason in KNOWN_STOP_REASONS else "other")
+            self._take_usage(event.usage)
+        elif isinstance(event, api.RawMessageStopEvent):
+            self.stopped = True
+        return []  # other events (and server-side tool blocks) are not ours to report
+
+    def _start(self, index: int, block: Any) -> list[ModelEvent]:
+        if isinstance(block, api.TextBlock):
+            self.open[index] = _OpenBlock("text", [block.text])
+            return [TextDelta(index, block.text)] if block.text else []
+        if isinstance(block, api.ThinkingBlock):
+            self.open[index] = _OpenBlock("thinking", [block.thinking], signature=block.signature)
+            return [ThinkingDelta(index, block.thinking)] if block.thinking else []
+        if isinstance(block, api.RedactedThinkingBlock):
+            self.open[index] = _OpenBlock("redacted_thinking", redacted_data=block.data)
+        elif isinstance(block, api.ToolUseBlock):
+            self.open[index] = _OpenBlock("tool_use", tool_id=block.id, tool_name=block.name)
+            return [ToolUseStarted(index, block.id, block.name)]
+        return []
+
+    def _delta(self, index: int, delta: Any) -> list[ModelEvent]:
+        block = self.open.get(index)
+        if block is None:
+            return []
+        if isinstance(delta, api.TextDelta):
+            block.parts.append(delta.text)
+            return [TextDelta(index, delta.text)]
+        if isinstance(delta, api.ThinkingDelta):
+            block.parts.append(delta.thinking)
+            return [ThinkingDelta(index, delta.thinking)]
+        if isinstance(delta, api.SignatureDelta):
+            block.signature += delta.signature
+        elif isinstance(delta, api.InputJSONDelta) and delta.partial_json:
+            block.parts.append(delta.partial_json)
+            return [ToolInputDelta(index, delta.partial_json)]
+        return []
+
+    def _take_usage(self, usage: api.Usage | api.MessageDeltaUsage) -> None:
+        # message_delta carries the final (cumulative) counts; fields it omits stay as they were.
+        current = self.usage
+        self.usage = Usage(
+            _or(usage.input_tokens, current.input_tokens),
+            _or(usage.output_tokens, current.output_tokens),
+            _or(usage.cache_read_input_tokens, current.cache_read_tokens),
+            _or(usage.cache_creation_input_tokens, current.cache_write_tokens),
+        )
+
+    def done(self) -> MessageDone:
+        if not self.stopped:
+            raise ModelError("the Anthropic API response ended before message_stop", kind="stream")
+        blocks = tuple(self.finished[i] for i in sorted(self.finished))
+        return MessageDone(Message("assistant", blocks), self.stop_reason, self.usage)
+
+
+def _or(value: int | None, fallback: int) -> int:
+    return fallback if value is None else value
+
+
+def to_model_error(exc: Exception, model_name: str) -> ModelError:
+    """One line for a person, plus a kind the runtime can branch on."""
+    if isinstance(exc, anthropic.APIStatusError):
+        return _status_error(exc, model_name)
+    if isinstance(exc, anthropic.APITimeoutError | httpx2.TimeoutException):
+        return ModelError("the Anthropic API timed out (no data in time)", kind="timeout")
+    if isinstance(exc, anthropic.APIConnectionError | httpx2.TransportError):
+        return ModelError(
+            f"could not reach the Anthropic API ({_describe(exc)}); check the network",
+            kind="connection",
+        )
+    if isinstance(exc, anthropic.APIResponseValidationError | ValueError | LookupError):
+        return ModelError(
+            f"malformed response from the Anthropic API ({_describe(exc)})", kind="stream"
+        )
+    return ModelError(f"Anthropic API call failed ({_describe(exc)})", kind="api")
+
+
+def _status_error(exc: anthropic.APIStatusError, model_name: str) -> ModelError:
+    code = exc.status_code
+    error_type = _body_error_type(exc.body)
+    detail = _one_line(exc.api_message or error_type or str(exc))
+    if code == 200:  # an `event: error` inside an otherwise good stream; never retried
+        kind = "overloaded" if error_type == "overloaded_error" else "stream"
+        return ModelError(
+            f"the Anthropic API failed mid-response: {detail}", kind=kind, status=code
+        )
+
+    def made(text: str, kind: str) -> ModelError:
+        return ModelError(f"{text} ({code}: {detail})", kind=kind, status=code)
+
+    if code == 401:
+        return made("the Anthropic API rejected the API key; check ANTHROPIC_API_KEY", "auth")
+    if code == 403:
+        return made("no permission for this Anthropic API call", "permission")
+    if code == 404:
+        return made(f"model {model_name!r} not found by the Anthropic API", "not_found")
+    if code == 413 or "prompt is too long" in detail.lower():
+        return made("the conversation is too long for the model", "prompt_too_long")
+    if code == 400:
+        return made("the Anthropic API rejected the request", "bad_request")
+    if code == 429:
+        return made("rate limited by the Anthropic API, even after retries", "rate_limit")
+    if code == 529 or error_type == "overloaded_error":
+        return made("the Anthropic API is overloaded; try again later", "overloaded")
+    if code == 408:
+        return made("the Anthropic API timed out", "timeout")
+    return made("the Anthropic API returned an error", "api")
+
+
+def _body_error_type(body: object) -> str | None:
+    error = body.get("error") if isinstance(body, dict) else None
+    kind = error.get("type") if isinstance(error, dict) else None
+    return kind if isinstance(kind, str) else None
+
+
+def _describe(exc: Exception) -> str:
+    text = _one_line(str(exc))
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _one_line(text: str, limit: int = 300) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

@@ -1,0 +1,219 @@
+"""A scripted model for demos and tests: a JSON script of model turns.
+
+Script format (documented in the README)::
+
+    {"turns": [
+      {"text": "I'll create it.",                       # streamed as text deltas
+       "thinking": "optional reasoning",
+       "toolCalls": [{"name": "write_file", "input": {"path": "a.py", "content": "x"}}],
+       "stopReason": "tool_use",                          # default: tool_use if toolCalls else end_turn
+       "usage": {"input_tokens": 120, "output_tokens": 30},
+       "expect": {"lastToolResultContains": "hello", "toolsInclude": ["run_command"],
+                  "toolsExclude": ["write_file"]},
+       "delaySeconds": 0.5,                               # before answering (cancel/timeout demos)
+       "error": {"message": "overloaded", "kind": "overloaded"}}   # fail this call instead
+    ]}
+
+Each model call consumes the next turn. A call past the end of the script, or a
+turn whose ``expect`` does not hold, fails loudly with ModelError(kind="script").
+Every call is recorded in ``calls``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from agentls.contracts.errors import ConfigError
+from agentls.contracts.messages import (
+    ContentBlock,
+    Message,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+from agentls.contracts.model_io import (
+    BlockFinished,
+    MessageDone,
+    ModelError,
+    ModelEvent,
+    ModelInput,
+    StopReason,
+    TextDelta,
+    ThinkingDelta,
+    ToolInputDelta,
+    ToolUseStarted,
+)
+from agentls.contracts.usage import Usage
+
+BUILTIN_SCRIPTS = {"demo": "data/demo/script.json"}
+_STOP_REASONS = {"end_turn", "tool_use", "max_tokens", "stop_sequence", "refusal", "pause_turn"}
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedCall:
+    """What the model was shown on one call (cheap: no copy of the history)."""
+
+    index: int
+    message_count: int
+    tool_names: tuple[str, ...]
+    last_message: Message | None
+
+
+class ScriptedProvider:
+    def __init__(self, turns: Sequence[dict[str, Any]], *, name: str = "script") -> None:
+        self._turns = list(turns)
+        self._name = name
+        self.calls: list[RecordedCall] = []
+
+    @classmethod
+    def from_file(cls, spec: str) -> ScriptedProvider:
+        """``spec`` is a path to a JSON script, or the name of a bundled one (``demo``)."""
+        if spec in BUILTIN_SCRIPTS:
+            text = resources.files("agentls").joinpath(BUILTIN_SCRIPTS[spec]).read_text("utf-8")
+            return cls(_turns_from(json.loads(text), spec), name=spec)
+        path = Path(spec).expanduser()
+        try:
+            data = json.loads(path.read_text("utf-8"))
+        except FileNotFoundError:
+            raise ConfigError(f"scripted model: no script file at {path}") from None
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ConfigError(f"scripted model: cannot read {path}: {exc}") from None
+        return cls(_turns_from(data, str(path)), name=path.stem)
+
+    @property
+    def model_id(self) -> str:
+        return f"scripted:{self._name}"
+
+    @property
+    def model_name(self) -> str:
+        return self._name
+
+    @property
+    def remaining(self) -> int:
+        return len(self._turns) - len(self.calls)
+
+    async def stream(self, request: ModelInput) -> AsyncIterator[ModelEvent]:
+        index = len(self.calls)
+        messages = request.messages
+        self.calls.append(
+            RecordedCall(
+                index,
+                len(messages),
+                tuple(t.name for t in request.tools),
+                messages[-1] if messages else None,
+            )
+        )
+        if index >= len(self._turns):
+            raise ModelError(
+                f"scripted model: call {index + 1} was not expected "
+                f"(the script has {len(self._turns)} turns)",
+                kind="script",
+            )
+        turn = self._turns[index]
+        _check_expectations(turn.get("expect"), request, index)
+        delay = float(turn.get("delaySeconds", 0))
+        if delay > 0:
+            await asyncio.sleep(delay)
+        error = turn.get("error")
+        if error is not None:
+            raise ModelError(str(error.get("message", "scripted error")), kind=error.get("kind", "api"))
+        for event in _render_turn(turn, index, len(messages)):
+            yield event
+
+
+def _turns_from(data: Any, origin: str) -> list[dict[str, Any]]:
+    turns = data.get("turns") if isinstance(data, dict) else None
+    if not isinstance(turns, list) or not all(isinstance(t, dict) for t in turns):
+        raise ConfigError(f"scripted model: {origin} must be an object with a list of turns")
+    for number, turn in enumerate(turns, 1):
+        for call in turn.get("toolCalls", []):
+            if not isinstance(call, dict) or not isinstance(call.get("name"), str):
+                raise ConfigError(f"scripted model: turn {number} has a tool call without a name")
+        stop = turn.get("stopReason")
+        if stop is not None and stop not in _STOP_REASONS:
+            raise ConfigError(f"scripted model: turn {number} has unknown stopReason {stop!r}")
+    return turns
+
+
+def _check_expectations(expect: Any, request: ModelInput, index: int) -> None:
+    if not expect:
+        return
+    tool_names = {t.name for t in request.tools}
+    problems = [
+        f"tool {name} should be offered" for name in expect.get("toolsInclude", [])
+        if name not in tool_names
+    ]
+    problems += [
+        f"tool {name} should not be offered" for name in expect.get("toolsExclude", [])
+        if name in tool_names
+    ]
+    wanted = expect.get("lastToolResultContains")
+    if wanted is not None:
+        results = _last_tool_results(request.messages)
+        if not any(wanted in r.content for r in results):
+            seen = " | ".join(r.content[:200] for r in results) or "no tool result"
+            problems.append(f"the last tool result should contain {wanted!r}; got: {seen}")
+    if problems:
+        raise ModelError(
+            f"scripted model: call {index + 1} did not match the script: " + "; ".join(problems),
+            kind="script",
+        )
+
+
+def _last_tool_results(messages: Sequence[Message]) -> list[ToolResultBlock]:
+    if not messages:
+        return []
+    return [b for b in messages[-1].content if isinstance(b, ToolResultBlock)]
+
+
+def _render_turn(turn: dict[str, Any], index: int, message_count: int) -> list[ModelEvent]:
+    events: list[ModelEvent] = []
+    blocks: list[ContentBlock] = []
+    thinking = turn.get("thinking")
+    if thinking:
+        block = ThinkingBlock(str(thinking), signature=f"scripted-signature-{index}")
+        events.append(ThinkingDelta(len(blocks), block.thinking))
+        events.append(BlockFinished(len(blocks), block))
+        blocks.append(block)
+    text = turn.get("text")
+    if text:
+        text_block = TextBlock(str(text))
+        for chunk in _chunks(text_block.text):
+            events.append(TextDelta(len(blocks), chunk))
+        events.append(BlockFinished(len(blocks), text_block))
+        blocks.append(text_block)
+    for number, call in enumerate(turn.get("toolCalls", [])):
+        use = ToolUseBlock(
+            str(call.get("id") or f"toolu_scripted_{index}_{number}"),
+            str(call["name"]),
+            dict(call.get("input", {})),
+        )
+        events.append(ToolUseStarted(len(blocks), use.id, use.name))
+        events.append(ToolInputDelta(len(blocks), json.dumps(use.input)))
+        events.append(BlockFinished(len(blocks), use))
+        blocks.append(use)
+    has_calls = any(isinstance(b, ToolUseBlock) for b in blocks)
+    stop: StopReason = turn.get("stopReason") or ("tool_use" if has_calls else "end_turn")
+    usage = _usage(turn.get("usage"), message_count, blocks)
+    events.append(MessageDone(Message("assistant", tuple(blocks)), stop, usage))
+    return events
+
+
+def _chunks(text: str, size: int = 24) -> list[str]:
+    return [text[i : i + size] for i in range(0, len(text), size)] or [""]
+
+
+def _usage(given: Any, message_count: int, blocks: list[ContentBlock]) -> Usage:
+    if isinstance(given, dict):
+        return Usage.from_dict(given)
+    # A deterministic O(1) estimate so budgets behave the same on every run.
+    produced = sum(len(getattr(b, "text", "")) + len(getattr(b, "thinking", "")) for b in blocks)
+    produced += sum(len(json.dumps(b.input)) for b in blocks if isinstance(b, ToolUseBlock))
+    return Usage(input_tokens=100 + 20 * message_count, output_tokens=1 + produced // 4)

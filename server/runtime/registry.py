@@ -1,0 +1,39 @@
+"""The tool registry: tools by name and what each mode shows the model."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from agentls.contracts.model_io import ToolSpec
+from agentls.permissions.modes import Mode, is_visible
+from agentls.workspace.interface import ToolDefinition
+
+
+class ToolRegistry:
+    def __init__(self, tools: Iterable[ToolDefinition[Any]]) -> None:
+        self._tools: dict[str, ToolDefinition[Any]] = {}
+        for tool in tools:
+            if tool.name in self._tools:
+                raise ValueError(f"two tools are named {tool.name}")
+            self._tools[tool.name] = tool
+        self._specs: dict[Mode, tuple[ToolSpec, ...]] = {}
+
+    def get(self, name: str) -> ToolDefinition[Any] | None:
+        return self._tools.get(name)
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._tools)
+
+    def specs(self, mode: Mode) -> tuple[ToolSpec, ...]:
+        """Definitions only, never code; computed once per mode."""
+        specs = self._specs.get(mode)
+        if specs is None:
+            specs = tuple(
+                ToolSpec(t.name, t.description, t.input_schema())
+                for t in self._tools.values()
+                if is_visible(t.risk, mode)
+            )
+            self._specs[mode] = specs
+        return specs

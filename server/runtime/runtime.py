@@ -1,0 +1,299 @@
+"""The tool runtime: every tool call goes through one ordered pipeline.
+
+find -> validate input (schema) -> tool-specific validation -> visibility
+(mode) -> permission (rules, then the person) -> run with timeout and
+cancellation -> shape as an observation -> log. Tools never see messages or
+state; every decision and result is written to the audit log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from pydantic import BaseModel, ValidationError
+
+from agentls.contracts.decisions import (
+    ApprovalAnswer,
+    ApprovalRequest,
+    PolicyDecision,
+    RuntimeDecision,
+    Verdict,
+)
+from agentls.contracts.observer import RunObserver, notify
+from agentls.contracts.tooling import ErrorCode, Observation, Risk, ToolError, ToolIntent
+from agentls.permissions.approvers import Approver
+from agentls.permissions.modes import is_visible
+from agentls.permissions.policy import PermissionPolicy, suggested_rule
+from agentls.runtime import shaping
+from agentls.runtime.registry import ToolRegistry
+from agentls.workspace.interface import ToolContext, ToolDefinition
+
+log = logging.getLogger(__name__)
+
+DENIALS_BEFORE_STOP = 3
+CRASHES_BEFORE_STOP = 2
+FAILURES_BEFORE_STOP = 6
+
+
+class AuditLog(Protocol):
+    def append(
+        self, kind: str, *, run: str | None = None, turn: int | None = None, **payload: Any
+    ) -> dict[str, Any]: ...
+
+    def turn_boundary(self) -> None:
+        """Make what was appended durable (fsync) without blocking the run."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class StopSignal:
+    """The runtime asks the loop to end the run (policy or repeated failure)."""
+
+    reason: str  # "permission_denied" | "fatal_tool_error"
+    detail: str
+
+
+class ToolRuntime:
+    def __init__(
+        self,
+        registry: ToolRegistry,
+        policy: PermissionPolicy,
+        approver: Approver,
+        context: ToolContext,
+        audit: AuditLog,
+        observer: RunObserver,
+        *,
+        call_timeout_seconds: float = 660.0,
+    ) -> None:
+        self.registry = registry
+        self.policy = policy
+        self.approver = approver
+        self.context = context
+        self.audit = audit
+        self.observer = observer
+        self.call_timeout_seconds = call_timeout_seconds
+        self.run_id: str | None = None
+        self.stop: StopSignal | None = None
+        self._denials = 0
+        self._crashes = 0
+        self._failures = 0
+        self._approval_lock = asyncio.Lock()
+        # Observations of the current batch, kept so an abort can close the rest.
+        self.completed: dict[str, Observation] = {}
+
+    def begin_run(self, run_id: str) -> None:
+        self.run_id = run_id
+        self.stop = None
+        self._denials = self._crashes = self._failures = 0
+
+    async def execute_batch(self, intents: Sequence[ToolIntent], turn: int) -> list[Observation]:
+        """Read-only calls run concurrently; the others one by one, in order."""
+        self.completed = {}
+        results: dict[str, Observation] = {}
+        reads = [i for i in intents if self._is_read_only(i)]
+        if reads:
+            observed = await asyncio.gather(*(self.execute(i, turn) for i in reads))
+            results.update((o.call_id, o) for o in observed)
+        for intent in intents:
+            if intent.call_id in results:
+                continue
+            if self.stop is not None:
+                results[intent.call_id] = self._record(
+                    intent,
+                    turn,
+                    shaping.error(intent, ErrorCode.CANCELLED, f"not run: {self.stop.detail}"),
+                )
+                continue
+            results[intent.call_id] = await self.execute(intent, turn)
+        return [results[i.call_id] for i in intents]
+
+    def _is_read_only(self, intent: ToolIntent) -> bool:
+        tool = self.registry.get(intent.name)
+        return tool is not None and tool.risk is Risk.READ
+
+    async def execute(self, intent: ToolIntent, turn: int) -> Observation:
+        self.audit.append(
+            "tool_intent", run=self.run_id, turn=turn,
+            callId=intent.call_id, name=intent.name, input=intent.input,
+        )  # fmt: skip
+        summary = self.summary(intent)
+        notify(self.observer.tool_started, turn, intent, summary)
+        try:
+            observation = await self._pipeline(intent, turn)
+        except asyncio.CancelledError:
+            aborted = shaping.error(intent, ErrorCode.CANCELLED, "run aborted")
+            self._record(intent, turn, aborted)
+            notify(self.observer.tool_finished, turn, aborted, summary)
+            raise
+        self._record(intent, turn, observation)
+        notify(self.observer.tool_finished, turn, observation, summary)
+        return observation
+
+    def summary(self, intent: ToolIntent) -> str:
+        """One line for a person; falls back to the name when the input is invalid."""
+        tool = self.registry.get(intent.name)
+        if tool is None:
+            return intent.name
+        try:
+            return tool.summary(tool.input_model.model_validate(intent.input))
+        except (ValidationError, ToolError, ValueError):
+            return intent.name
+
+    async def _pipeline(self, intent: ToolIntent, turn: int) -> Observation:
+        limit = self.context.output_limit
+        tool = self.registry.get(intent.name)
+        if tool is None:
+            names = ", ".join(self.registry.names)
+            return shaping.error(
+                intent, ErrorCode.NOT_FOUND, f"no tool named {intent.name!r}; tools: {names}"
+            )
+        if "__invalid_json__" in intent.input:
+            return shaping.error(
+                intent, ErrorCode.INVALID_INPUT,
+                "the tool input was not valid JSON (the response may have been cut off)",
+                retryable=True,
+            )  # fmt: skip
+        try:
+            args = tool.input_model.model_validate(intent.input)
+        except ValidationError as exc:
+            message = shaping.describe_validation_error(tool.name, exc)
+            return shaping.error(intent, ErrorCode.INVALID_INPUT, message, retryable=True)
+        try:
+            if tool.validate is not None:
+                tool.validate(args, self.context)
+        except ToolError as exc:
+            return self._tool_error(intent, exc)
+        if not is_visible(tool.risk, self.policy.mode):
+            return self._deny(
+                intent, turn, f"{tool.name} is not available in {self.policy.mode.value} mode"
+            )
+        subject = tool.subject(args)
+        decision = self.policy.evaluate(tool.name, tool.risk, tool.subject_kind, subject)
+        final = await self._decide(intent, turn, tool, args, subject, decision)
+        if final.verdict is Verdict.DENY:
+            if decision.stop_run:
+                self.stop = StopSignal("permission_denied", f"{decision.source} stops the run")
+            return self._deny(intent, turn, self._denial_message(final))
+        self._denials = 0
+        return await self._run(intent, tool, args, limit)
+
+    async def _decide(
+        self,
+        intent: ToolIntent,
+        turn: int,
+        tool: ToolDefinition[Any],
+        args: BaseModel,
+        subject: str,
+        decision: PolicyDecision,
+    ) -> RuntimeDecision:
+        if decision.verdict is not Verdict.ASK:
+            return self._log_decision(
+                turn, RuntimeDecision(intent.call_id, decision.verdict, decision.source)
+            )
+        rule = suggested_rule(tool.name, tool.subject_kind, subject)
+        detail = ""
+        if tool.detail is not None:
+            try:
+                detail = await tool.detail(args, self.context)
+            except ToolError as exc:
+                detail = f"(cannot show details: {exc})"
+        request = ApprovalRequest(
+            intent.call_id, tool.name, tool.risk, tool.summary(args), detail, str(rule)
+        )
+        async with self._approval_lock:
+            notify(self.observer.approval_asked, turn, request)
+            answer = await self.approver.approve(request)
+            notify(self.observer.approval_answered, turn, request, answer)
+        if answer is ApprovalAnswer.ALLOW_ALWAYS:
+            self.policy.remember(rule)
+        verdict = Verdict.DENY if answer is ApprovalAnswer.DENY else Verdict.ALLOW
+        source = f"{decision.source}; answered {answer.value}"
+        if answer is ApprovalAnswer.ALLOW_ALWAYS:
+            source += f" (session rule {rule} added)"
+        return self._log_decision(turn, RuntimeDecision(intent.call_id, verdict, source, answer))
+
+    def _log_decision(self, turn: int, decision: RuntimeDecision) -> RuntimeDecision:
+        self.audit.append(
+            "decision", run=self.run_id, turn=turn, callId=decision.call_id,
+            verdict=decision.verdict.value, source=decision.source,
+            answer=None if decision.answer is None else decision.answer.value,
+        )  # fmt: skip
+        return decision
+
+    def _denial_message(self, decision: RuntimeDecision) -> str:
+        if decision.answer is ApprovalAnswer.DENY:
+            why = getattr(self.approver, "reason", None)
+            return f"the user denied this call ({why})" if why else "the user denied this call"
+        return f"denied by {decision.source}"
+
+    def _deny(self, intent: ToolIntent, turn: int, message: str) -> Observation:
+        self._denials += 1
+        if self._denials >= DENIALS_BEFORE_STOP and self.stop is None:
+            self.stop = StopSignal(
+                "permission_denied", f"{DENIALS_BEFORE_STOP} tool calls in a row were denied"
+            )
+        return shaping.error(intent, ErrorCode.PERMISSION_DENIED, message)
+
+    async def _run(
+        self, intent: ToolIntent, tool: ToolDefinition[Any], args: BaseModel, limit: int
+    ) -> Observation:
+        try:
+            async with asyncio.timeout(self.call_timeout_seconds):
+                output = await tool.run(args, self.context)
+        except ToolError as exc:
+            return self._tool_error(intent, exc)
+        except TimeoutError:
+            return self._failure(
+                intent,
+                shaping.error(
+                    intent, ErrorCode.TIMEOUT,
+                    f"{tool.name} did not finish within {self.call_timeout_seconds:g} s",
+                    retryable=True,
+                ),
+            )  # fmt: skip
+        except Exception as exc:  # a tool bug or a broken workspace, not the model's fault
+            log.exception("tool %s crashed", tool.name)
+            self._crashes += 1
+            if self._crashes >= CRASHES_BEFORE_STOP:
+                self.stop = StopSignal("fatal_tool_error", f"{tool.name} crashed: {exc!r}")
+            return self._failure(
+                intent,
+                shaping.error(intent, ErrorCode.EXECUTION_FAILED, f"{tool.name} crashed: {exc!r}"),
+            )
+        self._crashes = self._failures = 0
+        return shaping.ok(intent, output.text, limit, dict(output.meta))
+
+    def _tool_error(self, intent: ToolIntent, exc: ToolError) -> Observation:
+        observation = shaping.error(
+            intent, exc.code, str(exc), retryable=exc.retryable, limit=self.context.output_limit
+        )
+        if exc.code is ErrorCode.PERMISSION_DENIED:
+            self._denials += 1
+            if self._denials >= DENIALS_BEFORE_STOP and self.stop is None:
+                self.stop = StopSignal(
+                    "permission_denied", f"{DENIALS_BEFORE_STOP} tool calls in a row were refused"
+                )
+            return observation
+        return self._failure(intent, observation)
+
+    def _failure(self, intent: ToolIntent, observation: Observation) -> Observation:
+        self._failures += 1
+        if self._failures >= FAILURES_BEFORE_STOP and self.stop is None:
+            self.stop = StopSignal(
+                "fatal_tool_error", f"{FAILURES_BEFORE_STOP} tool calls in a row failed"
+            )
+        return observation
+
+    def _record(self, intent: ToolIntent, turn: int, observation: Observation) -> Observation:
+        self.audit.append(
+            "observation", run=self.run_id, turn=turn, callId=observation.call_id,
+            name=observation.name, ok=observation.ok, content=observation.content,
+            error=None if observation.error is None else observation.error.value,
+            retryable=observation.retryable, meta=observation.meta,
+        )  # fmt: skip
+        self.completed[observation.call_id] = observation
+        return observation

@@ -1,0 +1,220 @@
+"""Append-only JSONL writer for one session's event log.
+
+Each append is one ``os.write`` of a whole line, so a kill -9 loses at most the
+line being written; durability (fsync) is requested at turn boundaries and done
+off the caller's thread. Observability never breaks a run: IO errors are
+counted and reported once, never raised.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from agentls.session.events import SCHEMA_VERSION
+
+logger = logging.getLogger(__name__)
+
+# One shared encoder: json.dumps with non-default options builds a new one per call.
+_encoder = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, default=str)
+
+# How far back to look for the last event when reopening a large log.
+_TAIL_CHUNK = 64 * 1024
+
+
+class SessionLog:
+    """Writes events to ``path``; ``seq`` continues from an existing file."""
+
+    def __init__(self, path: Path, *, next_seq: int | None = None) -> None:
+        self.path = path
+        self.errors = 0
+        self.last_error = ""
+        self._fd: int | None = None
+        self._lock = threading.Lock()
+        self._fsync_wanted = threading.Condition(threading.Lock())
+        self._fsync_pending = False
+        self._fsync_thread: threading.Thread | None = None
+        self._closed = False
+        self._seq = 1 if next_seq is None else next_seq
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            if next_seq is None:
+                self._seq = _last_seq(path) + 1
+            self._terminate_torn_line()
+        except OSError as exc:
+            self._record_error("open", exc)
+
+    @property
+    def next_seq(self) -> int:
+        return self._seq
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def fileno(self) -> int | None:
+        return self._fd
+
+    def append(
+        self, kind: str, *, run: str | None = None, turn: int | None = None, **payload: Any
+    ) -> dict[str, Any]:
+        with self._lock:
+            event: dict[str, Any] = {
+                "v": SCHEMA_VERSION,
+                "seq": self._seq,
+                "ts": time.time(),
+                "kind": kind,
+                "run": run,
+                "turn": turn,
+                **payload,
+            }
+            self._seq += 1
+            if self._fd is None:
+                self._record_error("append", OSError("log is closed or failed to open"))
+                return event
+            try:
+                line = _encoder.encode(event)
+            except (TypeError, ValueError) as exc:  # circular data, non-str keys
+                self._record_error("encode", exc)
+                fallback = {k: event[k] for k in ("v", "seq", "ts", "kind", "run", "turn")}
+                fallback["unserialisable"] = repr(payload)[:2000]
+                line = _encoder.encode(fallback)
+            try:
+                # backslashreplace turns a lone surrogate into a valid JSON \uXXXX escape.
+                _write_all(self._fd, (line + "\n").encode("utf-8", "backslashreplace"))
+            except OSError as exc:
+                self._record_error("append", exc)
+            return event
+
+    def turn_boundary(self) -> None:
+        """Ask for an fsync without waiting; requests made while one runs coalesce."""
+        if self._fd is None:
+            return
+        with self._fsync_wanted:
+            self._fsync_pending = True
+            if self._fsync_thread is None:
+                self._fsync_thread = threading.Thread(
+                    target=self._fsync_worker, name=f"agentls-fsync-{self.path.stem}", daemon=True
+                )
+                self._fsync_thread.start()
+            self._fsync_wanted.notify()
+
+    def sync(self) -> None:
+        """fsync now and wait for it (end of a run); errors are counted, not raised."""
+        with self._lock:
+            fd = self._fd
+            if fd is None:
+                return
+            try:
+                os.fsync(fd)
+            except OSError as exc:
+                self._record_error("fsync", exc)
+
+    def close(self) -> None:
+        """Final synchronous fsync, then close; safe to call twice."""
+        with self._fsync_wanted:
+            self._closed = True
+            self._fsync_wanted.notify()
+        if self._fsync_thread is not None:
+            self._fsync_thread.join()
+        with self._lock:
+            fd, self._fd = self._fd, None
+        if fd is None:
+            return
+        try:
+            os.fsync(fd)
+        except OSError as exc:
+            self._record_error("fsync", exc)
+        try:
+            os.close(fd)
+        except OSError as exc:
+            self._record_error("close", exc)
+
+    def __enter__(self) -> SessionLog:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _fsync_worker(self) -> None:
+        while True:
+            with self._fsync_wanted:
+                while not self._fsync_pending and not self._closed:
+                    self._fsync_wanted.wait()
+                if self._closed:
+                    return  # close() does the last fsync itself
+                self._fsync_pending = False
+            # No append lock here, so appends never wait for the disk; the fd
+            # stays valid because close() joins this thread before closing it.
+            fd = self._fd
+            if fd is None:
+                return
+            try:
+                os.fsync(fd)
+            except OSError as exc:
+                self._record_error("fsync", exc)
+
+    def _terminate_torn_line(self) -> None:
+        # A kill -9 can leave a partial last line; end it so our next event starts clean.
+        assert self._fd is not None
+        size = os.fstat(self._fd).st_size
+        if size == 0:
+            return
+        with open(self.path, "rb") as f:
+            f.seek(size - 1)
+            if f.read(1) != b"\n":
+                _write_all(self._fd, b"\n")
+
+    def _record_error(self, action: str, exc: BaseException) -> None:
+        self.errors += 1
+        self.last_error = f"{action}: {exc}"
+        if self.errors == 1:
+            logger.warning(
+                "session log %s: %s (further log errors are counted, not shown)",
+                self.path,
+                self.last_error,
+            )
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def _last_seq(path: Path) -> int:
+    """The seq of the last complete event in ``path`` (0 if none), reading from the end."""
+    with open(path, "rb") as f:
+        end = f.seek(0, os.SEEK_END)
+        chunk = _TAIL_CHUNK
+        while True:
+            start = max(0, end - chunk)
+            f.seek(start)
+            lines = f.read(end - start).split(b"\n")
+            if start > 0:
+                lines = lines[1:]  # the first piece may be the tail of an earlier line
+            for line in reversed(lines):
+                seq = _seq_of(line)
+                if seq is not None:
+                    return seq
+            if start == 0:
+                return 0
+            chunk *= 4
+
+
+def _seq_of(line: bytes) -> int | None:
+    if not line.strip():
+        return None
+    try:
+        event = json.loads(line)
+    except ValueError:
+        return None
+    seq = event.get("seq") if isinstance(event, dict) else None
+    return seq if isinstance(seq, int) else None

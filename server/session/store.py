@@ -1,0 +1,149 @@
+"""Where sessions live: one flat JSONL file per session under the state dir."""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from agentls.session import events as ev
+from agentls.session.log import SessionLog
+from agentls.session.reader import SessionFormatError, read_events
+from agentls.session.reducer import Reducer, reduce
+from agentls.session.state import SessionState
+
+logger = logging.getLogger(__name__)
+
+_ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,128}")
+_PROMPT_WIDTH = 80
+# Enough to list a session without parsing its (large) messages and observations.
+_SUMMARY_KINDS = frozenset(
+    {ev.SESSION_STARTED, ev.RUN_STARTED, ev.USAGE, ev.RUN_FINISHED, ev.RUN_CLOSED}
+)
+
+
+class SessionNotFound(KeyError):
+    """No session with that id in this state dir."""
+
+    def __str__(self) -> str:  # KeyError would show the message in quotes
+        return str(self.args[0]) if self.args else "session not found"
+
+
+@dataclass(frozen=True, slots=True)
+class SessionInfo:
+    id: str
+    created_at: str
+    workspace: str
+    model: str
+    first_prompt: str  # one line, cut to about 80 characters
+    outcome: str  # the last run's terminal reason, "unfinished", or "no runs"
+    runs: int
+    cost_usd: float | None
+
+
+def default_state_dir() -> Path:
+    explicit = os.environ.get("AGENTLS_STATE_DIR")
+    if explicit:
+        return Path(explicit).expanduser()
+    xdg = os.environ.get("XDG_STATE_HOME")
+    if xdg and Path(xdg).is_absolute():  # the XDG spec says to ignore relative values
+        return Path(xdg) / "agentls"
+    return Path.home() / ".local" / "state" / "agentls"
+
+
+def new_session_id() -> str:
+    """``YYYYMMDD-HHMMSS-xxxxxx`` (UTC): sorts by creation time, unique by its random tail."""
+    return f"{datetime.now(UTC):%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
+
+
+class SessionStore:
+    def __init__(self, state_dir: Path) -> None:
+        self.state_dir = state_dir
+        self.sessions_dir = state_dir / "sessions"
+
+    def path_for(self, session_id: str) -> Path:
+        if not _ID_PATTERN.fullmatch(session_id):
+            raise ValueError(
+                f"invalid session id {session_id!r}: use only letters, digits, '-' and '_'"
+            )
+        return self.sessions_dir / f"{session_id}.jsonl"
+
+    def create(self, workspace: Path, model: str) -> tuple[str, SessionLog]:
+        session_id = new_session_id()
+        while self.path_for(session_id).exists():
+            session_id = new_session_id()
+        log = SessionLog(self.path_for(session_id), next_seq=1)
+        log.append(
+            ev.SESSION_STARTED,
+            sessionId=session_id,
+            workspace=str(workspace.resolve()),
+            model=model,
+            createdAt=datetime.now().astimezone().isoformat(timespec="seconds"),
+        )
+        log.turn_boundary()
+        return session_id, log
+
+    def open(self, session_id: str) -> tuple[SessionLog, SessionState]:
+        """The session's log, reopened for appending, and its state folded from it."""
+        path = self.path_for(session_id)
+        try:
+            events = read_events(path)
+        except FileNotFoundError:
+            raise SessionNotFound(
+                f"no session {session_id!r} in {self.sessions_dir} (see `agentls sessions`)"
+            ) from None
+        state = reduce(events)
+        return SessionLog(path, next_seq=state.last_seq + 1), state
+
+    def list(self, workspace: Path | None = None) -> list[SessionInfo]:
+        """Stored sessions, newest first; only those of ``workspace`` when given."""
+        wanted = str(workspace.resolve()) if workspace is not None else None
+        found: list[tuple[float, SessionInfo]] = []
+        try:
+            paths = [p for p in self.sessions_dir.iterdir() if p.suffix == ".jsonl"]
+        except FileNotFoundError:
+            return []
+        for path in paths:
+            try:
+                events = read_events(path, _SUMMARY_KINDS)
+            except (OSError, SessionFormatError) as exc:
+                logger.warning("skipping session %s: %s", path.name, exc)
+                continue
+            if not events:
+                continue
+            info = _summarise(path.stem, events)
+            if wanted is None or info.workspace == wanted:
+                found.append((float(events[0].get("ts", 0.0)), info))
+        found.sort(key=lambda pair: (pair[0], pair[1].id), reverse=True)
+        return [info for _, info in found]
+
+
+def _summarise(session_id: str, events: list[dict[str, object]]) -> SessionInfo:
+    reducer = Reducer()
+    for event in events:
+        reducer.apply(event)
+    state = reducer.state
+    runs = state.runs
+    outcome = runs[-1].outcome if runs else "no runs"
+    first_prompt = _one_line(runs[0].prompt) if runs else ""
+    return SessionInfo(
+        id=session_id,
+        created_at=state.created_at,
+        workspace=state.workspace,
+        model=state.model,
+        first_prompt=first_prompt,
+        outcome=outcome,
+        runs=len(runs),
+        cost_usd=state.cost_usd,
+    )
+
+
+def _one_line(text: str) -> str:
+    line = " ".join(text.split())
+    if len(line) <= _PROMPT_WIDTH:
+        return line
+    return line[: _PROMPT_WIDTH - 1].rstrip() + "…"

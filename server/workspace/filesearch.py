@@ -1,0 +1,439 @@
+"""Listing and searching files under a workspace root, the way ripgrep does by default.
+
+Two engines give the same results: ripgrep when ``rg`` is on PATH, else a
+pure-Python walk. Set ``AGENTLS_NO_RIPGREP=1`` (or pass ``use_ripgrep=False``)
+to force the Python engine.
+
+Rules both follow (ripgrep's defaults):
+- hidden files and folders (name starts with ".") below the folder asked for
+  are skipped, and so is ``.git``; symlinks are not followed;
+- ``.gitignore``, ``.ignore``, ``.rgignore`` and ``.git/info/exclude`` are
+  honoured, in nested folders and in the folders above the root (git rules
+  only up to the repository's top); the global git excludes file is not;
+- search skips binary files (a NUL byte) unless the file was asked for by name;
+- results are sorted by path, folder by folder (``rg --sort path``).
+
+Globs: ``*`` and ``?`` stay within a folder, ``**`` crosses folders,
+``{a,b}`` alternates; a glob without "/" matches the file name at any depth,
+one with "/" the path relative to the folder searched.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import os
+import re
+import shutil
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from agentls.contracts.tooling import ErrorCode, ToolError
+from agentls.workspace.interface import Listing, SearchMatch, SearchResult
+
+_RG_COMMON = ("--no-config", "--no-require-git", "--no-ignore-global", "--sort", "path")
+_IGNORE_KINDS = (".rgignore", ".ignore", ".gitignore")  # highest precedence first
+
+
+async def list_files(
+    root: Path, base: str, pattern: str | None, limit: int, *, use_ripgrep: bool | None = None
+) -> Listing:
+    """Files under ``base`` (workspace-relative) whose path below ``base`` matches ``pattern``."""
+    wanted = _path_filter(base, pattern)
+    rg = ripgrep_path(use_ripgrep)
+    if rg is not None:
+        found = await _rg_list(rg, root, base, wanted, limit)
+        if found is not None:
+            return found
+    return await asyncio.to_thread(_py_list, root, base, wanted, limit)
+
+
+async def search(
+    root: Path,
+    pattern: str,
+    base: str,
+    glob: str | None,
+    limit: int,
+    *,
+    use_ripgrep: bool | None = None,
+) -> SearchResult:
+    """Lines matching the regex ``pattern`` (Python syntax) in files under ``base``."""
+    try:
+        regex = re.compile(pattern)
+    except re.error as exc:
+        raise ToolError(ErrorCode.INVALID_INPUT, f"invalid regex {pattern!r}: {exc}") from exc
+    wanted = _path_filter(base, glob)
+    rg = ripgrep_path(use_ripgrep)
+    if rg is not None:
+        found = await _rg_search(rg, root, pattern, base, glob, wanted, limit)
+        if found is not None:
+            return found
+    return await asyncio.to_thread(_py_search, root, regex, base, wanted, limit)
+
+
+def ripgrep_path(use_ripgrep: bool | None = None) -> str | None:
+    if use_ripgrep is False or os.environ.get("AGENTLS_NO_RIPGREP", "") not in ("", "0"):
+        return None
+    return shutil.which("rg")
+
+
+# --- globs and ignore rules -------------------------------------------------
+
+
+def glob_to_regex(glob: str, *, braces: bool = True) -> str:
+    """Translate a glob (see the module docstring) to a regex body matching a posix path."""
+    out: list[str] = []
+    i, n = 0, len(glob)
+    while i < n:
+        c = glob[i]
+        if c == "*" and glob.startswith("**", i):
+            whole_component = (i == 0 or glob[i - 1] == "/") and (i + 2 == n or glob[i + 2] == "/")
+            if whole_component and i + 2 == n:
+                out.append(".*")
+            elif whole_component:
+                out.append("(?:.*/)?")
+                i += 1  # also consume the "/"
+            else:
+                out.append("[^/]*")
+            i += 2
+            continue
+        if c == "*":
+            out.append("[^/]*")
+        elif c == "?":
+            out.append("[^/]")
+        elif c == "\\" and i + 1 < n:
+            out.append(re.escape(glob[i + 1]))
+            i += 1
+        elif c == "[" and (end := _class_end(glob, i)) > 0:
+            body = glob[i + 1 : end].replace("\\", "\\\\").replace("[", "\\[")
+            if body[:1] in ("!", "^"):
+                body = "^" + body[1:]
+            out.append(f"[{body}]")
+            i = end
+        elif c == "{" and braces and (end := _brace_end(glob, i)) > 0:
+            options = _split_top_level(glob[i + 1 : end])
+            out.append("(?:" + "|".join(glob_to_regex(o) for o in options) + ")")
+            i = end
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return "".join(out)
+
+
+def _class_end(glob: str, start: int) -> int:
+    j = start + 1
+    if j < len(glob) and glob[j] in "!^":
+        j += 1
+    if j < len(glob) and glob[j] == "]":
+        j += 1
+    end = glob.find("]", j)
+    return end if end > 0 else -1
+
+
+def _brace_end(glob: str, start: int) -> int:
+    depth = 0
+    for j in range(start, len(glob)):
+        if glob[j] == "{":
+            depth += 1
+        elif glob[j] == "}":
+            depth -= 1
+            if depth == 0:
+                return j
+    return -1
+
+
+def _split_top_level(body: str) -> list[str]:
+    parts, depth, current = [], 0, []
+    for c in body:
+        if c == "," and depth == 0:
+            parts.append("".join(current))
+            current = []
+            continue
+        depth += (c == "{") - (c == "}")
+        current.append(c)
+    parts.append("".join(current))
+    return parts
+
+
+def _compile_glob(glob: str) -> re.Pattern[str]:
+    glob = glob.strip()
+    if glob.endswith("/"):
+        glob += "**"
+    anchored = "/" in glob
+    prefix = "" if anchored else "(?:.*/)?"
+    return re.compile(f"^{prefix}{glob_to_regex(glob.lstrip('/'))}$", re.DOTALL)
+
+
+def _path_filter(base: str, glob: str | None) -> Callable[[str], bool]:
+    """A predicate on workspace-relative file paths: does the part below ``base`` match?"""
+    if not glob:
+        return lambda _rel: True
+    regex = _compile_glob(glob)
+    strip = 0 if base == "." else len(base) + 1
+
+    def wanted(rel: str) -> bool:
+        below = rel[strip:] if rel.startswith(base + "/") else rel.rsplit("/", 1)[-1]
+        return regex.match(below) is not None
+
+    return wanted
+
+
+@dataclass(frozen=True, slots=True)
+class _Rule:
+    regex: re.Pattern[str]
+    negated: bool
+    dir_only: bool
+
+
+def parse_ignore(text: str) -> list[_Rule]:
+    """Rules of one gitignore-format file, in file order (the last match wins)."""
+    rules = []
+    for raw in text.splitlines():
+        line = raw.rstrip() if not raw.endswith("\\ ") else raw[:-2] + " "
+        if not line or line.startswith("#"):
+            continue
+        negated = line.startswith("!")
+        line = line[1:] if negated else line
+        dir_only = line.endswith("/")
+        line = line.rstrip("/")
+        if not line:
+            continue
+        prefix = "" if "/" in line else "(?:.*/)?"
+        body = glob_to_regex(line.lstrip("/"), braces=False)
+        rules.append(_Rule(re.compile(f"^{prefix}{body}$", re.DOTALL), negated, dir_only))
+    return rules
+
+
+def _decide(rules: list[_Rule], path: str, is_dir: bool) -> bool | None:
+    for rule in reversed(rules):
+        if (is_dir or not rule.dir_only) and rule.regex.match(path):
+            return not rule.negated
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class _Layer:
+    """The ignore rules of one folder; ``prefix``/``strip`` turn a root-relative path into
+    one relative to that folder."""
+
+    prefix: str
+    strip: int
+    by_kind: tuple[list[_Rule], ...]  # .rgignore, .ignore, .gitignore, .git/info/exclude
+    has_git: bool
+
+    def local(self, rel: str) -> str:
+        return self.prefix + rel[self.strip :]
+
+
+def _load_layer(folder: Path, prefix: str, strip: int) -> _Layer:
+    by_kind = [_read_rules(folder / name) for name in _IGNORE_KINDS]
+    by_kind.append(_read_rules(folder / ".git" / "info" / "exclude"))
+    return _Layer(prefix, strip, tuple(by_kind), (folder / ".git").exists())
+
+
+def _read_rules(path: Path) -> list[_Rule]:
+    try:
+        return parse_ignore(path.read_text(encoding="utf-8", errors="replace"))
+    except OSError:
+        return []
+
+
+def _is_ignored(layers: list[_Layer], rel: str, is_dir: bool) -> bool:
+    for kind in range(4):
+        git_kind = kind >= 2
+        for layer in reversed(layers):
+            decision = _decide(layer.by_kind[kind], layer.local(rel), is_dir)
+            if decision is not None:
+                return decision
+            if git_kind and layer.has_git:
+                break  # git rules stop at the repository's top
+    return False
+
+
+def _layers_down_to(root: Path, base: str) -> list[_Layer]:
+    """Ignore layers of the folders above the root, the root, and the folders down to base."""
+    layers = []
+    for depth, folder in reversed(list(enumerate(root.parents, start=1))):
+        prefix = "/".join(root.parts[-depth:]) + "/"
+        layers.append(_load_layer(folder, prefix, 0))
+    layers.append(_load_layer(root, "", 0))
+    if base != ".":
+        parts = base.split("/")
+        for k in range(1, len(parts) + 1):
+            sub = "/".join(parts[:k])
+            if (root / sub).is_dir():
+                layers.append(_load_layer(root / sub, "", len(sub) + 1))
+    return layers
+
+
+def _walk(root: Path, base: str) -> Iterator[str]:
+    """Workspace-relative file paths under base, in ``rg --sort path`` order."""
+    start = root / base
+    if start.is_file():
+        yield base
+        return
+    if start.is_dir():
+        yield from _walk_dir(root, start, base, _layers_down_to(root, base))
+
+
+def _walk_dir(root: Path, folder: Path, rel_dir: str, layers: list[_Layer]) -> Iterator[str]:
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: os.fsencode(e.name))
+    except OSError:
+        return
+    for entry in entries:
+        if entry.name.startswith(".") or entry.is_symlink():
+            continue
+        rel = entry.name if rel_dir == "." else f"{rel_dir}/{entry.name}"
+        is_dir = entry.is_dir(follow_symlinks=False)
+        if not is_dir and not entry.is_file(follow_symlinks=False):
+            continue
+        if _is_ignored(layers, rel, is_dir):
+            continue
+        if is_dir:
+            child = _load_layer(Path(entry.path), "", len(rel) + 1)
+            yield from _walk_dir(root, Path(entry.path), rel, [*layers, child])
+        else:
+            yield rel
+
+
+# --- the Python engine ------------------------------------------------------
+
+
+def _py_list(root: Path, base: str, wanted: Callable[[str], bool], limit: int) -> Listing:
+    paths: list[str] = []
+    for rel in _walk(root, base):
+        if wanted(rel):
+            paths.append(rel)
+            if len(paths) > limit:
+                return Listing(paths[:limit], truncated=True)
+    return Listing(paths, truncated=False)
+
+
+def _py_search(
+    root: Path, regex: re.Pattern[str], base: str, wanted: Callable[[str], bool], limit: int
+) -> SearchResult:
+    explicit_file = (root / base).is_file()
+    matches: list[SearchMatch] = []
+    for rel in _walk(root, base):
+        if not wanted(rel):
+            continue
+        try:
+            data = (root / rel).read_bytes()
+        except OSError:
+            continue
+        if b"\0" in data and not explicit_file:
+            continue
+        lines = data.decode("utf-8", errors="replace").split("\n")
+        if lines[-1] == "":
+            lines.pop()
+        for number, line in enumerate(lines, start=1):
+            if regex.search(line):
+                matches.append(SearchMatch(rel, number, line.rstrip("\r")))
+                if len(matches) > limit:
+                    return SearchResult(matches[:limit], truncated=True, engine="python")
+    return SearchResult(matches, truncated=False, engine="python")
+
+
+# --- the ripgrep engine -----------------------------------------------------
+
+
+async def _rg_list(
+    rg: str, root: Path, base: str, wanted: Callable[[str], bool], limit: int
+) -> Listing | None:
+    args = [rg, "--files", "--null", *_RG_COMMON, *_base_arg(base)]
+    paths: list[str] = []
+    async with _spawn(args, root) as (records, exit_code):
+        async for record in records(b"\0"):
+            rel = os.fsdecode(record)
+            if wanted(rel):
+                paths.append(rel)
+                if len(paths) > limit:
+                    return Listing(paths[:limit], truncated=True)
+    return Listing(paths, truncated=False) if exit_code() in (0, 1) or paths else None
+
+
+async def _rg_search(
+    rg: str,
+    root: Path,
+    pattern: str,
+    base: str,
+    glob: str | None,
+    wanted: Callable[[str], bool],
+    limit: int,
+) -> SearchResult | None:
+    # A simple name glob narrows the files ripgrep reads; ours decides (so both engines agree).
+    prefilter = ["--glob", glob] if glob and "/" not in glob and not glob.startswith("!") else []
+    args = [rg, "--json", *_RG_COMMON, *prefilter, "--regexp", pattern, "--", *_base_arg(base)]
+    matches: list[SearchMatch] = []
+    async with _spawn(args, root) as (records, exit_code):
+        async for record in records(b"\n"):
+            event = json.loads(record)
+            if event.get("type") != "match":
+                continue
+            data = event["data"]
+            rel = _rg_text(data["path"])
+            if not wanted(rel):
+                continue
+            text = _rg_text(data["lines"]).rstrip("\n").rstrip("\r")
+            matches.append(SearchMatch(rel, int(data["line_number"]), text))
+            if len(matches) > limit:
+                return SearchResult(matches[:limit], truncated=True, engine="ripgrep")
+    if exit_code() == 2 and not matches:
+        return None  # e.g. a Python-only regex feature ripgrep rejects: let Python answer
+    return SearchResult(matches, truncated=False, engine="ripgrep")
+
+
+def _base_arg(base: str) -> list[str]:
+    return [] if base == "." else [base]
+
+
+def _rg_text(field: dict[str, str]) -> str:
+    if "text" in field:
+        return field["text"]
+    return base64.b64decode(field["bytes"]).decode("utf-8", errors="replace")
+
+
+RecordReader = Callable[[bytes], AsyncIterator[bytes]]
+
+
+class _spawn:  # noqa: N801 - used like a function in ``async with``
+    """Run ripgrep; yield a record reader and an exit-code getter; always reap the process."""
+
+    def __init__(self, args: list[str], cwd: Path) -> None:
+        self._args = args
+        self._cwd = cwd
+        self._proc: asyncio.subprocess.Process | None = None
+
+    async def __aenter__(self) -> tuple[RecordReader, Callable[[], int | None]]:
+        self._proc = await asyncio.create_subprocess_exec(
+            *self._args,
+            cwd=self._cwd,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
+        return self._records, self._exit_code
+
+    async def _records(self, separator: bytes) -> AsyncIterator[bytes]:
+        assert self._proc is not None and self._proc.stdout is not None
+        pending = b""
+        while chunk := await self._proc.stdout.read(65536):
+            pending += chunk
+            *complete, pending = pending.split(separator)
+            for record in complete:
+                if record:
+                    yield record
+        if pending:
+            yield pending
+        await self._proc.wait()
+
+    def _exit_code(self) -> int | None:
+        return None if self._proc is None else self._proc.returncode
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        if self._proc is not None and self._proc.returncode is None:
+            self._proc.kill()
+            await self._proc.wait()

@@ -1,0 +1,164 @@
+"""The headless Workspace: the files on disk under one root, and a local shell."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+from agentls.contracts.tooling import ErrorCode, ToolError
+from agentls.workspace import filesearch, paths, process
+from agentls.workspace.interface import (
+    CommandResult,
+    FileSnapshot,
+    Listing,
+    SearchResult,
+    WriteOutcome,
+)
+
+
+def version_of(st: os.stat_result) -> str:
+    return f"{st.st_mtime_ns}:{st.st_size}"
+
+
+class LocalWorkspace:
+    """Implements the Workspace protocol against the local disk.
+
+    ``use_ripgrep`` None picks ripgrep when it is on PATH (see filesearch).
+    """
+
+    def __init__(self, root: Path, *, use_ripgrep: bool | None = None) -> None:
+        self._root = Path(root).expanduser().resolve()
+        if not self._root.is_dir():
+            raise ValueError(f"workspace root {self._root} is not a directory")
+        self._use_ripgrep = use_ripgrep
+
+    @property
+    def root(self) -> Path:
+        return self._root
+
+    def relative(self, path: str) -> str:
+        return paths.confine(self._root, path)
+
+    def _real(self, path: str) -> tuple[str, Path]:
+        """The workspace-relative path and the real file behind it (symlinks resolved)."""
+        rel = self.relative(path)
+        real = (self._root / rel).resolve()
+        if not real.is_relative_to(self._root):  # the link changed since relative() looked
+            raise ToolError(ErrorCode.PERMISSION_DENIED, f"{path!r} leads outside the workspace")
+        return rel, real
+
+    async def read(self, path: str) -> FileSnapshot:
+        rel, real = self._real(path)
+        if real.is_dir():
+            raise ToolError(
+                ErrorCode.NOT_FOUND, f"{rel} is a directory, not a file; use list_files to see it"
+            )
+        try:
+            with open(real, "rb") as handle:
+                # The version is taken before reading: a change during the read
+                # makes the next version check fail, never pass wrongly.
+                version = version_of(os.fstat(handle.fileno()))
+                data = handle.read()
+        except FileNotFoundError as exc:
+            raise ToolError(ErrorCode.NOT_FOUND, f"{rel} does not exist") from exc
+        except OSError as exc:
+            raise _os_error(rel, "read", exc) from exc
+        return FileSnapshot(path=rel, data=data, version=version)
+
+    async def version(self, path: str) -> str | None:
+        _, real = self._real(path)
+        try:
+            st = real.stat()
+        except OSError:
+            return None
+        return version_of(st) if stat.S_ISREG(st.st_mode) else None
+
+    async def list_files(self, path: str, pattern: str | None, limit: int) -> Listing:
+        rel = self._existing(path)
+        return await filesearch.list_files(
+            self._root, rel, pattern, limit, use_ripgrep=self._use_ripgrep
+        )
+
+    async def search(self, pattern: str, path: str, glob: str | None, limit: int) -> SearchResult:
+        rel = self._existing(path)
+        return await filesearch.search(
+            self._root, pattern, rel, glob, limit, use_ripgrep=self._use_ripgrep
+        )
+
+    def _existing(self, path: str) -> str:
+        rel = self.relative(path)
+        if not (self._root / rel).exists():
+            raise ToolError(ErrorCode.NOT_FOUND, f"{rel} does not exist")
+        return rel
+
+    async def write(
+        self, path: str, new_text: str, *, expected_version: str | None, create: bool
+    ) -> WriteOutcome:
+        rel, real = self._real(path)
+        if real.is_dir():
+            raise ToolError(ErrorCode.INVALID_INPUT, f"{rel} is a directory, not a file")
+        current = await self.version(rel)
+        if create and current is not None:
+            raise ToolError(ErrorCode.CONFLICT, f"{rel} already exists", retryable=True)
+        if not create and current is None:
+            raise ToolError(ErrorCode.NOT_FOUND, f"{rel} no longer exists")
+        if expected_version is not None and current != expected_version:
+            raise ToolError(
+                ErrorCode.CONFLICT,
+                f"{rel} changed since it was read; read it again",
+                retryable=True,
+            )
+        data = new_text.encode("utf-8")
+        try:
+            real.parent.mkdir(parents=True, exist_ok=True)
+            if create:
+                _create_exclusive(real, data)
+            else:
+                _replace_atomically(real, data)
+            new_version = version_of(real.stat())
+        except FileExistsError as exc:
+            raise ToolError(ErrorCode.CONFLICT, f"{rel} already exists", retryable=True) from exc
+        except FileNotFoundError as exc:
+            raise ToolError(ErrorCode.NOT_FOUND, f"{rel} vanished while writing") from exc
+        except NotADirectoryError as exc:
+            raise ToolError(
+                ErrorCode.INVALID_INPUT, f"a parent of {rel} is a file, not a folder"
+            ) from exc
+        except OSError as exc:
+            raise _os_error(rel, "write", exc) from exc
+        return WriteOutcome(applied=True, version=new_version)
+
+    async def run_command(
+        self, command: str, timeout_seconds: float, output_limit: int
+    ) -> CommandResult:
+        return await process.run_shell(command, self._root, timeout_seconds, output_limit)
+
+
+def _create_exclusive(target: Path, data: bytes) -> None:
+    # O_EXCL: a file that appeared since the check is a conflict, not overwritten.
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    with open(fd, "wb") as handle:
+        handle.write(data)
+
+
+def _replace_atomically(target: Path, data: bytes) -> None:
+    mode = stat.S_IMODE(target.stat().st_mode)
+    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with open(fd, "wb") as handle:
+            handle.write(data)
+        os.chmod(temp, mode)
+        os.replace(temp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+
+
+def _os_error(rel: str, action: str, exc: OSError) -> ToolError:
+    if isinstance(exc, PermissionError):
+        return ToolError(ErrorCode.PERMISSION_DENIED, f"cannot {action} {rel}: permission denied")
+    return ToolError(ErrorCode.EXECUTION_FAILED, f"cannot {action} {rel}: {exc.strerror or exc}")

@@ -1,0 +1,86 @@
+"""Path confinement to the workspace root, and detection of files that usually hold secrets."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from pathlib import Path, PurePosixPath
+
+from agentls.contracts.tooling import ErrorCode, ToolError
+
+# Matched case-insensitively. A pattern without "/" is matched against the file
+# name at any depth; one with "/" against the path's trailing components. A
+# leading "!" exempts (last match wins), so templates meant to be committed
+# (.env.example) and public keys stay readable without a prompt.
+DEFAULT_SECRET_PATTERNS: tuple[str, ...] = (
+    ".env",
+    ".env.*",
+    "!.env.example",
+    "!.env.sample",
+    "!.env.template",
+    "!.env.dist",
+    "*.pem",
+    "*.key",
+    "*.p12",
+    "*.pfx",
+    "id_rsa*",
+    "id_ed25519*",
+    "id_ecdsa*",
+    "id_dsa*",
+    "!id_*.pub",
+    ".aws/credentials",
+    ".netrc",
+    ".npmrc",
+    ".pypirc",
+    ".git-credentials",
+    "credentials.json",
+    "secrets.*",
+)
+
+
+def is_secret_path(rel: str, patterns: tuple[str, ...] = DEFAULT_SECRET_PATTERNS) -> bool:
+    """True when a workspace-relative path names a file that usually holds secrets."""
+    parts = [p for p in PurePosixPath(rel.replace("\\", "/").lower()).parts if p not in ("/", ".")]
+    if not parts:
+        return False
+    secret = False
+    for raw in patterns:
+        negated = raw.startswith("!")
+        pattern = (raw[1:] if negated else raw).lower().strip("/")
+        wanted = pattern.split("/")
+        if len(wanted) > len(parts):
+            continue
+        tail = parts[-len(wanted) :]
+        if all(fnmatch.fnmatchcase(part, glob) for part, glob in zip(tail, wanted, strict=True)):
+            secret = not negated
+    return secret
+
+
+def confine(root: Path, path: str) -> str:
+    """Turn a path the model gave into a workspace-relative posix path ("." for the root).
+
+    ``root`` must already be resolved. Raises ToolError(permission_denied)
+    when the path resolves outside the root, through ``..``, an absolute
+    path or a symlink.
+    """
+    if "\x00" in path:
+        raise ToolError(ErrorCode.INVALID_INPUT, "the path contains a NUL character")
+    given = Path(os.path.expanduser(path.strip() or "."))
+    candidate = given if given.is_absolute() else root / given
+    real = candidate.resolve()
+    if not real.is_relative_to(root):
+        raise ToolError(
+            ErrorCode.PERMISSION_DENIED,
+            f"{path!r} is outside the workspace ({root}); only paths inside it are allowed",
+        )
+    # Prefer the path as the model spelled it (a symlink inside the workspace
+    # keeps its name), unless ".." after a symlink made the spelling misleading.
+    lexical = Path(os.path.normpath(candidate))
+    if lexical.is_relative_to(root) and lexical.resolve() == real:
+        return _posix(lexical.relative_to(root))
+    return _posix(real.relative_to(root))
+
+
+def _posix(rel: Path) -> str:
+    text = rel.as_posix()
+    return text if text else "."

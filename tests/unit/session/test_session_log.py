@@ -1,0 +1,184 @@
+"""SessionLog writes and read_events reads back, tolerating crash damage."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+from pathlib import Path
+
+import pytest
+from agentls.session.events import SCHEMA_VERSION
+from agentls.session.log import SessionLog
+from agentls.session.reader import SessionFormatError, read_events
+
+
+def test_append_returns_the_event_and_reads_back_identically(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    with SessionLog(path) as log:
+        first = log.append("run_started", run="r1", prompt="héllo ✓", settings={"mode": "plan"})
+        second = log.append("usage", run="r1", turn=1, usage={"input_tokens": 3}, costUsd=None)
+
+    assert first["v"] == SCHEMA_VERSION
+    assert (first["seq"], second["seq"]) == (1, 2)
+    assert first["kind"] == "run_started" and first["run"] == "r1" and first["turn"] is None
+    assert read_events(path) == [first, second]
+    assert "héllo ✓" in path.read_text(encoding="utf-8")  # not \u-escaped
+
+
+def test_each_append_reaches_the_file_before_close(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    log = SessionLog(path)
+    log.append("tick", n=1)
+    assert [e["n"] for e in read_events(path)] == [1]
+    log.close()
+
+
+def test_values_json_cannot_encode_are_stringified_not_fatal(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    circular: dict[str, object] = {}
+    circular["self"] = circular
+    with SessionLog(path) as log:
+        log.append("x", where=Path("/a/b"), lone_surrogate="\udc80")
+        log.append("y", data=circular)
+        assert log.errors == 1  # the circular payload was recorded, not raised
+
+    first, second = read_events(path)
+    assert first["where"] == "/a/b" and first["lone_surrogate"] == "\udc80"
+    assert second["kind"] == "y" and "unserialisable" in second
+
+
+def test_torn_last_line_is_skipped_silently(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "s.jsonl"
+    with SessionLog(path) as log:
+        log.append("a")
+        log.append("b")
+    with path.open("ab") as f:
+        f.write(b'{"v":1,"seq":3,"ts":1.0,"kind":"c","pay')
+
+    with caplog.at_level(logging.WARNING):
+        events = read_events(path)
+    assert [e["kind"] for e in events] == ["a", "b"]
+    assert caplog.records == []
+
+
+def test_corrupt_middle_line_is_skipped_with_a_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "s.jsonl"
+    good = '{"v":1,"seq":%d,"ts":1.0,"kind":"k","run":null,"turn":null}\n'
+    path.write_text(good % 1 + "{not json\n" + "[1,2]\n" + good % 4, encoding="utf-8")
+
+    with caplog.at_level(logging.WARNING):
+        events = read_events(path)
+    assert [e["seq"] for e in events] == [1, 4]
+    assert len(caplog.records) == 2
+    assert "line 2" in caplog.records[0].getMessage()
+
+
+def test_future_schema_version_is_refused_naming_file_and_version(tmp_path: Path) -> None:
+    path = tmp_path / "future.jsonl"
+    path.write_text(json.dumps({"v": SCHEMA_VERSION + 1, "seq": 1, "kind": "k"}) + "\n")
+
+    with pytest.raises(SessionFormatError) as info:
+        read_events(path)
+    assert "future.jsonl" in str(info.value)
+    assert f"version {SCHEMA_VERSION + 1}" in str(info.value)
+
+
+def test_seq_continues_after_reopen(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    with SessionLog(path) as log:
+        for _ in range(3):
+            log.append("a")
+    with SessionLog(path) as log:
+        assert log.append("b")["seq"] == 4
+
+    assert [e["seq"] for e in read_events(path)] == [1, 2, 3, 4]
+
+
+def test_reopen_after_a_torn_line_keeps_new_events_intact(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    with SessionLog(path) as log:
+        log.append("a")
+    with path.open("ab") as f:
+        f.write(b'{"v":1,"seq":2,"kin')
+    with SessionLog(path) as log:
+        log.append("b")
+
+    events = read_events(path)
+    assert [(e["seq"], e["kind"]) for e in events] == [(1, "a"), (2, "b")]
+
+
+def test_write_errors_are_counted_and_reported_once_never_raised(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "s.jsonl"
+    log = SessionLog(path)
+    log.append("ok")
+    fd = log.fileno()
+    assert fd is not None
+    # Swap a read-only descriptor in under the log: every write now fails with EBADF.
+    read_only = os.open(path, os.O_RDONLY)
+    os.dup2(read_only, fd)
+    os.close(read_only)
+
+    with caplog.at_level(logging.WARNING):
+        event = log.append("lost", n=1)
+        log.append("lost", n=2)
+        log.turn_boundary()
+        log.close()
+        log.append("after close")
+        log.close()
+
+    assert event["kind"] == "lost" and event["seq"] == 2
+    assert log.errors == 3
+    assert log.last_error.startswith("append")
+    assert len(caplog.records) == 1
+    assert [e["kind"] for e in read_events(path)] == ["ok"]
+
+
+def test_unopenable_path_is_an_error_count_not_an_exception(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    log = SessionLog(blocker / "sessions" / "s.jsonl")  # a file cannot hold a directory
+
+    assert log.append("x")["seq"] == 1
+    log.turn_boundary()
+    log.close()
+    assert log.errors == 2
+    assert log.last_error.startswith("append")
+
+
+def test_turn_boundary_fsyncs_off_the_callers_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started = threading.Event()
+    release = threading.Event()
+    calls: list[str] = []
+    real_fsync = os.fsync
+
+    def slow_fsync(fd: int) -> None:
+        calls.append(threading.current_thread().name)
+        started.set()
+        release.wait(timeout=10)
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", slow_fsync)
+    path = tmp_path / "s.jsonl"
+    log = SessionLog(path)
+    log.append("a")
+    log.turn_boundary()
+    assert started.wait(timeout=10)
+    log.append("b")  # appends do not wait for the disk
+    log.turn_boundary()
+    assert [e["kind"] for e in read_events(path)] == ["a", "b"]
+    release.set()
+    log.close()
+
+    main = threading.current_thread().name
+    assert calls[0] != main  # the background fsync
+    assert calls[-1] == main  # close() syncs before returning

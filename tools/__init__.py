@@ -1,0 +1,1 @@
+"""The built-in agent tools, written only against the Workspace interface."""
