@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import mimetypes
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from agentls.contracts.tooling import ErrorCode, Risk, ToolError, ToolOutput
 from agentls.workspace.interface import ToolContext, ToolDefinition
+from pydantic import BaseModel, ConfigDict, Field
 
 DEFAULT_LIMIT = 2000
 MAX_LINE_CHARS = 2000

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import re
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from agentls.contracts.tooling import ErrorCode, Risk, ToolError, ToolOutput
 from agentls.workspace.interface import ToolContext, ToolDefinition
+from pydantic import BaseModel, ConfigDict, Field
 
 MAX_MATCHES = 200
 MAX_LINE_CHARS = 300
@@ -95,8 +94,7 @@ SEARCH: ToolDefinition[SearchInput] = ToolDefinition(
     subject_kind="path",
     subject=lambda params: params.path,
     summary=lambda params: (
-        f"search /{params.pattern}/ in {params.path}"
-        + (f" ({params.glob})" if params.glob else "")
+        f"search /{params.pattern}/ in {params.path}" + (f" ({params.glob})" if params.glob else "")
     ),
     validate=_validate,
 )

@@ -11,7 +11,7 @@ import json
 import os
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, TypeGuard, TypeVar, cast
 
 import anthropic
 import httpx2
@@ -44,6 +44,7 @@ KNOWN_STOP_REASONS: frozenset[str] = frozenset(
     {"end_turn", "tool_use", "max_tokens", "stop_sequence", "refusal", "pause_turn"}
 )
 INVALID_JSON_KEY = "__invalid_json__"
+T = TypeVar("T")
 
 
 def require_api_key() -> str:
@@ -126,7 +127,14 @@ class AnthropicProvider:
             events = await client.messages.create(stream=True, **kwargs)
             async with events:  # closes the response on cancellation or early exit too
                 async for event in events:
-                    for model_event in assembler.feed(event):
+                    try:
+                        model_events = assembler.feed(event)
+                    except (AttributeError, TypeError, ValueError) as exc:
+                        raise ModelError(
+                            f"unexpected event from the Anthropic API ({_describe(exc)})",
+                            kind="stream",
+                        ) from None
+                    for model_event in model_events:
                         yield model_event
         except ModelError:
             raise
@@ -187,54 +195,64 @@ class _Assembler:
         self.stopped = False
 
     def feed(self, event: api.RawMessageStreamEvent) -> list[ModelEvent]:
-        if isinstance(event, api.RawMessageStartEvent):
+        """Unknown event and block types are skipped: the API adds them over time."""
+        if _is(event, api.RawMessageStartEvent, "message_start"):
             self._take_usage(event.message.usage)
-        elif isinstance(event, api.RawContentBlockStartEvent):
-            return self._start(event.index, event.content_block)
-        elif isinstance(event, api.RawContentBlockDeltaEvent):
-            return self._delta(event.index, event.delta)
-        elif isinstance(event, api.RawContentBlockStopEvent):
+        elif _is(event, api.RawContentBlockStartEvent, "content_block_start"):
+            return self._start(_checked(event.index, int), event.content_block)
+        elif _is(event, api.RawContentBlockDeltaEvent, "content_block_delta"):
+            return self._delta(_checked(event.index, int), event.delta)
+        elif _is(event, api.RawContentBlockStopEvent, "content_block_stop"):
             block = self.open.pop(event.index, None)
             if block is not None:
                 self.finished[event.index] = block.finish()
                 return [BlockFinished(event.index, self.finished[event.index])]
-        elif isinstance(event, api.RawMessageDeltaEvent):
+        elif _is(event, api.RawMessageDeltaEvent, "message_delta"):
             reason = event.delta.stop_reason
             self.stop_reason = cast(StopReason, reason if reason in KNOWN_STOP_REASONS else "other")
             self._take_usage(event.usage)
-        elif isinstance(event, api.RawMessageStopEvent):
+        elif _is(event, api.RawMessageStopEvent, "message_stop"):
             self.stopped = True
-        return []  # other events (and server-side tool blocks) are not ours to report
-
-    def _start(self, index: int, block: Any) -> list[ModelEvent]:
-        if isinstance(block, api.TextBlock):
-            self.open[index] = _OpenBlock("text", [block.text])
-            return [TextDelta(index, block.text)] if block.text else []
-        if isinstance(block, api.ThinkingBlock):
-            self.open[index] = _OpenBlock("thinking", [block.thinking], signature=block.signature)
-            return [ThinkingDelta(index, block.thinking)] if block.thinking else []
-        if isinstance(block, api.RedactedThinkingBlock):
-            self.open[index] = _OpenBlock("redacted_thinking", redacted_data=block.data)
-        elif isinstance(block, api.ToolUseBlock):
-            self.open[index] = _OpenBlock("tool_use", tool_id=block.id, tool_name=block.name)
-            return [ToolUseStarted(index, block.id, block.name)]
         return []
 
-    def _delta(self, index: int, delta: Any) -> list[ModelEvent]:
+    def _start(self, index: int, block: object) -> list[ModelEvent]:
+        if _is(block, api.TextBlock, "text"):
+            text = _checked(block.text, str)
+            self.open[index] = _OpenBlock("text", [text])
+            return [TextDelta(index, text)] if text else []
+        if _is(block, api.ThinkingBlock, "thinking"):
+            thinking = _checked(block.thinking, str)
+            signature = _checked(block.signature or "", str)
+            self.open[index] = _OpenBlock("thinking", [thinking], signature=signature)
+            return [ThinkingDelta(index, thinking)] if thinking else []
+        if _is(block, api.RedactedThinkingBlock, "redacted_thinking"):
+            data = _checked(block.data, str)
+            self.open[index] = _OpenBlock("redacted_thinking", redacted_data=data)
+        elif _is(block, api.ToolUseBlock, "tool_use"):
+            tool_id, name = _checked(block.id, str), _checked(block.name, str)
+            self.open[index] = _OpenBlock("tool_use", tool_id=tool_id, tool_name=name)
+            return [ToolUseStarted(index, tool_id, name)]
+        return []  # e.g. server-side tool blocks: not ours to report
+
+    def _delta(self, index: int, delta: object) -> list[ModelEvent]:
         block = self.open.get(index)
         if block is None:
             return []
-        if isinstance(delta, api.TextDelta):
-            block.parts.append(delta.text)
-            return [TextDelta(index, delta.text)]
-        if isinstance(delta, api.ThinkingDelta):
-            block.parts.append(delta.thinking)
-            return [ThinkingDelta(index, delta.thinking)]
-        if isinstance(delta, api.SignatureDelta):
-            block.signature += delta.signature
-        elif isinstance(delta, api.InputJSONDelta) and delta.partial_json:
-            block.parts.append(delta.partial_json)
-            return [ToolInputDelta(index, delta.partial_json)]
+        if _is(delta, api.TextDelta, "text_delta"):
+            text = _checked(delta.text, str)
+            block.parts.append(text)
+            return [TextDelta(index, text)]
+        if _is(delta, api.ThinkingDelta, "thinking_delta"):
+            thinking = _checked(delta.thinking, str)
+            block.parts.append(thinking)
+            return [ThinkingDelta(index, thinking)]
+        if _is(delta, api.SignatureDelta, "signature_delta"):
+            block.signature += _checked(delta.signature, str)
+        elif _is(delta, api.InputJSONDelta, "input_json_delta"):
+            partial = _checked(delta.partial_json, str)
+            if partial:
+                block.parts.append(partial)
+                return [ToolInputDelta(index, partial)]
         return []
 
     def _take_usage(self, usage: api.Usage | api.MessageDeltaUsage) -> None:
@@ -255,7 +273,20 @@ class _Assembler:
 
 
 def _or(value: int | None, fallback: int) -> int:
-    return fallback if value is None else value
+    return fallback if value is None else _checked(value, int)
+
+
+def _is(value: object, cls: type[T], tag: str) -> TypeGuard[T]:
+    # The SDK builds events leniently: an unknown `type` can come back as the
+    # first member of the union, so the tag is checked as well as the class.
+    return isinstance(value, cls) and getattr(value, "type", None) == tag
+
+
+def _checked(value: object, kind: type[T]) -> T:
+    """The SDK does not validate field types; odd data becomes a stream error here."""
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise ValueError(f"expected {kind.__name__} in a stream event, got {value!r:.40}")
+    return value
 
 
 def to_model_error(exc: Exception, model_name: str) -> ModelError:

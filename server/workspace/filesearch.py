@@ -145,7 +145,9 @@ def _brace_end(glob: str, start: int) -> int:
 
 
 def _split_top_level(body: str) -> list[str]:
-    parts, depth, current = [], 0, []
+    parts: list[str] = []
+    current: list[str] = []
+    depth = 0
     for c in body:
         if c == "," and depth == 0:
             parts.append("".join(current))
@@ -171,10 +173,13 @@ def _path_filter(base: str, glob: str | None) -> Callable[[str], bool]:
     if not glob:
         return lambda _rel: True
     regex = _compile_glob(glob)
-    strip = 0 if base == "." else len(base) + 1
-
     def wanted(rel: str) -> bool:
-        below = rel[strip:] if rel.startswith(base + "/") else rel.rsplit("/", 1)[-1]
+        if base == ".":
+            below = rel
+        elif rel.startswith(base + "/"):
+            below = rel[len(base) + 1 :]
+        else:  # base is the file itself
+            below = rel.rsplit("/", 1)[-1]
         return regex.match(below) is not None
 
     return wanted
@@ -399,7 +404,7 @@ def _rg_text(field: dict[str, str]) -> str:
 RecordReader = Callable[[bytes], AsyncIterator[bytes]]
 
 
-class _spawn:  # noqa: N801 - used like a function in ``async with``
+class _spawn:
     """Run ripgrep; yield a record reader and an exit-code getter; always reap the process."""
 
     def __init__(self, args: list[str], cwd: Path) -> None:

@@ -111,6 +111,7 @@ class LocalWorkspace:
                 f"{rel} changed since it was read; read it again",
                 retryable=True,
             )
+        _check_parent_folders(rel, real)
         data = new_text.encode("utf-8")
         try:
             real.parent.mkdir(parents=True, exist_ok=True)
@@ -135,6 +136,12 @@ class LocalWorkspace:
         self, command: str, timeout_seconds: float, output_limit: int
     ) -> CommandResult:
         return await process.run_shell(command, self._root, timeout_seconds, output_limit)
+
+
+def _check_parent_folders(rel: str, real: Path) -> None:
+    nearest = next(parent for parent in real.parents if parent.exists())
+    if not nearest.is_dir():
+        raise ToolError(ErrorCode.INVALID_INPUT, f"a parent of {rel} is a file, not a folder")
 
 
 def _create_exclusive(target: Path, data: bytes) -> None:

@@ -45,6 +45,7 @@ class Reply:
             "error_event_mid_stream": error_event_mid_stream,
             "stall": stall,
             "malformed": malformed,
+            "raw": raw,
         }
         if kind not in builders:
             raise ValueError(f"unknown reply kind {kind!r}; expected one of {sorted(builders)}")
@@ -110,6 +111,11 @@ def malformed() -> Reply:
     return Reply("malformed")
 
 
+def raw(events: Sequence[tuple[str, Any]]) -> Reply:
+    """Exactly these SSE events, as (event name, data); a str data is sent verbatim."""
+    return Reply("raw", {"events": [list(event) for event in events]})
+
+
 @dataclass
 class Plan:
     status: int
@@ -136,6 +142,8 @@ def plan(reply: Reply, request_body: Any, message_number: int) -> Plan:
         message = opts.get("message") or f"fake {error_type}"
         retry_ms = max(1, round(float(opts.get("retry_after", 0.001)) * 1000))
         return Plan(code, {"retry-after-ms": str(retry_ms)}, error_body(error_type, message))
+    if reply.kind == "raw":
+        return Plan(200, events=[_event(name, data) for name, data in opts["events"]])
     start = _message_start(f"msg_fake_{message_number}", model, opts.get("usage") or {})
     if reply.kind == "turn":
         return Plan(200, events=[start, _event("ping", {"type": "ping"}), *_turn_events(opts)])
@@ -149,8 +157,9 @@ def plan(reply: Reply, request_body: Any, message_number: int) -> Plan:
     return Plan(200, events=[start, garbage])
 
 
-def _event(name: str, data: dict[str, Any]) -> bytes:
-    return f"event: {name}\ndata: {json.dumps(data)}\n\n".encode()
+def _event(name: str, data: dict[str, Any] | str) -> bytes:
+    text = data if isinstance(data, str) else json.dumps(data)
+    return f"event: {name}\ndata: {text}\n\n".encode()
 
 
 def _message_start(message_id: str, model: str, usage: dict[str, int]) -> bytes:

@@ -17,7 +17,7 @@ Reply kinds (builders in tests.fakes.anthropic_replies, re-exported here):
 ``turn(text, thinking=, signature=, redacted_thinking=, tool_calls=[(id, name,
 input)], stop_reason=, usage=)``, ``status(code, message=, error_type=,
 retry_after=)``, ``error_event_mid_stream(type=, message=, text=)``,
-``stall(seconds, text=)``, ``malformed()``.
+``stall(seconds, text=)``, ``malformed()``, ``raw([(event_name, data), ...])``.
 
 Standalone (e.g. for ``agentls ask`` run as a subprocess)::
 
@@ -58,6 +58,7 @@ from tests.fakes.anthropic_replies import (
     error_event_mid_stream,
     malformed,
     plan,
+    raw,
     stall,
     status,
     turn,
@@ -70,6 +71,7 @@ __all__ = [
     "error_event_mid_stream",
     "load_script",
     "malformed",
+    "raw",
     "stall",
     "status",
     "turn",

@@ -15,6 +15,7 @@ from tests.fakes.anthropic_server import (
     FakeAnthropic,
     error_event_mid_stream,
     malformed,
+    raw,
     stall,
     status,
     turn,
@@ -153,3 +154,77 @@ async def test_cancellation_propagates_and_closes_the_stream(
     assert await asyncio.to_thread(fake.wait_for_disconnect, 1, 5.0), (
         "the HTTP response was not closed"
     )
+
+
+START = {
+    "type": "message_start",
+    "message": {
+        "id": "m1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-test",
+        "content": [],
+        "usage": {"input_tokens": 3, "output_tokens": 1},
+    },
+}
+TEXT_START = {
+    "type": "content_block_start",
+    "index": 0,
+    "content_block": {"type": "text", "text": ""},
+}
+
+
+async def test_unknown_event_types_are_skipped(fake: FakeAnthropic, make_provider: Build) -> None:
+    fake.add(
+        raw(
+            [
+                ("message_start", START),
+                ("brand_new_event", {"type": "brand_new_event", "index": 0}),
+                (
+                    "content_block_start",
+                    {
+                        "type": "content_block_start",
+                        "index": 0,
+                        "content_block": {"type": "brand_new_block", "x": 1},
+                    },
+                ),
+                ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+                ("message_stop", {"type": "message_stop"}),
+            ]
+        )
+    )
+    final = done(await collect(make_provider(), request()))
+    assert final.message.content == () and final.stop_reason == "other"
+
+
+@pytest.mark.parametrize(
+    "bad_event",
+    [
+        (
+            "content_block_delta",
+            {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": 5}},
+        ),
+        (
+            "content_block_delta",
+            {
+                "type": "content_block_delta",
+                "index": "0",
+                "delta": {"type": "text_delta", "text": "a"},
+            },
+        ),
+        ("content_block_delta", {"type": "content_block_delta", "index": 0}),
+        ("content_block_delta", "[1, 2"),
+    ],
+)
+async def test_unexpected_json_is_a_stream_error(
+    fake: FakeAnthropic, make_provider: Build, bad_event: tuple[str, object]
+) -> None:
+    fake.add(raw([("message_start", START), ("content_block_start", TEXT_START), bad_event]))
+    assert (await fail(make_provider(max_retries=0))).kind == "stream"
+
+
+async def test_stream_cut_before_message_stop_is_a_stream_error(
+    fake: FakeAnthropic, make_provider: Build
+) -> None:
+    fake.add(raw([("message_start", START), ("content_block_start", TEXT_START)]))
+    assert (await fail(make_provider(max_retries=0))).kind == "stream"

@@ -1,0 +1,111 @@
+"""Harness overhead per turn: the scripted model and an instant tool, log on.
+
+Same workload as ../shared/bench/peers: on model calls 0..N-1 the model asks
+for one read_file(path=src/module_<i>.py); the tool returns the same 2048-byte
+string; call N returns the final text. us/turn = wall time / (N+1).
+
+    python -m tests.bench.bench_loop --n 50 --reps 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from agentls.contracts.tooling import Risk, ToolOutput
+from agentls.conversation.manager import ConversationManager
+from agentls.conversation.settings import load_settings
+from agentls.permissions.approvers import AutoApprover
+from agentls.providers.scripted import ScriptedProvider
+from agentls.session.store import SessionStore
+from agentls.workspace.interface import ToolContext, ToolDefinition
+from agentls.workspace.local import LocalWorkspace
+
+_LINE = "def handler_{k:04d}(request):  # fixed fake source line\n"
+FILE_CONTENT = "".join(_LINE.format(k=k) for k in range(64))[:2048]
+FINAL_TEXT = "All files read; nothing else to do."
+
+
+class ReadInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    path: str = Field(description="file to read")
+
+
+def instant_read_tool(counter: list[int]) -> ToolDefinition[Any]:
+    async def run(args: ReadInput, ctx: ToolContext) -> ToolOutput:
+        counter[0] += 1
+        return ToolOutput(FILE_CONTENT)
+
+    return ToolDefinition(
+        "read_file", "Read a file.", ReadInput, Risk.READ, run, "path",
+        lambda a: a.path, lambda a: f"read_file {a.path}",
+    )  # fmt: skip
+
+
+def script(n: int) -> list[dict[str, Any]]:
+    turns: list[dict[str, Any]] = [
+        {"toolCalls": [{"id": f"call_{i}", "name": "read_file",
+                        "input": {"path": f"src/module_{i}.py"}}],
+         "usage": {"input_tokens": 100, "output_tokens": 10}}
+        for i in range(n)
+    ]  # fmt: skip
+    turns.append({"text": FINAL_TEXT, "usage": {"input_tokens": 100, "output_tokens": 10}})
+    return turns
+
+
+async def one_run(n: int, root: Path) -> tuple[float, float]:
+    counter = [0]
+    provider = ScriptedProvider(script(n))
+    manager = ConversationManager(
+        SessionStore(root / "state"), tools=[instant_read_tool(counter)],
+        provider_factory=lambda spec: provider,
+    )  # fmt: skip
+    settings = load_settings({"model": "scripted:bench", "maxTurns": n + 5})
+    conversation = manager.open(LocalWorkspace(root), settings)
+    gc.collect()
+    c0, t0 = time.process_time(), time.perf_counter()
+    result = await conversation.ask("Read the project files one by one, then summarise.",
+                                    approver=AutoApprover())  # fmt: skip
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    manager.close()
+    if counter[0] != n or result.text != FINAL_TEXT:
+        raise SystemExit(f"workload check failed: {counter[0]} calls, {result.text!r}")
+    return wall, cpu
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--n", type=int, default=50)
+    parser.add_argument("--reps", type=int, default=3)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        asyncio.run(one_run(5, root))  # warm-up
+        walls, cpus = [], []
+        for _ in range(args.reps):
+            wall, cpu = asyncio.run(one_run(args.n, root))
+            walls.append(wall)
+            cpus.append(cpu)
+    turns = args.n + 1
+    print(json.dumps({
+        "n": args.n,
+        "us_per_turn": statistics.median(walls) / turns * 1e6,
+        "cpu_us_per_turn": statistics.median(cpus) / turns * 1e6,
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "python": sys.version.split()[0],
+    }))  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

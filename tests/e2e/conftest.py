@@ -1,0 +1,69 @@
+"""Running `agentls` as a subprocess, the way a person runs it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+AGENTLS = [sys.executable, "-m", "agentls"]
+
+
+class Cli:
+    def __init__(self, state: Path, workspace: Path) -> None:
+        self.state = state
+        self.workspace = workspace
+        self.env = {
+            k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "AGENTLS_"))
+        }
+        self.env["AGENTLS_STATE_DIR"] = str(state)
+
+    def run(self, *args: str, env: dict[str, str] | None = None, timeout: float = 60,
+            input: str | None = None) -> subprocess.CompletedProcess[str]:  # fmt: skip
+        return subprocess.run(
+            [*AGENTLS, *args], cwd=self.workspace, env={**self.env, **(env or {})},
+            capture_output=True, text=True, timeout=timeout,
+            input=input if input is not None else "",
+        )  # fmt: skip
+
+    def popen(self, *args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+        return subprocess.Popen(
+            [*AGENTLS, *args], cwd=self.workspace, env={**self.env, **(env or {})},
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+
+    def session_files(self) -> list[Path]:
+        return sorted((self.state / "sessions").glob("*.jsonl"))
+
+    def events(self) -> list[dict[str, Any]]:
+        (path,) = self.session_files()
+        return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    ws = tmp_path / "project"
+    ws.mkdir()
+    return ws
+
+
+@pytest.fixture
+def cli(isolated_state: Path, workspace: Path) -> Cli:
+    return Cli(isolated_state, workspace)
+
+
+def wait_until(predicate: Callable[[], bool], timeout: float = 30.0, what: str = "") -> None:
+    """Poll an observable condition with a deadline (no fixed sleeps)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what or predicate}")
+        time.sleep(0.02)
