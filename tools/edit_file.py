@@ -8,9 +8,10 @@ from __future__ import annotations
 import difflib
 import re
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from agentls.contracts.tooling import ErrorCode, Risk, ToolError, ToolOutput
 from agentls.workspace.interface import FileSnapshot, ToolContext, ToolDefinition, WriteOutcome
-from pydantic import BaseModel, ConfigDict, Field
 
 MAX_LANDED_DIFF_CHARS = 3000
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from agentls.contracts.tooling import Risk, ToolOutput
 from agentls.workspace.interface import ToolContext, ToolDefinition
-from pydantic import BaseModel, ConfigDict, Field
 
 MAX_ENTRIES = 1000
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import mimetypes
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from agentls.contracts.tooling import ErrorCode, Risk, ToolError, ToolOutput
 from agentls.workspace.interface import ToolContext, ToolDefinition
-from pydantic import BaseModel, ConfigDict, Field
 
 DEFAULT_LIMIT = 2000
 MAX_LINE_CHARS = 2000
@@ -121,8 +122,10 @@ def _decode_text(data: bytes) -> str | None:
 
 def _describe_binary(rel: str, data: bytes) -> str:
     guess = next((kind for magic, kind in _MAGIC if data.startswith(magic)), None)
+    if guess is None and b"\0" not in data[:_BINARY_SNIFF_BYTES]:
+        guess = "text in an encoding other than UTF-8, or binary data"
     if guess is None:
-        guess = mimetypes.guess_type(rel)[0] or "unknown (not UTF-8 text)"
+        guess = mimetypes.guess_type(rel)[0] or "unknown"
     return f"[binary file, {len(data):,} bytes, type guess: {guess}; not shown]"
 
 

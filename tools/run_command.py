@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from agentls.contracts.tooling import ErrorCode, Risk, ToolError, ToolOutput
 from agentls.workspace.interface import ToolContext, ToolDefinition
-from pydantic import BaseModel, ConfigDict, Field
 
 MAX_TIMEOUT_SECONDS = 600.0
 

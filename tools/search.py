@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from agentls.contracts.tooling import ErrorCode, Risk, ToolError, ToolOutput
 from agentls.workspace.interface import ToolContext, ToolDefinition
-from pydantic import BaseModel, ConfigDict, Field
 
 MAX_MATCHES = 200
 MAX_LINE_CHARS = 300

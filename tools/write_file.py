@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from agentls.contracts.tooling import Risk, ToolError, ToolOutput
 from agentls.tools.edit_file import (
     check_not_stale,
@@ -12,7 +14,6 @@ from agentls.tools.edit_file import (
     unified_diff,
 )
 from agentls.workspace.interface import ToolContext, ToolDefinition
-from pydantic import BaseModel, ConfigDict, Field
 
 MAX_DETAIL_CHARS = 50_000
 

@@ -6,13 +6,14 @@ import argparse
 import logging
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from agentls import __version__
 from agentls.contracts.outcomes import EXIT_USAGE
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # usage errors exit 2, as documented
+    def error(self, message: str) -> NoReturn:  # usage errors exit 2, as documented
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"agentls: error: {message}\n")
 

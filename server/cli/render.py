@@ -44,7 +44,9 @@ class TerminalPrinter(NullObserver):
             self.err.write(f"  \u2717 {summary}: {first[:200]}\n")
         self.err.flush()
 
-    def approval_answered(self, turn: int, request: ApprovalRequest, answer: ApprovalAnswer) -> None:
+    def approval_answered(
+        self, turn: int, request: ApprovalRequest, answer: ApprovalAnswer
+    ) -> None:
         if answer is ApprovalAnswer.ALLOW_ALWAYS:
             self.err.write(f"  session rule added: {request.suggested_rule}\n")
 

@@ -73,7 +73,9 @@ class MessageDone:
     usage: Usage
 
 
-ModelEvent = TextDelta | ThinkingDelta | ToolUseStarted | ToolInputDelta | BlockFinished | MessageDone
+ModelEvent = (
+    TextDelta | ThinkingDelta | ToolUseStarted | ToolInputDelta | BlockFinished | MessageDone
+)
 
 
 class ModelError(Exception):

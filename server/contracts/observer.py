@@ -27,7 +27,9 @@ class RunObserver(Protocol):
 
     def approval_asked(self, turn: int, request: ApprovalRequest) -> None: ...
 
-    def approval_answered(self, turn: int, request: ApprovalRequest, answer: ApprovalAnswer) -> None: ...
+    def approval_answered(
+        self, turn: int, request: ApprovalRequest, answer: ApprovalAnswer
+    ) -> None: ...
 
     def usage(self, turn: int, total: Usage, cost_usd: float | None) -> None: ...
 
@@ -52,7 +54,9 @@ class NullObserver:
     def approval_asked(self, turn: int, request: ApprovalRequest) -> None:
         pass
 
-    def approval_answered(self, turn: int, request: ApprovalRequest, answer: ApprovalAnswer) -> None:
+    def approval_answered(
+        self, turn: int, request: ApprovalRequest, answer: ApprovalAnswer
+    ) -> None:
         pass
 
     def usage(self, turn: int, total: Usage, cost_usd: float | None) -> None:

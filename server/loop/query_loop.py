@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from agentls.context.projector import ContextProjector
 from agentls.contracts.messages import Message, ToolResultBlock, message_to_dict
 from agentls.contracts.model_io import (
     MessageDone,
@@ -25,7 +26,6 @@ from agentls.contracts.observer import RunObserver, notify
 from agentls.contracts.outcomes import BudgetOverrun, RunResult, TerminalReason
 from agentls.contracts.tooling import ErrorCode, Observation, ToolIntent
 from agentls.contracts.usage import Usage
-from agentls.context.projector import ContextProjector
 from agentls.loop.budget import Budget
 from agentls.loop.steps import Finish, RunAgain, Step
 from agentls.pricing import ModelPrice
@@ -181,9 +181,7 @@ class QueryLoop:
     ) -> None:
         if not observations:
             return
-        results = tuple(
-            ToolResultBlock(o.call_id, o.content, not o.ok) for o in observations
-        )
+        results = tuple(ToolResultBlock(o.call_id, o.content, not o.ok) for o in observations)
         self._append(run_id, turn, messages, Message("user", results), "tool_results")
 
     def guard(self, budget: Budget, tally: RunTally) -> Finish | None:

@@ -50,7 +50,9 @@ def parse_rule(raw: Any) -> Rule:
         stop = bool(raw.get("stop", False))
         raw = raw.get("rule")
     if not isinstance(raw, str):
-        raise ValueError(f"a permission rule must be a string like 'run_command(git status)', got {raw!r}")
+        raise ValueError(
+            f"a permission rule must be a string like 'run_command(git status)', got {raw!r}"
+        )
     match = _RULE.match(raw)
     if match is None:
         raise ValueError(f"cannot read permission rule {raw!r}: write tool or tool(pattern)")
@@ -126,6 +128,4 @@ class RuleSet:
         return cls(lists["allow"], lists["ask"], lists["deny"])
 
     def merged(self, other: RuleSet) -> RuleSet:
-        return RuleSet(
-            self.allow + other.allow, self.ask + other.ask, self.deny + other.deny
-        )
+        return RuleSet(self.allow + other.allow, self.ask + other.ask, self.deny + other.deny)

@@ -15,6 +15,8 @@ from typing import Any, TypeGuard, TypeVar, cast
 
 import anthropic
 import httpx2
+from anthropic import types as api
+
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.messages import (
     ContentBlock,
@@ -37,7 +39,6 @@ from agentls.contracts.model_io import (
     ToolUseStarted,
 )
 from agentls.contracts.usage import Usage
-from anthropic import types as api
 
 CREDENTIAL_VARS = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
 KNOWN_STOP_REASONS: frozenset[str] = frozenset(

@@ -6,7 +6,7 @@ Script format (documented in the README)::
       {"text": "I'll create it.",                       # streamed as text deltas
        "thinking": "optional reasoning",
        "toolCalls": [{"name": "write_file", "input": {"path": "a.py", "content": "x"}}],
-       "stopReason": "tool_use",                          # default: tool_use if toolCalls else end_turn
+       "stopReason": "tool_use",              # default: tool_use with toolCalls, else end_turn
        "usage": {"input_tokens": 120, "output_tokens": 30},
        "expect": {"lastToolResultContains": "hello", "toolsInclude": ["run_command"],
                   "toolsExclude": ["write_file"]},
@@ -123,7 +123,9 @@ class ScriptedProvider:
             await asyncio.sleep(delay)
         error = turn.get("error")
         if error is not None:
-            raise ModelError(str(error.get("message", "scripted error")), kind=error.get("kind", "api"))
+            raise ModelError(
+                str(error.get("message", "scripted error")), kind=error.get("kind", "api")
+            )
         for event in _render_turn(turn, index, len(messages)):
             yield event
 
@@ -147,11 +149,13 @@ def _check_expectations(expect: Any, request: ModelInput, index: int) -> None:
         return
     tool_names = {t.name for t in request.tools}
     problems = [
-        f"tool {name} should be offered" for name in expect.get("toolsInclude", [])
+        f"tool {name} should be offered"
+        for name in expect.get("toolsInclude", [])
         if name not in tool_names
     ]
     problems += [
-        f"tool {name} should not be offered" for name in expect.get("toolsExclude", [])
+        f"tool {name} should not be offered"
+        for name in expect.get("toolsExclude", [])
         if name in tool_names
     ]
     wanted = expect.get("lastToolResultContains")

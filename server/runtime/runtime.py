@@ -116,11 +116,11 @@ class ToolRuntime:
         return tool is not None and tool.risk is Risk.READ
 
     async def execute(self, intent: ToolIntent, turn: int) -> Observation:
+        summary = self.summary(intent)
         self.audit.append(
             "tool_intent", run=self.run_id, turn=turn,
-            callId=intent.call_id, name=intent.name, input=intent.input,
+            callId=intent.call_id, name=intent.name, input=intent.input, summary=summary,
         )  # fmt: skip
-        summary = self.summary(intent)
         notify(self.observer.tool_started, turn, intent, summary)
         try:
             observation = await self._pipeline(intent, turn)

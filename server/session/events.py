@@ -20,7 +20,7 @@ model_request     model, messages (count), tools (names), estimatedTokens
 model_output      message (assistant message, message_to_dict form), stopReason
 usage             usage (Usage.to_dict), costUsd (float|null, this call),
                   totalCostUsd (float|null, the run so far)
-tool_intent       callId, name, input
+tool_intent       callId, name, input, summary (one line for a person)
 decision          callId, verdict ("allow"|"deny"), source, answer (null|ApprovalAnswer)
 observation       callId, name, ok, content, error (null|ErrorCode), retryable, meta
 tool_results      message (the user message of tool_result blocks appended to history)

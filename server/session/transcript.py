@@ -31,6 +31,7 @@ class _Call:
     name: str
     input: Mapping[str, Any]
     decision: Mapping[str, Any] | None = None
+    summary: str | None = None
 
 
 @dataclass(slots=True)
@@ -73,7 +74,12 @@ class _Renderer:
             self._add_usage(event, run)
         elif kind == ev.TOOL_INTENT:
             call_id = str(event.get("callId"))
-            run.calls[call_id] = _Call(str(event.get("name")), _mapping(event.get("input")))
+            summary = event.get("summary")
+            run.calls[call_id] = _Call(
+                str(event.get("name")),
+                _mapping(event.get("input")),
+                summary=summary if isinstance(summary, str) else None,
+            )
         elif kind == ev.DECISION:
             call = run.calls.get(str(event.get("callId")))
             if call is not None:
@@ -152,7 +158,7 @@ class _Renderer:
         )
 
     def _call(self, call: _Call, observation: Mapping[str, Any] | None) -> None:
-        head = f"→ {call.name} {_summarise_input(call.input)}".rstrip()
+        head = f"→ {call.summary or f'{call.name} {_summarise_input(call.input)}'}".rstrip()
         if call.decision is not None:
             head += f" — {_decision(call.decision)}"
         self._para(head)

@@ -1,8 +1,8 @@
 """Listing and searching files under a workspace root, the way ripgrep does by default.
 
 Two engines give the same results: ripgrep when ``rg`` is on PATH, else a
-pure-Python walk. Set ``AGENTLS_NO_RIPGREP=1`` (or pass ``use_ripgrep=False``)
-to force the Python engine.
+pure-Python walk. Set ``AGENTLS_NO_RIPGREP=1`` or pass ``use_ripgrep=False``
+to force the Python engine (an explicit ``use_ripgrep`` wins over the variable).
 
 Rules both follow (ripgrep's defaults):
 - hidden files and folders (name starts with ".") below the folder asked for
@@ -74,7 +74,10 @@ async def search(
 
 
 def ripgrep_path(use_ripgrep: bool | None = None) -> str | None:
-    if use_ripgrep is False or os.environ.get("AGENTLS_NO_RIPGREP", "") not in ("", "0"):
+    """ripgrep's executable, unless told not to (the argument wins over the environment)."""
+    if use_ripgrep is None:
+        use_ripgrep = os.environ.get("AGENTLS_NO_RIPGREP", "") in ("", "0")
+    if not use_ripgrep:
         return None
     return shutil.which("rg")
 
@@ -173,6 +176,7 @@ def _path_filter(base: str, glob: str | None) -> Callable[[str], bool]:
     if not glob:
         return lambda _rel: True
     regex = _compile_glob(glob)
+
     def wanted(rel: str) -> bool:
         if base == ".":
             below = rel

@@ -56,6 +56,8 @@ class LocalWorkspace:
             raise ToolError(
                 ErrorCode.NOT_FOUND, f"{rel} is a directory, not a file; use list_files to see it"
             )
+        if real.exists() and not real.is_file():  # a FIFO or device would block or never end
+            raise ToolError(ErrorCode.INVALID_INPUT, f"{rel} is not a regular file")
         try:
             with open(real, "rb") as handle:
                 # The version is taken before reading: a change during the read

@@ -13,6 +13,7 @@ import contextlib
 import os
 import shutil
 import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -31,54 +32,67 @@ _QUIET_ENV = {"PAGER": "cat", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0", "T
 async def run_shell(
     command: str, cwd: Path, timeout_seconds: float, output_limit: int
 ) -> CommandResult:
-    proc = await asyncio.create_subprocess_shell(
+    capture = OutputCapture(output_limit)
+    loop = asyncio.get_running_loop()
+    # A protocol rather than Process: on 3.11 Process.wait() also waits for the
+    # pipe to close, which a background child can hold open for ever.
+    transport, watcher = await loop.subprocess_shell(
+        lambda: _Watcher(capture),
         command,
         cwd=cwd,
         executable=shutil.which("bash") or "/bin/sh",
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
         start_new_session=True,
         env={**os.environ, **_QUIET_ENV},
     )
-    capture = OutputCapture(output_limit)
-    assert proc.stdout is not None
-    reader = asyncio.create_task(_pump(proc.stdout, capture))
+    pgid = transport.get_pid()
     timed_out = False
     try:
         try:
-            await asyncio.wait_for(proc.wait(), timeout_seconds)
+            await asyncio.wait_for(watcher.exited.wait(), timeout_seconds)
         except TimeoutError:
             timed_out = True
         else:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.shield(reader), DRAIN_SECONDS)
-        await kill_process_group(proc.pid)
-        # The group is gone; collect what it wrote last (unless an escaped
-        # process still holds the pipe).
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(asyncio.shield(reader), DRAIN_SECONDS)
-        await proc.wait()
+            await _wait_briefly(watcher.output_closed)
+        await kill_process_group(pgid)
+        # Collect what the group wrote last, and let the shell be reaped.
+        await _wait_briefly(watcher.output_closed)
+        await _wait_briefly(watcher.exited)
     except BaseException:
         # Cancelled (or failed): nothing the command started may outlive it.
-        await kill_process_group(proc.pid)
+        await kill_process_group(pgid)
         raise
     finally:
-        reader.cancel()
-        if proc.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                proc.kill()
+        transport.close()
     return CommandResult(
-        exit_code=None if timed_out else proc.returncode,
+        exit_code=None if timed_out else transport.get_returncode(),
         output=capture.text(),
         timed_out=timed_out,
         truncated_bytes=capture.dropped,
     )
 
 
-async def _pump(stream: asyncio.StreamReader, capture: OutputCapture) -> None:
-    while chunk := await stream.read(65536):
-        capture.add(chunk)
+class _Watcher(asyncio.SubprocessProtocol):
+    def __init__(self, capture: OutputCapture) -> None:
+        self.capture = capture
+        self.exited = asyncio.Event()
+        self.output_closed = asyncio.Event()
+
+    def pipe_data_received(self, fd: int, data: bytes | str) -> None:
+        self.capture.add(data.encode() if isinstance(data, str) else data)
+
+    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
+        self.output_closed.set()
+
+    def process_exited(self) -> None:
+        self.exited.set()
+
+
+async def _wait_briefly(event: asyncio.Event) -> None:
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(event.wait(), DRAIN_SECONDS)
 
 
 class OutputCapture:

@@ -65,13 +65,18 @@ def main() -> None:
     print(f"# loop overhead per turn — {platform.python_version()}, {os.cpu_count()} cores, "
           f"loadavg {' '.join(f'{x:.2f}' for x in os.getloadavg())}")  # fmt: skip
     print()
-    print("| loop | us/turn N=50 | us/turn N=500 | growth 500/50 | cpu us/turn N=50 | cpu us/turn N=500 |")
+    print(
+        "| loop | us/turn N=50 | us/turn N=500 | growth 500/50 "
+        "| cpu us/turn N=50 | cpu us/turn N=500 |"
+    )
     print("|---|---|---|---|---|---|")
     for name, ((w50, c50), (w500, c500)) in rows.items():
         print(f"| {name} | {w50:.0f} | {w500:.0f} | {w500 / w50:.2f}x | {c50:.0f} | {c500:.0f} |")
     print()
-    print("Peers on this kind of machine (../shared/bench/peers/README.md): 0.5-8 ms per turn "
-          "at N=50, most growing with N. Target for agentls: under 100 us per turn, flat in N.")
+    print(
+        "Peers on this kind of machine (../shared/bench/peers/README.md): 0.5-8 ms per turn "
+        "at N=50, most growing with N. Target for agentls: under 100 us per turn, flat in N."
+    )
 
 
 if __name__ == "__main__":

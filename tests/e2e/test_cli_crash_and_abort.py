@@ -25,10 +25,14 @@ def kinds(cli: Cli) -> list[str]:
 
 def test_kill_9_mid_run_then_show_and_resume(cli: Cli, workspace: Path, tmp_path: Path) -> None:
     (workspace / "notes.md").write_text("remember the milk\n")
-    model = write_script(tmp_path / "script.json", [
-        {"text": "Reading the notes.", "toolCalls": [{"name": "read_file", "input": {"path": "notes.md"}}]},
-        {"text": "Thinking hard...", "delaySeconds": 60},
-    ])  # fmt: skip
+    read_notes = {"name": "read_file", "input": {"path": "notes.md"}}
+    model = write_script(
+        tmp_path / "script.json",
+        [
+            {"text": "Reading the notes.", "toolCalls": [read_notes]},
+            {"text": "Thinking hard...", "delaySeconds": 60},
+        ],
+    )
     proc = cli.popen("ask", "what do my notes say", "--model", model)
     try:
         wait_until(lambda: kinds(cli).count("model_request") == 2, what="the second model call")
@@ -47,7 +51,9 @@ def test_kill_9_mid_run_then_show_and_resume(cli: Cli, workspace: Path, tmp_path
     listed = cli.run("sessions")
     assert session_id in listed.stdout and "unfinished" in listed.stdout
 
-    resume = write_script(tmp_path / "resume.json", [{"text": "Your notes say: remember the milk."}])
+    resume = write_script(
+        tmp_path / "resume.json", [{"text": "Your notes say: remember the milk."}]
+    )
     again = cli.run("ask", "and now?", "--session", session_id, "--model", resume)
     assert again.returncode == 0, again.stderr
     assert "remember the milk" in again.stdout
@@ -74,14 +80,13 @@ def _processes_with(marker: str) -> list[int]:
 
 def test_ctrl_c_aborts_and_kills_the_command(cli: Cli, workspace: Path, tmp_path: Path) -> None:
     marker = "sleep 417.25"
-    model = write_script(tmp_path / "script.json", [
-        {"toolCalls": [{"name": "run_command", "input": {"command": f"{marker} & {marker}; wait"}}]},
-    ])  # fmt: skip
+    command = {"name": "run_command", "input": {"command": f"{marker} & {marker}; wait"}}
+    model = write_script(tmp_path / "script.json", [{"toolCalls": [command]}])
     proc = cli.popen("ask", "sleep", "--model", model, "--yes")
     try:
         wait_until(lambda: len(_processes_with(marker)) >= 2, what="the command's children")
         os.kill(proc.pid, signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
+        _, err = proc.communicate(timeout=30)
     finally:
         if proc.poll() is None:
             proc.kill()

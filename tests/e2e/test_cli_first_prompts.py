@@ -12,7 +12,9 @@ from tests.e2e.conftest import Cli
 from tests.fakes.anthropic_server import FakeAnthropic, turn
 
 
-def ask(cli: Cli, fake: FakeAnthropic, prompt: str, *extra: str) -> subprocess.CompletedProcess[str]:
+def ask(
+    cli: Cli, fake: FakeAnthropic, prompt: str, *extra: str
+) -> subprocess.CompletedProcess[str]:
     env = {"ANTHROPIC_API_KEY": "test-key", "ANTHROPIC_BASE_URL": fake.base_url}
     return cli.run("ask", prompt, "--model", "anthropic:claude-sonnet-4-5", *extra, env=env)
 
@@ -30,12 +32,13 @@ def result_text(block: dict[str, Any]) -> str:
 
 
 def test_create_hello_py_and_run_it(cli: Cli, workspace: Path) -> None:
+    write = ("toolu_1", "write_file", {"path": "hello.py", "content": 'print("hello")\n'})
+    run = ("toolu_2", "run_command", {"command": "python3 hello.py"})
     replies = [
-        turn("I'll create it.", tool_calls=[
-            ("toolu_1", "write_file", {"path": "hello.py", "content": 'print("hello")\n'})]),
-        turn("Now run it.", tool_calls=[("toolu_2", "run_command", {"command": "python3 hello.py"})]),
+        turn("I'll create it.", tool_calls=[write]),
+        turn("Now run it.", tool_calls=[run]),
         turn("Created hello.py; running it prints hello."),
-    ]  # fmt: skip
+    ]
     with FakeAnthropic(replies) as fake:
         proc = ask(cli, fake, "create hello.py that prints hello and run it", "--yes")
         requests = [r.body for r in fake.requests]

@@ -10,7 +10,7 @@ by a stall).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,7 +39,7 @@ class Reply:
         """Through the builder, so a script gets the same defaults and checks as Python."""
         options = dict(data)
         kind = options.pop("kind", None)
-        builders = {
+        builders: dict[str, Callable[..., Reply]] = {
             "turn": turn,
             "status": status,
             "error_event_mid_stream": error_event_mid_stream,
@@ -169,7 +169,7 @@ def _message_start(message_id: str, model: str, usage: dict[str, int]) -> bytes:
         "cache_creation_input_tokens": usage.get("cache_creation_input_tokens", 0),
         "cache_read_input_tokens": usage.get("cache_read_input_tokens", 0),
     }
-    message = {
+    message: dict[str, Any] = {
         "id": message_id,
         "type": "message",
         "role": "assistant",

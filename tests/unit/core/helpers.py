@@ -99,8 +99,8 @@ def conversation(
     return conv, provider, manager
 
 
-def call(name: str, call_id: str | None = None, **inputs: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"name": name, "input": inputs}
+def call(tool: str, call_id: str | None = None, /, **inputs: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": tool, "input": inputs}
     if call_id:
         out["id"] = call_id
     return out

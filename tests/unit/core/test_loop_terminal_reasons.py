@@ -115,8 +115,14 @@ async def test_token_budget_stops_before_tools_run(tmp_path: Path) -> None:
     conv, _, _ = conversation(
         tmp_path,
         [
-            {"toolCalls": [call("echo", text="1")], "usage": {"input_tokens": 60, "output_tokens": 10}},
-            {"toolCalls": [call("echo", text="2")], "usage": {"input_tokens": 80, "output_tokens": 10}},
+            {
+                "toolCalls": [call("echo", text="1")],
+                "usage": {"input_tokens": 60, "output_tokens": 10},
+            },
+            {
+                "toolCalls": [call("echo", text="2")],
+                "usage": {"input_tokens": 80, "output_tokens": 10},
+            },
         ],
         tools=make_tools(gates),
         settings={"maxTokens": 100},
@@ -125,7 +131,11 @@ async def test_token_budget_stops_before_tools_run(tmp_path: Path) -> None:
     assert result.reason is TerminalReason.BUDGET_EXCEEDED
     assert result.exit_code == 4
     assert result.budget is not None
-    assert (result.budget.limit_name, result.budget.limit, result.budget.used) == ("tokens", 100, 160)
+    assert (result.budget.limit_name, result.budget.limit, result.budget.used) == (
+        "tokens",
+        100,
+        160,
+    )
     assert result.budget.over_by == 60
     assert gates.log == ["echo:1"]  # the second call never ran
     assert conv.messages[-1].role == "user"  # and still got its tool_result
@@ -134,7 +144,12 @@ async def test_token_budget_stops_before_tools_run(tmp_path: Path) -> None:
 async def test_cost_budget(tmp_path: Path) -> None:
     conv, _, _ = conversation(
         tmp_path,
-        [{"toolCalls": [call("echo", text="1")], "usage": {"input_tokens": 0, "output_tokens": 10_000}}],
+        [
+            {
+                "toolCalls": [call("echo", text="1")],
+                "usage": {"input_tokens": 0, "output_tokens": 10_000},
+            }
+        ],
         tools=make_tools(Gates()),
         settings={"maxCostUsd": 0.01},
     )

@@ -8,7 +8,14 @@ from typing import Any
 
 from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest, Verdict
 from agentls.contracts.observer import NullObserver
-from agentls.contracts.tooling import ErrorCode, Observation, Risk, ToolError, ToolIntent, ToolOutput
+from agentls.contracts.tooling import (
+    ErrorCode,
+    Observation,
+    Risk,
+    ToolError,
+    ToolIntent,
+    ToolOutput,
+)
 from agentls.permissions.approvers import AutoApprover, DenyAllApprover
 from agentls.permissions.modes import Mode
 from agentls.permissions.policy import PermissionPolicy

@@ -2,21 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
 
-# The repo root holds the `tests` package (the fake server); pytest's rootdir-less
-# import mode does not put it on sys.path by itself.
-ROOT = str(Path(__file__).resolve().parents[3])
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-from agentls.providers.anthropic import AnthropicProvider  # noqa: E402
-
-from tests.fakes.anthropic_server import FakeAnthropic  # noqa: E402
+from agentls.providers.anthropic import AnthropicProvider
+from tests.fakes.anthropic_server import FakeAnthropic
 
 
 @pytest.fixture

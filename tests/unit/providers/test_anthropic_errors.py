@@ -8,9 +8,9 @@ import time
 from collections.abc import Callable
 
 import pytest
+
 from agentls.contracts.model_io import ModelError, ModelEvent, TextDelta
 from agentls.providers.anthropic import AnthropicProvider
-
 from tests.fakes.anthropic_server import (
     FakeAnthropic,
     error_event_mid_stream,

@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable
 
 import pytest
+
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.messages import (
     Message,
@@ -26,7 +27,6 @@ from agentls.contracts.model_io import (
 )
 from agentls.contracts.usage import Usage
 from agentls.providers.anthropic import AnthropicProvider, require_api_key
-
 from tests.fakes.anthropic_server import FakeAnthropic, turn
 from tests.unit.providers.helpers import collect, done, request
 

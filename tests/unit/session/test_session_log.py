@@ -9,6 +9,7 @@ import threading
 from pathlib import Path
 
 import pytest
+
 from agentls.session.events import SCHEMA_VERSION
 from agentls.session.log import SessionLog
 from agentls.session.reader import SessionFormatError, read_events

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from agentls.contracts.messages import (
     Message,
     TextBlock,

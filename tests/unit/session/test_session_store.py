@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from agentls.contracts.outcomes import RunResult, TerminalReason
 from agentls.contracts.usage import Usage
 from agentls.session import events as ev

@@ -184,9 +184,13 @@ async def test_python_only_regex_falls_back_to_the_python_engine(tree: Path) -> 
     assert [(m.path, m.line) for m in result.matches] == [("src/main.py", 1)]
 
 
-def test_environment_variable_forces_the_python_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_environment_variable_forces_the_python_engine(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("AGENTLS_NO_RIPGREP", "1")
     assert filesearch.ripgrep_path() is None
+    result = await filesearch.search(tree, "hello", ".", None, 10)
+    assert result.engine == "python"
 
 
 @pytest.mark.parametrize(

@@ -142,3 +142,10 @@ async def test_list_and_search_of_a_missing_path(ws: LocalWorkspace) -> None:
         with pytest.raises(ToolError) as caught:
             await attempt
         assert caught.value.code is ErrorCode.NOT_FOUND
+
+
+async def test_read_refuses_a_fifo_instead_of_blocking(root: Path, ws: LocalWorkspace) -> None:
+    os.mkfifo(root / "pipe")
+    with pytest.raises(ToolError) as caught:
+        await ws.read("pipe")
+    assert caught.value.code is ErrorCode.INVALID_INPUT
