@@ -1,19 +1,21 @@
-"""edit_file: replace exact text in a file, refusing stale or ambiguous edits.
-
-Also holds the helpers write_file shares (stale-read check, rejection, diffs).
-"""
+"""edit_file: replace exact text in a file, refusing stale or ambiguous edits."""
 
 from __future__ import annotations
 
-import difflib
 import re
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from agentls.contracts.tooling import ErrorCode, Risk, ToolError, ToolOutput
-from agentls.workspace.interface import FileSnapshot, ToolContext, ToolDefinition, WriteOutcome
-
-MAX_LANDED_DIFF_CHARS = 3000
+from agentls.tools.changes import (
+    check_not_stale,
+    decode_text,
+    landed_note,
+    raise_if_rejected,
+    remember_version,
+    unified_diff,
+)
+from agentls.workspace.interface import ToolContext, ToolDefinition
 
 
 class EditFileInput(BaseModel):
@@ -31,79 +33,6 @@ class EditFileInput(BaseModel):
     replace_all: bool = Field(
         default=False, description="Replace every occurrence instead of exactly one."
     )
-
-
-# --- helpers shared with write_file ----------------------------------------
-
-
-def check_not_stale(ctx: ToolContext, rel: str, current_version: str) -> None:
-    """Refuse a change to a file that moved since the agent last read it."""
-    seen = ctx.reads.get(rel)
-    if seen is not None and seen != current_version:
-        raise ToolError(
-            ErrorCode.CONFLICT,
-            f"{rel} changed since you last read it; read it again before changing it",
-            retryable=True,
-        )
-
-
-def raise_if_rejected(outcome: WriteOutcome) -> None:
-    if not outcome.applied:
-        reason = outcome.message or "no reason given"
-        raise ToolError(
-            ErrorCode.PERMISSION_DENIED,
-            f"the edit was rejected by the user: {reason}; nothing was written",
-        )
-
-
-async def remember_version(ctx: ToolContext, rel: str, outcome: WriteOutcome) -> None:
-    """The file as written counts as read, so consecutive edits work."""
-    version = outcome.version or await ctx.workspace.version(rel)
-    if version is None:
-        ctx.reads.pop(rel, None)
-    else:
-        ctx.reads[rel] = version
-
-
-def landed_note(rel: str, proposed: str, outcome: WriteOutcome) -> str:
-    if outcome.landed is None or outcome.landed == proposed:
-        return ""
-    diff = unified_diff(rel, proposed, outcome.landed, labels=("proposed", "landed"))
-    if len(diff) > MAX_LANDED_DIFF_CHARS:
-        diff = diff[:MAX_LANDED_DIFF_CHARS] + "\n[... diff cut]"
-    return (
-        "\nWhat landed differs from what you proposed (the editor or the person changed it); "
-        f"the file now holds the 'landed' side:\n{diff}"
-    )
-
-
-def unified_diff(rel: str, before: str, after: str, labels: tuple[str, str] = ("a", "b")) -> str:
-    lines = difflib.unified_diff(
-        _diff_lines(before),
-        _diff_lines(after),
-        fromfile=f"{labels[0]}/{rel}",
-        tofile=f"{labels[1]}/{rel}",
-    )
-    return "".join(lines)
-
-
-def _diff_lines(text: str) -> list[str]:
-    lines = text.splitlines(keepends=True)
-    if lines and not lines[-1].endswith("\n"):
-        lines[-1] += "\n\\ No newline at end of file\n"
-    return lines
-
-
-def decode_text(snapshot: FileSnapshot) -> str:
-    try:
-        return snapshot.data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ToolError(
-            ErrorCode.INVALID_INPUT, f"{snapshot.path} is not a UTF-8 text file"
-        ) from exc
-
-
-# --- edit_file --------------------------------------------------------------
 
 
 def _validate(params: EditFileInput, ctx: ToolContext) -> None:

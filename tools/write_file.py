@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from agentls.contracts.tooling import Risk, ToolError, ToolOutput
-from agentls.tools.edit_file import (
+from agentls.tools.changes import (
     check_not_stale,
     decode_text,
     landed_note,

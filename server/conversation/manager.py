@@ -111,7 +111,7 @@ class Conversation:
             return await task
         finally:
             self._task = None
-            await asyncio.to_thread(self.log.sync)
+            self.log.turn_boundary()  # durable shortly; close() syncs for good
 
     def cancel(self) -> bool:
         if self._task is None or self._task.done():

@@ -95,7 +95,9 @@ class ToolRuntime:
         self.completed = {}
         results: dict[str, Observation] = {}
         reads = [i for i in intents if self._is_read_only(i)]
-        if reads:
+        if len(reads) == 1:  # no tasks to spawn for the common single call
+            results[reads[0].call_id] = await self.execute(reads[0], turn)
+        elif reads:
             observed = await asyncio.gather(*(self.execute(i, turn) for i in reads))
             results.update((o.call_id, o) for o in observed)
         for intent in intents:
@@ -116,14 +118,18 @@ class ToolRuntime:
         return tool is not None and tool.risk is Risk.READ
 
     async def execute(self, intent: ToolIntent, turn: int) -> Observation:
-        summary = self.summary(intent)
+        parsed = self._parse(intent)
+        summary = parsed[1] if isinstance(parsed, tuple) else intent.name
         self.audit.append(
             "tool_intent", run=self.run_id, turn=turn,
             callId=intent.call_id, name=intent.name, input=intent.input, summary=summary,
         )  # fmt: skip
         notify(self.observer.tool_started, turn, intent, summary)
         try:
-            observation = await self._pipeline(intent, turn)
+            if isinstance(parsed, Observation):
+                observation = parsed
+            else:
+                observation = await self._gate_and_run(intent, turn, parsed[0], parsed[2])
         except asyncio.CancelledError:
             aborted = shaping.error(intent, ErrorCode.CANCELLED, "run aborted")
             self._record(intent, turn, aborted)
@@ -133,18 +139,10 @@ class ToolRuntime:
         notify(self.observer.tool_finished, turn, observation, summary)
         return observation
 
-    def summary(self, intent: ToolIntent) -> str:
-        """One line for a person; falls back to the name when the input is invalid."""
-        tool = self.registry.get(intent.name)
-        if tool is None:
-            return intent.name
-        try:
-            return tool.summary(tool.input_model.model_validate(intent.input))
-        except (ValidationError, ToolError, ValueError):
-            return intent.name
-
-    async def _pipeline(self, intent: ToolIntent, turn: int) -> Observation:
-        limit = self.context.output_limit
+    def _parse(
+        self, intent: ToolIntent
+    ) -> tuple[ToolDefinition[Any], str, BaseModel] | Observation:
+        """Find the tool and validate the input: the tool, a summary line and the arguments."""
         tool = self.registry.get(intent.name)
         if tool is None:
             names = ", ".join(self.registry.names)
@@ -162,6 +160,11 @@ class ToolRuntime:
         except ValidationError as exc:
             message = shaping.describe_validation_error(tool.name, exc)
             return shaping.error(intent, ErrorCode.INVALID_INPUT, message, retryable=True)
+        return tool, tool.summary(args), args
+
+    async def _gate_and_run(
+        self, intent: ToolIntent, turn: int, tool: ToolDefinition[Any], args: BaseModel
+    ) -> Observation:
         try:
             if tool.validate is not None:
                 tool.validate(args, self.context)
@@ -179,7 +182,7 @@ class ToolRuntime:
                 self.stop = StopSignal("permission_denied", f"{decision.source} stops the run")
             return self._deny(intent, turn, self._denial_message(final))
         self._denials = 0
-        return await self._run(intent, tool, args, limit)
+        return await self._run(intent, tool, args, self.context.output_limit)
 
     async def _decide(
         self,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
+from functools import cache
 from pathlib import Path, PurePosixPath
 
 from agentls.contracts.tooling import ErrorCode, ToolError
@@ -40,7 +42,10 @@ DEFAULT_SECRET_PATTERNS: tuple[str, ...] = (
 
 def is_secret_path(rel: str, patterns: tuple[str, ...] = DEFAULT_SECRET_PATTERNS) -> bool:
     """True when a workspace-relative path names a file that usually holds secrets."""
-    parts = [p for p in PurePosixPath(rel.replace("\\", "/").lower()).parts if p not in ("/", ".")]
+    path = rel.replace("\\", "/").lower()
+    if _any_secret_pattern(patterns).search(path) is None:
+        return False  # the common case: one regex, no per-pattern loop
+    parts = [p for p in PurePosixPath(path).parts if p not in ("/", ".")]
     if not parts:
         return False
     secret = False
@@ -54,6 +59,18 @@ def is_secret_path(rel: str, patterns: tuple[str, ...] = DEFAULT_SECRET_PATTERNS
         if all(fnmatch.fnmatchcase(part, glob) for part, glob in zip(tail, wanted, strict=True)):
             secret = not negated
     return secret
+
+
+@cache
+def _any_secret_pattern(patterns: tuple[str, ...]) -> re.Pattern[str]:
+    """One regex matching a path that any positive pattern matches."""
+    alternatives = []
+    for raw in patterns:
+        if raw.startswith("!"):
+            continue
+        pieces = [fnmatch.translate(part)[4:-3] for part in raw.lower().strip("/").split("/")]
+        alternatives.append("(?:^|/)" + "/".join(f"(?:{p})" for p in pieces) + "/?$")
+    return re.compile("|".join(alternatives) or "(?!)", re.DOTALL)
 
 
 def confine(root: Path, path: str) -> str:
