@@ -14,9 +14,11 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_every_package_directory_is_listed() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
     listed = set(config["tool"]["setuptools"]["packages"])
+    folders = [ROOT / "server", *(p for p in (ROOT / "server").rglob("*") if p.is_dir())]
     on_disk = {"agentls.tools"} | {
-        "agentls" + "".join(f".{p}" for p in init.parent.relative_to(ROOT / "server").parts)
-        for init in (ROOT / "server").rglob("__init__.py")
+        "agentls" + "".join(f".{part}" for part in folder.relative_to(ROOT / "server").parts)
+        for folder in folders
+        if folder.name != "__pycache__"
     }
     assert listed == on_disk
 
