@@ -14,7 +14,8 @@ def make_provider(spec: str) -> ModelProvider:
         # Imported here: the SDK is heavy and a scripted run never needs it.
         from agentls.providers.anthropic import AnthropicProvider, require_api_key
 
-        return AnthropicProvider(name, api_key=require_api_key())
+        require_api_key()  # fail before any work; the SDK then reads the variable itself
+        return AnthropicProvider(name)
     if provider == "scripted":
         from agentls.providers.scripted import ScriptedProvider
 

@@ -160,7 +160,11 @@ class ToolRuntime:
         except ValidationError as exc:
             message = shaping.describe_validation_error(tool.name, exc)
             return shaping.error(intent, ErrorCode.INVALID_INPUT, message, retryable=True)
-        return tool, tool.summary(args), args
+        try:
+            summary = tool.summary(args)
+        except Exception:  # a summary is for people; a bug in it must not stop the call
+            summary = tool.name
+        return tool, summary, args
 
     async def _gate_and_run(
         self, intent: ToolIntent, turn: int, tool: ToolDefinition[Any], args: BaseModel
