@@ -122,13 +122,8 @@ class SessionLog:
     def sync(self) -> None:
         """fsync now and wait for it (end of a run); errors are counted, not raised."""
         with self._lock:
-            fd = self._fd
-            if fd is None:
-                return
-            try:
-                os.fsync(fd)
-            except OSError as exc:
-                self._record_error("fsync", exc)
+            if self._fd is not None:
+                self._fsync(self._fd)
 
     def close(self) -> None:
         """Final synchronous fsync, then close; safe to call twice."""
@@ -141,10 +136,7 @@ class SessionLog:
             fd, self._fd = self._fd, None
         if fd is None:
             return
-        try:
-            os.fsync(fd)
-        except OSError as exc:
-            self._record_error("fsync", exc)
+        self._fsync(fd)
         try:
             os.close(fd)
         except OSError as exc:
@@ -169,10 +161,7 @@ class SessionLog:
             fd = self._fd
             if fd is None:
                 return
-            try:
-                os.fsync(fd)
-            except OSError as exc:
-                self._record_error("fsync", exc)
+            self._fsync(fd)
             # Group commit: turn boundaries within this window share the next
             # fsync, so fast turns do not pay a disk flush (and a thread
             # wake-up) each; a real model turn takes far longer than this.
@@ -180,6 +169,12 @@ class SessionLog:
             with self._fsync_wanted:
                 while not self._closed and (left := deadline - time.monotonic()) > 0:
                     self._fsync_wanted.wait(left)
+
+    def _fsync(self, fd: int) -> None:
+        try:
+            os.fsync(fd)
+        except OSError as exc:
+            self._record_error("fsync", exc)
 
     def _terminate_torn_line(self) -> None:
         # A kill -9 can leave a partial last line; end it so our next event starts clean.
