@@ -75,6 +75,3 @@ def decode_text(snapshot: FileSnapshot) -> str:
         raise ToolError(
             ErrorCode.INVALID_INPUT, f"{snapshot.path} is not a UTF-8 text file"
         ) from exc
-
-
-# --- edit_file --------------------------------------------------------------

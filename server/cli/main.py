@@ -23,6 +23,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"agentls {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
+    serve = sub.add_parser("serve", help="the language server (stdio by default)")
+    serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio")
+    serve.add_argument("--stdio", action="store_true", help="stdio (the default; editors pass it)")
+
     ask = sub.add_parser("ask", help="run the agent once, headless, on PROMPT")
     ask.add_argument("prompt", metavar="PROMPT")
     ask.add_argument("--workspace", metavar="DIR", default=".", help="workspace root (default .)")
@@ -49,7 +53,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(
         level=logging.WARNING, stream=sys.stderr, format="agentls: %(levelname)s: %(message)s"
     )
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        if args.tcp is not None and not _valid_hostport(args.tcp):
+            parser.error(f"--tcp wants HOST:PORT, e.g. 127.0.0.1:2087, not {args.tcp!r}")
+        from agentls.lsp.main import serve
+
+        return serve(args.tcp)
     if args.command == "ask":
         from agentls.cli.ask import run_ask
 
@@ -59,6 +70,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "sessions":
         return run_sessions(args)
     return run_show(args)
+
+
+def _valid_hostport(value: str) -> bool:
+    _, sep, port = value.rpartition(":")
+    return bool(sep) and port.isdigit() and 0 < int(port) < 65536
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,32 @@ from agentls.tools import BUILTIN_TOOLS
 from agentls.workspace.interface import ToolContext, ToolDefinition, Workspace
 
 ProviderFactory = Callable[[str], ModelProvider]
+
+
+class SessionBusy(Exception):
+    """A session runs one prompt at a time."""
+
+
+@dataclass
+class RunHandle:
+    session_id: str
+    run_id: str
+    task: asyncio.Task[RunResult]
+
+    def cancel(self) -> bool:
+        """Abort the run (it still writes its terminal event); False if it had ended."""
+        if self.task.done():
+            return False
+        self.task.cancel()
+        return True
+
+    async def result(self) -> RunResult:
+        """Wait for the run; if the waiter is cancelled, the run is aborted and recorded."""
+        try:
+            return await asyncio.shield(self.task)
+        except asyncio.CancelledError:
+            self.task.cancel()
+            return await self.task
 
 
 class Conversation:
@@ -66,26 +93,34 @@ class Conversation:
             workspace, command_timeout_seconds=settings.command_timeout_seconds
         )
         self.projector = ContextProjector()
-        self._task: asyncio.Task[RunResult] | None = None
+        self.current: RunHandle | None = None
 
     @property
     def running(self) -> bool:
-        return self._task is not None and not self._task.done()
+        return self.current is not None and not self.current.task.done()
 
     def set_mode(self, mode: Mode) -> None:
         self.policy.mode = mode
         self.log.append("mode_changed", mode=mode.value)
 
-    async def ask(
+    def apply_settings(self, settings: Settings) -> None:
+        """New settings take effect from the next run (the model stays the session's)."""
+        self.settings = settings
+        self.policy.rules = settings.rules()
+        if settings.mode is not self.policy.mode:
+            self.set_mode(settings.mode)
+        self.context.command_timeout_seconds = settings.command_timeout_seconds
+
+    def start(
         self,
         prompt: str,
         *,
         approver: Approver | None = None,
         observer: RunObserver | None = None,
-    ) -> RunResult:
-        """Run the agent on ``prompt``; cancel() or cancelling this task aborts the run."""
+    ) -> RunHandle:
+        """Start a run on ``prompt`` as a task; the handle cancels it or waits for it."""
         if self.running:
-            raise RuntimeError(f"session {self.session_id} already has a run going")
+            raise SessionBusy(f"session {self.session_id} already has a run going")
         run_id = f"run-{secrets.token_hex(4)}"
         self.log.append("run_started", run=run_id, prompt=prompt, settings=self.settings.to_log())
         observer = observer or NullObserver()
@@ -99,25 +134,30 @@ class Conversation:
             system=system_prompt(str(self.workspace.root), self.policy.mode),
             max_output_tokens=self.settings.max_output_tokens,
         )  # fmt: skip
-        task = asyncio.create_task(
-            loop.run(run_id, user_text(prompt), self.messages, self.settings.budget())
-        )
-        self._task = task
-        try:
-            return await asyncio.shield(task)
-        except asyncio.CancelledError:
-            # Our caller was cancelled: end the run the same way and wait for its record.
-            task.cancel()
-            return await task
-        finally:
-            self._task = None
-            self.log.turn_boundary()  # durable shortly; close() syncs for good
+
+        async def run() -> RunResult:
+            try:
+                return await loop.run(
+                    run_id, user_text(prompt), self.messages, self.settings.budget()
+                )
+            finally:
+                self.log.turn_boundary()  # durable shortly; close() syncs for good
+
+        self.current = RunHandle(self.session_id, run_id, asyncio.create_task(run()))
+        return self.current
+
+    async def ask(
+        self,
+        prompt: str,
+        *,
+        approver: Approver | None = None,
+        observer: RunObserver | None = None,
+    ) -> RunResult:
+        """Run the agent on ``prompt`` to its end; cancelling this coroutine aborts the run."""
+        return await self.start(prompt, approver=approver, observer=observer).result()
 
     def cancel(self) -> bool:
-        if self._task is None or self._task.done():
-            return False
-        self._task.cancel()
-        return True
+        return self.current is not None and self.current.cancel()
 
     def close(self) -> None:
         self.log.close()

@@ -28,6 +28,8 @@ class Settings(BaseModel):
     timeout_seconds: float | None = Field(default=None, gt=0)
     command_timeout_seconds: float = Field(default=120.0, gt=0, le=3600)
     max_output_tokens: int = Field(default=8192, ge=1)
+    # How long an editor prompt (approval, edit review) waits before it counts as Deny.
+    approval_timeout_seconds: float = Field(default=120.0, gt=0, le=3600)
     permissions: dict[str, Any] = Field(default_factory=dict)
 
     @field_validator("model")

@@ -1,0 +1,1 @@
+"""The language-server face: the only code that imports pygls and lsprotocol."""

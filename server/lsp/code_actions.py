@@ -1,0 +1,73 @@
+"""Code actions: "Ask agentls to fix: …" per diagnostic, "Ask agentls about this selection"."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from agentls.lsp.commands import ASK
+from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
+
+ASK_ABOUT_SELECTION = "Ask agentls about this selection"
+
+
+def register(server: AgentServer) -> None:
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(
+            code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.Refactor]
+        ),
+    )
+    def code_actions(ls: AgentServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+        return actions_for(params)
+
+
+def _range_dict(range_: types.Range) -> dict[str, dict[str, int]]:
+    return {
+        "start": {"line": range_.start.line, "character": range_.start.character},
+        "end": {"line": range_.end.line, "character": range_.end.character},
+    }
+
+
+def actions_for(params: types.CodeActionParams) -> list[types.CodeAction]:
+    uri = params.text_document.uri
+    actions = []
+    for diagnostic in params.context.diagnostics:
+        message = diagnostic.message.strip().splitlines()[0] if diagnostic.message else ""
+        source = f" ({diagnostic.source})" if diagnostic.source else ""
+        prompt = (
+            f"Fix this problem reported at line {diagnostic.range.start.line + 1}"
+            f"{source}: {diagnostic.message.strip()}"
+        )
+        actions.append(
+            types.CodeAction(
+                title=f"Ask agentls to fix: {message[:80]}",
+                kind=types.CodeActionKind.QuickFix,
+                diagnostics=[diagnostic],
+                command=types.Command(
+                    title=f"Ask agentls to fix: {message[:80]}",
+                    command=ASK,
+                    arguments=[
+                        {"prompt": prompt, "uri": uri, "range": _range_dict(diagnostic.range)}
+                    ],
+                ),
+            )
+        )
+    if params.range.start != params.range.end:
+        actions.append(
+            types.CodeAction(
+                title=ASK_ABOUT_SELECTION,
+                kind=types.CodeActionKind.Refactor,
+                command=types.Command(
+                    title=ASK_ABOUT_SELECTION,
+                    command=ASK,
+                    arguments=[
+                        {
+                            "prompt": "Explain this code and point out any problems.",
+                            "uri": uri,
+                            "range": _range_dict(params.range),
+                        }
+                    ],
+                ),
+            )
+        )
+    return actions

@@ -1,0 +1,195 @@
+"""workspace/executeCommand: agentls.ask, agentls.cancel, agentls.sessions,
+agentls.showTranscript, agentls.setMode."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pygls.exceptions import JsonRpcInvalidParams
+from pygls.uris import to_fs_path
+
+from agentls.conversation.manager import SessionBusy
+from agentls.lsp.approvals import LspApprover
+from agentls.lsp.client_requests import ask_client
+from agentls.lsp.events import LspRunObserver, result_payload
+from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
+from agentls.lsp.workspace import LspWorkspace
+from agentls.permissions.modes import parse_mode
+from agentls.session.reader import read_events
+from agentls.session.transcript import render_transcript
+
+ASK, CANCEL, SESSIONS, SHOW_TRANSCRIPT, SET_MODE = (
+    "agentls.ask",
+    "agentls.cancel",
+    "agentls.sessions",
+    "agentls.showTranscript",
+    "agentls.setMode",
+)
+MAX_SELECTION_CHARS = 20_000
+
+
+class _Params(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class Position(_Params):
+    line: int = Field(ge=0)
+    character: int = Field(ge=0)
+
+
+class Range(_Params):
+    start: Position
+    end: Position
+
+
+class AskParams(_Params):
+    prompt: str = Field(min_length=1)
+    session_id: str | None = Field(default=None, alias="sessionId")
+    uri: str | None = None
+    range: Range | None = None
+    wait: bool = False
+
+
+class SessionParams(_Params):
+    session_id: str = Field(alias="sessionId")
+
+
+class ModeParams(_Params):
+    mode: str
+    session_id: str | None = Field(default=None, alias="sessionId")
+
+
+def parse(model: type[_Params], args: tuple[Any, ...], command: str) -> Any:
+    if len(args) != 1 or not isinstance(args[0], dict):
+        raise JsonRpcInvalidParams(message=f"{command} takes one object argument")
+    try:
+        return model.model_validate(args[0])
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'argument'}: {e['msg']}"
+            for e in exc.errors(include_url=False)
+        )
+        raise JsonRpcInvalidParams(message=f"{command}: {problems}") from None
+
+
+def register(server: AgentServer) -> None:
+    @server.command(ASK)
+    async def ask(ls: AgentServer, *args: Any) -> dict[str, Any]:
+        params: AskParams = parse(AskParams, args, ASK)
+        conversation = ls.conversation_for(params.session_id, ls.root_for(params.uri))
+        workspace = conversation.workspace
+        prompt = with_editor_context(ls, workspace, params)
+        observer = LspRunObserver(ls, conversation.session_id, params.prompt.splitlines()[0])
+        try:
+            handle = conversation.start(prompt, approver=LspApprover(ls), observer=observer)
+        except SessionBusy as exc:
+            raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
+        observer.run_id = handle.run_id
+        if isinstance(workspace, LspWorkspace):
+            workspace.on_edit = observer.edit
+        ls.runs[handle.run_id] = handle
+        handle.task.add_done_callback(lambda _: ls.runs.pop(handle.run_id, None))
+        handle.task.add_done_callback(lambda _: write_transcript(ls, conversation.session_id))
+        observer.start_progress(handle.cancel)
+        if not params.wait:
+            return {
+                "sessionId": conversation.session_id,
+                "runId": handle.run_id,
+                "status": "started",
+            }
+        result = await handle.result()
+        return result_payload(conversation.session_id, handle.run_id, result)
+
+    @server.command(CANCEL)
+    def cancel(ls: AgentServer, *args: Any) -> dict[str, Any]:
+        params: SessionParams = parse(SessionParams, args, CANCEL)
+        conversation = ls.manager.get(params.session_id)
+        cancelled = conversation is not None and conversation.cancel()
+        return {"sessionId": params.session_id, "cancelled": cancelled}
+
+    @server.command(SESSIONS)
+    def sessions(ls: AgentServer, *args: Any) -> list[dict[str, Any]]:
+        if args:
+            raise JsonRpcInvalidParams(message=f"{SESSIONS} takes no arguments")
+        listed = []
+        for root in ls.roots():
+            for info in ls.store.list(root):
+                listed.append(
+                    {
+                        "sessionId": info.id,
+                        "createdAt": info.created_at,
+                        "workspace": info.workspace,
+                        "firstPrompt": info.first_prompt,
+                        "outcome": info.outcome,
+                        "runs": info.runs,
+                        "costUsd": info.cost_usd,
+                        "running": (c := ls.manager.get(info.id)) is not None and c.running,
+                    }
+                )
+        return listed
+
+    @server.command(SHOW_TRANSCRIPT)
+    async def show_transcript(ls: AgentServer, *args: Any) -> dict[str, Any]:
+        params: SessionParams = parse(SessionParams, args, SHOW_TRANSCRIPT)
+        try:
+            path = ls.store.path_for(params.session_id)
+        except ValueError as exc:
+            raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
+        if not path.exists():
+            raise JsonRpcInvalidParams(message=f"agentls: no session {params.session_id}")
+        uri = write_transcript(ls, params.session_id).as_uri()
+        shown = await ask_client(
+            ls.window_show_document_async(types.ShowDocumentParams(uri, take_focus=True)),
+            10.0,
+            "showDocument",
+        )
+        return {"uri": uri, "shown": bool(shown and shown.success)}
+
+    @server.command(SET_MODE)
+    def set_mode(ls: AgentServer, *args: Any) -> dict[str, Any]:
+        params: ModeParams = parse(ModeParams, args, SET_MODE)
+        try:
+            mode = parse_mode(params.mode)
+        except ValueError as exc:
+            raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
+        if params.session_id is None:
+            ls.apply_settings(ls.settings.model_copy(update={"mode": mode}))
+        else:
+            conversation = ls.manager.get(params.session_id)
+            if conversation is None:
+                raise JsonRpcInvalidParams(
+                    message=f"agentls: session {params.session_id} is not open"
+                )
+            conversation.set_mode(mode)
+        return {"mode": mode.value, "sessionId": params.session_id}
+
+
+def write_transcript(server: AgentServer, session_id: str) -> Path:
+    """The session's markdown transcript, written next to its log."""
+    source = server.store.path_for(session_id)
+    folder = server.store.state_dir / "transcripts"
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / f"{session_id}.md"
+    target.write_text(render_transcript(read_events(source)), encoding="utf-8")
+    return target
+
+
+def with_editor_context(server: AgentServer, workspace: Any, params: AskParams) -> str:
+    """The prompt plus the file and selection it was asked about, if any."""
+    if params.uri is None:
+        return params.prompt
+    path = Path(to_fs_path(params.uri) or "")
+    try:
+        rel = workspace.relative(str(path))
+    except Exception:
+        return params.prompt
+    if params.range is None:
+        return f"{params.prompt}\n\n(The person is looking at {rel}.)"
+    doc = server.workspace.get_text_document(params.uri)
+    lines = doc.lines[params.range.start.line : params.range.end.line + 1]
+    text = "".join(lines)[:MAX_SELECTION_CHARS]
+    first, last = params.range.start.line + 1, params.range.end.line + 1
+    return f"{params.prompt}\n\nFrom {rel}, lines {first}-{last}:\n```\n{text.rstrip()}\n```"

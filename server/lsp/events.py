@@ -1,0 +1,205 @@
+"""A run as the editor sees it: `agentls/event` notifications, progress, a last message.
+
+Text deltas are coalesced (at most one notification per FLUSH_SECONDS, or
+sooner when a lot has piled up), so an editor is not flooded; every other
+event first flushes the pending text, so the order is kept.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+
+from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
+from agentls.contracts.observer import NullObserver
+from agentls.contracts.outcomes import RunResult, TerminalReason
+from agentls.contracts.tooling import Observation, ToolIntent
+from agentls.contracts.usage import Usage
+from agentls.lsp.client_requests import ask_client
+
+if TYPE_CHECKING:
+    from agentls.lsp.server import AgentServer
+
+EVENT_METHOD = "agentls/event"
+FLUSH_SECONDS = 0.05
+FLUSH_CHARS = 4096
+
+
+class LspRunObserver(NullObserver):
+    def __init__(self, server: AgentServer, session_id: str, title: str) -> None:
+        self.server = server
+        self.session_id = session_id
+        self.run_id = ""
+        self.title = title
+        self.turn = 0
+        self._text: list[str] = []
+        self._text_size = 0
+        self._flush_handle: asyncio.TimerHandle | None = None
+        self._token: str | None = None
+        self._progress_task: asyncio.Task[None] | None = None
+        self._finished: str | None = None
+        self._last_report = ""
+
+    # --- progress --------------------------------------------------------
+
+    def start_progress(self, on_cancel: Any) -> None:
+        """Begin work-done progress in the background: the ask returns at once."""
+        window = self.server.client_capabilities.window
+        if window is None or not window.work_done_progress:
+            return
+        self._progress_task = asyncio.ensure_future(self._begin_progress(on_cancel))
+
+    async def _begin_progress(self, on_cancel: Any) -> None:
+        token = f"agentls-{self.run_id}"
+        progress = self.server.work_done_progress
+        created = await ask_client(progress.create_async(token), 5.0, "workDoneProgress/create")
+        if created is None and token not in progress.tokens:
+            return
+        self._token = token
+        progress.begin(
+            token,
+            types.WorkDoneProgressBegin(
+                title="agentls", message=self.title, cancellable=True, percentage=None
+            ),
+        )
+        future = progress.tokens.get(token)
+        if future is not None:
+            future.add_done_callback(lambda f: on_cancel() if f.cancelled() else None)
+        if self._last_report:  # what happened while the client was answering
+            self._report(self._last_report)
+        if self._finished is not None:
+            self._end_progress(self._finished)
+
+    def _end_progress(self, message: str) -> None:
+        if self._token is not None:
+            token, self._token = self._token, None
+            self.server.work_done_progress.end(token, types.WorkDoneProgressEnd(message=message))
+
+    def _report(self, message: str) -> None:
+        self._last_report = message
+        if self._token is not None:
+            self.server.work_done_progress.report(
+                self._token, types.WorkDoneProgressReport(message=message[:200])
+            )
+
+    # --- events ------------------------------------------------------------
+
+    def emit(self, kind: str, **payload: Any) -> None:
+        self._flush_text()
+        self._notify(kind, payload)
+
+    def _notify(self, kind: str, payload: dict[str, Any]) -> None:
+        self.server.protocol.notify(
+            EVENT_METHOD,
+            {
+                "sessionId": self.session_id,
+                "runId": self.run_id,
+                "turn": self.turn,
+                "kind": kind,
+                **payload,
+            },
+        )
+
+    def text_delta(self, turn: int, text: str) -> None:
+        self.turn = turn
+        self._text.append(text)
+        self._text_size += len(text)
+        if self._text_size >= FLUSH_CHARS:
+            self._flush_text()
+        elif self._flush_handle is None:
+            loop = asyncio.get_running_loop()
+            self._flush_handle = loop.call_later(FLUSH_SECONDS, self._flush_text)
+
+    def _flush_text(self) -> None:
+        if self._flush_handle is not None:
+            self._flush_handle.cancel()
+            self._flush_handle = None
+        if self._text:
+            text = "".join(self._text)
+            self._text.clear()
+            self._text_size = 0
+            self._notify("text", {"text": text})
+
+    def tool_started(self, turn: int, intent: ToolIntent, summary: str) -> None:
+        self.turn = turn
+        self.emit("tool_started", callId=intent.call_id, name=intent.name, summary=summary)
+        self._report(summary)
+
+    def tool_finished(self, turn: int, observation: Observation, summary: str) -> None:
+        first = observation.content.splitlines()[0] if observation.content else ""
+        self.emit(
+            "tool_finished",
+            callId=observation.call_id,
+            name=observation.name,
+            summary=summary,
+            ok=observation.ok,
+            error=None if observation.ok else str(observation.error),
+            line=first[:200],
+        )
+
+    def approval_asked(self, turn: int, request: ApprovalRequest) -> None:
+        self.emit(
+            "approval_asked",
+            callId=request.call_id,
+            tool=request.tool,
+            summary=request.summary,
+            detail=request.detail,
+            rule=request.suggested_rule,
+        )
+        self._report(f"waiting for approval: {request.summary}")
+
+    def approval_answered(
+        self, turn: int, request: ApprovalRequest, answer: ApprovalAnswer
+    ) -> None:
+        self.emit(
+            "approval_answered",
+            callId=request.call_id,
+            answer=answer.value,
+            rule=request.suggested_rule if answer is ApprovalAnswer.ALLOW_ALWAYS else None,
+        )
+
+    def edit(self, kind: str, payload: dict[str, Any]) -> None:
+        self.emit(kind, **payload)
+        if kind == "edit_proposed":
+            self._report(f"review: {payload.get('summary', '')}")
+
+    def usage(self, turn: int, total: Usage, cost_usd: float | None) -> None:
+        self.emit("usage", usage=usage_dict(total, cost_usd))
+
+    def run_finished(self, result: RunResult) -> None:
+        self.emit("run_finished", **result_payload(self.session_id, self.run_id, result))
+        self._finished = result.reason.value
+        self._end_progress(self._finished)
+        self.server.tell(final_message(result), message_type(result))
+
+
+def usage_dict(total: Usage, cost_usd: float | None) -> dict[str, Any]:
+    return {
+        "inputTokens": total.input_tokens,
+        "outputTokens": total.output_tokens,
+        "cacheReadTokens": total.cache_read_tokens,
+        "cacheWriteTokens": total.cache_write_tokens,
+        "costUsd": None if cost_usd is None else round(cost_usd, 6),
+    }
+
+
+def result_payload(session_id: str, run_id: str, result: RunResult) -> dict[str, Any]:
+    body = result.to_dict()
+    return {"sessionId": session_id, "runId": run_id, **body}
+
+
+def final_message(result: RunResult) -> str:
+    first = next((line for line in result.text.splitlines() if line.strip()), "")
+    if result.reason is TerminalReason.COMPLETED:
+        return f"agentls: done. {first[:300]}".rstrip()
+    return f"agentls: {result.reason.value}: {result.detail}"[:400]
+
+
+def message_type(result: RunResult) -> types.MessageType:
+    if result.reason is TerminalReason.COMPLETED:
+        return types.MessageType.Info
+    if result.reason is TerminalReason.ABORTED:
+        return types.MessageType.Info
+    return types.MessageType.Warning

@@ -1,0 +1,70 @@
+"""Start-up, settings and document tracking."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lsprotocol import types
+
+from agentls.contracts.errors import ConfigError
+from agentls.lsp.client_requests import ask_client
+from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
+from agentls.lsp.settings import SECTION, merge_settings
+
+
+def register(server: AgentServer) -> None:
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: AgentServer, params: types.InitializeParams) -> None:
+        ls.init_options = params.initialization_options
+        _apply(ls, ls.init_options)
+
+    @server.feature(types.INITIALIZED)
+    async def initialized(ls: AgentServer, params: types.InitializedParams) -> None:
+        await refresh_configuration(ls)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def changed(ls: AgentServer, params: types.DidChangeConfigurationParams) -> None:
+        await refresh_configuration(ls, pushed=params.settings)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    async def did_open(ls: AgentServer, params: types.DidOpenTextDocumentParams) -> None:
+        await ls.notify_documents_changed()
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    async def did_change(ls: AgentServer, params: types.DidChangeTextDocumentParams) -> None:
+        await ls.notify_documents_changed()
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    async def did_close(ls: AgentServer, params: types.DidCloseTextDocumentParams) -> None:
+        await ls.notify_documents_changed()
+
+    @server.feature(types.SHUTDOWN)
+    def shutdown(ls: AgentServer, *args: Any) -> None:
+        ls.shutdown_runs()
+
+
+async def refresh_configuration(server: AgentServer, pushed: Any = None) -> None:
+    """Settings = defaults < initializationOptions < workspace/configuration (or pushed)."""
+    layers: list[Any] = [server.init_options]
+    workspace = server.client_capabilities.workspace
+    if workspace is not None and workspace.configuration:
+        params = types.ConfigurationParams([types.ConfigurationItem(section=SECTION)])
+        answer = await ask_client(
+            server.workspace_configuration_async(params), 10.0, "workspace/configuration"
+        )
+        if answer:
+            layers.append(answer[0])
+    elif pushed is not None:
+        layers.append(pushed)
+    _apply(server, *layers)
+
+
+def _apply(server: AgentServer, *layers: Any) -> None:
+    try:
+        settings = merge_settings(*layers)
+    except ConfigError as exc:
+        server.tell(
+            f"agentls: {exc}. The previous settings stay in force.", types.MessageType.Error
+        )
+        return
+    server.apply_settings(settings)

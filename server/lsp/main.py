@@ -1,0 +1,25 @@
+"""`agentls serve`: the language server over stdio or TCP."""
+
+from __future__ import annotations
+
+from agentls.lsp import code_actions, commands, lifecycle, log_forwarding
+from agentls.lsp.server import AgentServer
+
+
+def build_server() -> AgentServer:
+    server = AgentServer()
+    lifecycle.register(server)
+    commands.register(server)
+    code_actions.register(server)
+    return server
+
+
+def serve(tcp: str | None = None) -> int:
+    server = build_server()
+    log_forwarding.configure(server)
+    if tcp is None:
+        server.start_io()
+        return 0
+    host, _, port = tcp.rpartition(":")
+    server.start_tcp(host or "127.0.0.1", int(port))
+    return 0

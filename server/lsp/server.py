@@ -1,0 +1,99 @@
+"""AgentServer: the language server that hosts the ConversationManager."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from agentls import __version__
+from agentls.contracts.errors import ConfigError
+from agentls.conversation.manager import Conversation, ConversationManager, RunHandle
+from agentls.conversation.settings import Settings
+from agentls.lsp.workspace import LspWorkspace
+from agentls.session.store import SessionNotFound, SessionStore, default_state_dir
+
+log = logging.getLogger(__name__)
+
+
+class AgentServer(LanguageServer):
+    def __init__(self, store: SessionStore | None = None) -> None:
+        super().__init__("agentls", __version__)
+        self.store = store or SessionStore(default_state_dir())
+        self.manager = ConversationManager(self.store)
+        self.settings = Settings()
+        self.init_options: Any = None
+        self.runs: dict[str, RunHandle] = {}
+        self._documents_changed: asyncio.Condition | None = None
+
+    # --- documents -------------------------------------------------------
+
+    @property
+    def documents_changed(self) -> asyncio.Condition:
+        """Notified on every didOpen/didChange/didClose, for edits waiting to land."""
+        if self._documents_changed is None:
+            self._documents_changed = asyncio.Condition()
+        return self._documents_changed
+
+    async def notify_documents_changed(self) -> None:
+        async with self.documents_changed:
+            self.documents_changed.notify_all()
+
+    # --- workspace roots and sessions -------------------------------------
+
+    def roots(self) -> list[Path]:
+        folders = [Path(to_fs_path(f.uri) or "") for f in self.workspace.folders.values()]
+        if not folders and self.workspace.root_path:
+            folders = [Path(self.workspace.root_path)]
+        return [f.resolve() for f in folders if str(f)]
+
+    def root_for(self, uri: str | None) -> Path:
+        roots = self.roots()
+        if not roots:
+            raise JsonRpcInvalidParams(message="agentls needs a workspace folder or rootUri")
+        if uri:
+            path = Path(to_fs_path(uri) or "").resolve()
+            inside = [r for r in roots if path.is_relative_to(r)]
+            if inside:
+                return max(inside, key=lambda r: len(r.parts))  # the innermost folder
+        return roots[0]
+
+    def conversation_for(self, session_id: str | None, root: Path) -> Conversation:
+        if session_id is not None:
+            existing = self.manager.get(session_id)
+            if existing is not None:
+                return existing
+        workspace = LspWorkspace(self, root)
+        try:
+            conversation = self.manager.open(
+                workspace, self.settings, session_id, edits_reviewed_by_workspace=True
+            )
+        except (ConfigError, SessionNotFound, ValueError) as exc:
+            raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
+        workspace.policy = conversation.policy
+        return conversation
+
+    def apply_settings(self, settings: Settings) -> None:
+        self.settings = settings
+        for conversation in self.manager.conversations.values():
+            conversation.apply_settings(settings)
+
+    # --- telling the person ------------------------------------------------
+
+    def tell(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
+        self.window_show_message(types.ShowMessageParams(type=kind, message=message))
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        # Log it; the person sees errors of their own requests as the requests' answers.
+        log.error("server error (%s): %s", getattr(source, "__name__", source), error)
+
+    def shutdown_runs(self) -> None:
+        for handle in list(self.runs.values()):
+            handle.cancel()
+        self.manager.close()

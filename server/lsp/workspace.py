@@ -1,0 +1,237 @@
+"""LspWorkspace: the editor's view of the workspace.
+
+Open documents are read from the server's document store (unsaved text and
+version), closed ones from disk. Every change goes to the editor as
+`workspace/applyEdit`: nothing is written behind the editor's back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+from pygls.uris import from_fs_path
+from pygls.workspace import TextDocument
+
+from agentls.contracts.tooling import ErrorCode, ToolError
+from agentls.lsp import edits
+from agentls.lsp.client_requests import ask_client
+from agentls.lsp.review import review_edit
+from agentls.permissions.modes import Mode
+from agentls.permissions.policy import PermissionPolicy
+from agentls.workspace.interface import (
+    CommandResult,
+    FileSnapshot,
+    Listing,
+    SearchResult,
+    WriteOutcome,
+)
+from agentls.workspace.local import LocalWorkspace
+
+if TYPE_CHECKING:
+    from agentls.lsp.server import AgentServer
+
+# How long to wait for the editor's didChange/didOpen after it applied an edit.
+LANDING_SECONDS = 1.0
+
+EditListener = Callable[[str, dict[str, Any]], None]
+
+
+class LspWorkspace:
+    def __init__(self, server: AgentServer, root: Path) -> None:
+        self.server = server
+        self._disk = LocalWorkspace(root)
+        self.policy: PermissionPolicy | None = None  # set once the conversation exists
+        self.on_edit: EditListener | None = None  # set per run by the face
+
+    @property
+    def root(self) -> Path:
+        return self._disk.root
+
+    def relative(self, path: str) -> str:
+        return self._disk.relative(path)
+
+    def uri(self, rel: str) -> str:
+        return from_fs_path(str(self.root / rel)) or (self.root / rel).as_uri()
+
+    def open_document(self, rel: str) -> TextDocument | None:
+        doc: TextDocument | None = self.server.workspace.text_documents.get(self.uri(rel))
+        return doc
+
+    async def read(self, path: str) -> FileSnapshot:
+        rel = self.relative(path)
+        doc = self.open_document(rel)
+        if doc is not None:
+            return FileSnapshot(rel, doc.source.encode("utf-8"), f"buffer:{doc.version}")
+        return await self._disk.read(rel)
+
+    async def version(self, path: str) -> str | None:
+        rel = self.relative(path)
+        doc = self.open_document(rel)
+        if doc is not None:
+            return f"buffer:{doc.version}"
+        return await self._disk.version(rel)
+
+    async def list_files(self, path: str, pattern: str | None, limit: int) -> Listing:
+        return await self._disk.list_files(path, pattern, limit)
+
+    async def search(self, pattern: str, path: str, glob: str | None, limit: int) -> SearchResult:
+        return await self._disk.search(pattern, path, glob, limit)
+
+    async def run_command(
+        self, command: str, timeout_seconds: float, output_limit: int
+    ) -> CommandResult:
+        result = await self._disk.run_command(command, timeout_seconds, output_limit)
+        unsaved = self.unsaved_paths()
+        if not unsaved:
+            return result
+        names = ", ".join(unsaved[:5]) + (" …" if len(unsaved) > 5 else "")
+        note = (
+            f"\n[note: {len(unsaved)} file(s) have unsaved changes in the editor ({names}); "
+            "the command saw the versions on disk]"
+        )
+        return CommandResult(
+            result.exit_code, result.output + note, result.timed_out, result.truncated_bytes
+        )
+
+    def unsaved_paths(self) -> list[str]:
+        """Open documents under the root whose text differs from the file on disk."""
+        found = []
+        for doc in list(self.server.workspace.text_documents.values()):
+            path = Path(doc.path)
+            if not path.is_relative_to(self.root):
+                continue
+            try:
+                on_disk = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                on_disk = None
+            if on_disk != doc.source:
+                found.append(path.relative_to(self.root).as_posix())
+        return sorted(found)
+
+    async def write(
+        self, path: str, new_text: str, *, expected_version: str | None, create: bool
+    ) -> WriteOutcome:
+        rel = self.relative(path)
+        doc = self.open_document(rel)
+        current = await self._current(rel, doc)
+        if create and current is not None:
+            raise ToolError(ErrorCode.CONFLICT, f"{rel} already exists", retryable=True)
+        if not create and current is None:
+            raise ToolError(ErrorCode.NOT_FOUND, f"{rel} does not exist (any more)")
+        old_text, version = current if current is not None else ("", None)
+        if expected_version is not None and version is not None and expected_version != version:
+            raise ToolError(
+                ErrorCode.CONFLICT,
+                f"{rel} changed in the editor since you read it; read it again",
+                retryable=True,
+            )
+        if current is not None and old_text == new_text:
+            return WriteOutcome(True, "no change", version=version)
+        added, removed = edits.change_counts(old_text, new_text)
+        summary = f"{'create' if create else 'edit'} {rel} (+{added} −{removed} lines)"
+        review = self._needs_review()
+        annotate = review and self._client_previews_edits()
+        if review and not annotate:
+            approved, reason = await review_edit(self.server, rel, old_text, new_text, summary)
+            if not approved:
+                self._emit("edit_rejected", {"path": rel, "reason": reason})
+                return WriteOutcome(False, reason)
+        params = self._apply_params(rel, doc, old_text, new_text, create, annotate, summary)
+        self._emit("edit_proposed", {"path": rel, "summary": summary, "review": annotate})
+        answer = await ask_client(
+            self.server.workspace_apply_edit_async(params),
+            self.server.settings.approval_timeout_seconds,
+            "applyEdit",
+        )
+        if answer is None or not answer.applied:
+            reason = "the editor did not answer" if answer is None else "the person rejected it"
+            if answer is not None and answer.failure_reason:
+                reason = answer.failure_reason
+            self._emit("edit_rejected", {"path": rel, "reason": reason})
+            return WriteOutcome(False, reason)
+        landed, landed_version = await self._landed(rel, new_text)
+        self._emit("edit_applied", {"path": rel, "summary": summary, "changed": landed is not None})
+        return WriteOutcome(True, "", landed=landed, version=landed_version)
+
+    def _needs_review(self) -> bool:
+        mode = self.policy.mode if self.policy is not None else Mode.DEFAULT
+        return mode not in (Mode.ACCEPT_EDITS, Mode.BYPASS)
+
+    def _client_previews_edits(self) -> bool:
+        workspace = self.server.client_capabilities.workspace
+        edit = workspace.workspace_edit if workspace is not None else None
+        return bool(edit and edit.document_changes and edit.change_annotation_support)
+
+    async def _current(self, rel: str, doc: TextDocument | None) -> tuple[str, str | None] | None:
+        if doc is not None:
+            return doc.source, f"buffer:{doc.version}"
+        version = await self._disk.version(rel)
+        if version is None:
+            return None
+        snapshot = await self._disk.read(rel)
+        try:
+            return snapshot.data.decode("utf-8"), snapshot.version
+        except UnicodeDecodeError:
+            raise ToolError(ErrorCode.INVALID_INPUT, f"{rel} is not a UTF-8 text file") from None
+
+    def _apply_params(
+        self,
+        rel: str,
+        doc: TextDocument | None,
+        old_text: str,
+        new_text: str,
+        create: bool,
+        annotate: bool,
+        summary: str,
+    ) -> types.ApplyWorkspaceEditParams:
+        uri = self.uri(rel)
+        codec = self.server.workspace.position_codec
+        hunks = edits.text_edits(old_text, new_text, codec.client_num_units, annotated=annotate)
+        changes: list[Any] = []
+        if create:
+            changes.append(
+                types.CreateFile(
+                    uri,
+                    options=types.CreateFileOptions(overwrite=False, ignore_if_exists=False),
+                    annotation_id=edits.ANNOTATION_ID if annotate else None,
+                )
+            )
+        identifier = types.OptionalVersionedTextDocumentIdentifier(
+            uri, doc.version if doc is not None else None
+        )
+        changes.append(types.TextDocumentEdit(identifier, hunks))
+        edit = types.WorkspaceEdit(document_changes=changes)
+        if annotate:
+            edit.change_annotations = edits.annotation("agentls", summary)
+        return types.ApplyWorkspaceEditParams(edit, label=f"agentls: {summary}")
+
+    async def _landed(self, rel: str, proposed: str) -> tuple[str | None, str | None]:
+        """What the file holds once the editor has applied the edit (None: as proposed)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + LANDING_SECONDS
+        changed = self.server.documents_changed
+        async with changed:
+            while True:
+                doc = self.open_document(rel)
+                if doc is not None and doc.source == proposed:
+                    return None, f"buffer:{doc.version}"
+                left = deadline - loop.time()
+                if left <= 0:
+                    break
+                try:
+                    await asyncio.wait_for(changed.wait(), left)
+                except TimeoutError:
+                    break
+        doc = self.open_document(rel)
+        if doc is not None:
+            return doc.source, f"buffer:{doc.version}"
+        # The editor applied it to a buffer we were not told about: the disk may lag.
+        return None, None
+
+    def _emit(self, kind: str, payload: dict[str, Any]) -> None:
+        if self.on_edit is not None:
+            self.on_edit(kind, payload)
