@@ -79,6 +79,7 @@ def register(server: AgentServer) -> None:
     @server.command(ASK)
     async def ask(ls: AgentServer, *args: Any) -> dict[str, Any]:
         params: AskParams = parse(AskParams, args, ASK)
+        await ls.wait_for_settings()  # a run right after start-up uses the editor's settings
         conversation = ls.conversation_for(params.session_id, ls.root_for(params.uri))
         workspace = conversation.workspace
         prompt = with_editor_context(ls, workspace, params)

@@ -20,7 +20,10 @@ def register(server: AgentServer) -> None:
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: AgentServer, params: types.InitializedParams) -> None:
-        await refresh_configuration(ls)
+        try:
+            await refresh_configuration(ls)
+        finally:
+            ls.settings_ready.set()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def changed(ls: AgentServer, params: types.DidChangeConfigurationParams) -> None:

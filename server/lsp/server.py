@@ -31,6 +31,7 @@ class AgentServer(LanguageServer):
         self.init_options: Any = None
         self.runs: dict[str, RunHandle] = {}
         self._documents_changed: asyncio.Condition | None = None
+        self._settings_ready: asyncio.Event | None = None
 
     # --- documents -------------------------------------------------------
 
@@ -44,6 +45,20 @@ class AgentServer(LanguageServer):
     async def notify_documents_changed(self) -> None:
         async with self.documents_changed:
             self.documents_changed.notify_all()
+
+    @property
+    def settings_ready(self) -> asyncio.Event:
+        """Set once the first workspace/configuration answer is in (or not coming)."""
+        if self._settings_ready is None:
+            self._settings_ready = asyncio.Event()
+        return self._settings_ready
+
+    async def wait_for_settings(self, timeout: float = 5.0) -> None:
+        try:
+            await asyncio.wait_for(self.settings_ready.wait(), timeout)
+        except TimeoutError:
+            log.warning("no settings from the editor after %g s; using what there is", timeout)
+            self.settings_ready.set()
 
     # --- workspace roots and sessions -------------------------------------
 

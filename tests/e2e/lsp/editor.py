@@ -131,7 +131,11 @@ class Editor:
         text = path.read_text() if text is None else text
         self.buffers[uri] = (1, text)
         self.client.text_document_did_open(
-            types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "python", 1, text))
+            types.DidOpenTextDocumentParams(
+                text_document=types.TextDocumentItem(
+                    uri=uri, language_id="python", version=1, text=text
+                )
+            )
         )
         return uri
 
@@ -140,8 +144,8 @@ class Editor:
         self.buffers[uri] = (version, text)
         self.client.text_document_did_change(
             types.DidChangeTextDocumentParams(
-                types.VersionedTextDocumentIdentifier(uri, version),
-                [types.TextDocumentContentChangeWholeDocument(text)],
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
             )
         )
 
@@ -182,6 +186,18 @@ class Editor:
                 return reports[-1]
             if loop.time() > deadline:
                 raise AssertionError(f"progress did not end: {reports}")
+            await asyncio.sleep(0.01)
+
+    async def wait_for_message(self, needle: str, timeout: float = 10.0) -> str:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            for message in self.client.messages:
+                if needle in message.message:
+                    return message.message
+            if loop.time() > deadline:
+                shown = [m.message for m in self.client.messages]
+                raise AssertionError(f"no message with {needle!r}: {shown}")
             await asyncio.sleep(0.01)
 
     def kinds(self) -> list[str]:
@@ -226,7 +242,7 @@ async def start_editor(
         types.InitializeParams(
             capabilities=caps or capabilities(),
             root_uri=root.as_uri(),
-            workspace_folders=[types.WorkspaceFolder(root.as_uri(), root.name)],
+            workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name=root.name)],
             initialization_options=init_options,
         )
     )
