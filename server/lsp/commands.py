@@ -101,7 +101,12 @@ def register(server: AgentServer) -> None:
                 "runId": handle.run_id,
                 "status": "started",
             }
-        result = await handle.result()
+        request_id = ls.protocol.current_request_id()
+        ls.waited_runs[request_id] = handle
+        try:
+            result = await handle.result()
+        finally:
+            ls.waited_runs.pop(request_id, None)
         return result_payload(conversation.session_id, handle.run_id, result)
 
     @server.command(CANCEL)

@@ -42,8 +42,8 @@ def register(server: AgentServer) -> None:
         await ls.notify_documents_changed()
 
     @server.feature(types.SHUTDOWN)
-    def shutdown(ls: AgentServer, *args: Any) -> None:
-        ls.shutdown_runs()
+    async def shutdown(ls: AgentServer, *args: Any) -> None:
+        await ls.shutdown_runs()
 
 
 async def refresh_configuration(server: AgentServer, pushed: Any = None) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 from pygls.uris import to_fs_path
 
 from agentls import __version__
@@ -22,9 +23,31 @@ from agentls.session.store import SessionNotFound, SessionStore, default_state_d
 log = logging.getLogger(__name__)
 
 
+class AgentProtocol(LanguageServerProtocol):
+    """$/cancelRequest also aborts the run a waited agentls.ask is holding.
+
+    pygls cancels only its own result future for executeCommand, not the
+    command's coroutine; without this the run would go on.
+    """
+
+    _server: AgentServer
+
+    def _handle_cancel_notification(self, msg_id: Any) -> None:
+        handle = self._server.waited_runs.pop(msg_id, None)
+        if handle is not None:
+            handle.cancel()
+        super()._handle_cancel_notification(msg_id)
+
+    def current_request_id(self) -> Any:
+        return self._ctx_msg_id.get()
+
+
 class AgentServer(LanguageServer):
+    protocol: AgentProtocol
+
     def __init__(self, store: SessionStore | None = None) -> None:
-        super().__init__("agentls", __version__)
+        super().__init__("agentls", __version__, protocol_cls=AgentProtocol)
+        self.waited_runs: dict[Any, RunHandle] = {}  # request id -> run, for $/cancelRequest
         self.store = store or SessionStore(default_state_dir())
         self.manager = ConversationManager(self.store)
         self.settings = Settings()
@@ -108,7 +131,11 @@ class AgentServer(LanguageServer):
         # Log it; the person sees errors of their own requests as the requests' answers.
         log.error("server error (%s): %s", getattr(source, "__name__", source), error)
 
-    def shutdown_runs(self) -> None:
-        for handle in list(self.runs.values()):
+    async def shutdown_runs(self, grace_seconds: float = 5.0) -> None:
+        """Abort every run, let each write its end, then close the session logs."""
+        handles = list(self.runs.values())
+        for handle in handles:
             handle.cancel()
+        if handles:
+            await asyncio.wait([h.task for h in handles], timeout=grace_seconds)
         self.manager.close()

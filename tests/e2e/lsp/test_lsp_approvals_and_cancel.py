@@ -1,0 +1,195 @@
+"""Approvals through showMessageRequest, and cancelling a run in all three ways."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+
+import pytest
+from lsprotocol import types
+from pygls.exceptions import JsonRpcRequestCancelled
+
+from tests.e2e.lsp.editor import Editor
+from tests.e2e.lsp.test_lsp_runs import tool_result_text
+from tests.fakes.anthropic_server import FakeAnthropic, stall, turn
+
+
+def command(cmd: str, call_id: str = "toolu_c") -> tuple[str, str, dict]:
+    return (call_id, "run_command", {"command": cmd})
+
+
+async def test_allow_once_runs_the_command(editor: Editor, fake: FakeAnthropic, root: Path) -> None:
+    editor.answers = ["Allow once"]
+    fake.add(turn(tool_calls=[command("touch made")]), turn("Made it."))
+    result = await editor.ask("make a file", wait=True)
+    assert result["terminalReason"] == "completed"
+    assert (root / "made").exists()
+    (prompt,) = editor.prompts
+    assert prompt.type == types.MessageType.Warning
+    assert "touch made" in prompt.message
+    assert [a.title for a in prompt.actions] == ["Allow once", "Always allow", "Deny"]
+    kinds = editor.kinds()
+    assert kinds.index("approval_asked") < kinds.index("approval_answered")
+
+
+async def test_always_allow_adds_a_session_rule(
+    editor: Editor, fake: FakeAnthropic, root: Path
+) -> None:
+    editor.answers = ["Always allow"]
+    fake.add(
+        turn(tool_calls=[command("touch one", "toolu_1")]),
+        turn(tool_calls=[command("touch one", "toolu_2")]),
+        turn("Twice."),
+    )
+    await editor.ask("touch twice", wait=True)
+    assert len(editor.prompts) == 1
+    answered = next(e for e in editor.events if e["kind"] == "approval_answered")
+    assert answered["rule"] == "run_command(touch one)"
+
+
+async def test_deny_runs_nothing_and_tells_the_model(
+    editor: Editor, fake: FakeAnthropic, root: Path
+) -> None:
+    editor.answers = ["Deny"]
+    fake.add(turn(tool_calls=[command("touch nope")]), turn("Not allowed."))
+    await editor.ask("make a file", wait=True)
+    assert not (root / "nope").exists()
+    assert "the person chose Deny" in tool_result_text(fake, 1)
+
+
+async def test_no_answer_in_time_is_deny(open_editor, fake: FakeAnthropic, root: Path) -> None:
+    editor: Editor = await open_editor(configuration={"approvalTimeoutSeconds": 0.3})
+    never = asyncio.Event()
+
+    async def ignore(params: types.ShowMessageRequestParams) -> str:
+        await never.wait()  # the person never answers
+        return "Allow once"
+
+    editor.answers = [ignore]
+    fake.add(turn(tool_calls=[command("touch late")]), turn("Gave up."))
+    result = await editor.ask("make a file", wait=True)
+    assert result["terminalReason"] == "completed"
+    assert not (root / "late").exists()
+    assert "denied" in tool_result_text(fake, 1)
+    never.set()
+
+
+async def test_a_dismissed_prompt_is_deny(editor: Editor, fake: FakeAnthropic, root: Path) -> None:
+    editor.answers = [None]
+    fake.add(turn(tool_calls=[command("touch x")]), turn("Ok."))
+    await editor.ask("make a file", wait=True)
+    assert not (root / "x").exists()
+    assert "dismissed" in tool_result_text(fake, 1)
+
+
+# --- cancellation ---------------------------------------------------------------------
+
+MARKER = "sleep 613.5"
+
+
+def sleepers() -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            if MARKER in cmdline and "pytest" not in cmdline:
+                found.append(int(entry.name))
+    return found
+
+
+async def until(predicate, what: str, timeout: float = 20.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not predicate():
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.02)
+
+
+async def start_sleeping_run(editor: Editor, fake: FakeAnthropic, *, wait: bool = False):
+    editor.answers = ["Allow once"]
+    fake.add(turn(tool_calls=[command(f"{MARKER} & {MARKER}; wait")]))
+    request = asyncio.ensure_future(editor.ask("sleep", wait=wait))
+    await until(lambda: len(sleepers()) >= 2, "the command's processes")
+    return request
+
+
+async def test_cancel_command(editor: Editor, fake: FakeAnthropic) -> None:
+    started = await (await start_sleeping_run(editor, fake))
+    answer = await editor.command("agentls.cancel", {"sessionId": started["sessionId"]})
+    assert answer["cancelled"] is True
+    finished = await editor.wait_finished(timeout=5)
+    assert finished["terminalReason"] == "aborted"
+    await until(lambda: not sleepers(), "the processes to be gone", timeout=5)
+
+
+async def test_cancel_request_on_a_waited_ask(editor: Editor, fake: FakeAnthropic) -> None:
+    editor.answers = ["Allow once"]
+    fake.add(turn(tool_calls=[command(f"{MARKER} & {MARKER}; wait")]))
+    params = types.ExecuteCommandParams(
+        command="agentls.ask", arguments=[{"prompt": "sleep", "wait": True}]
+    )
+    # Send the request under a known id, so $/cancelRequest can name it while we
+    # still hold the answer's future (the server answers RequestCancelled).
+    pending = editor.client.protocol.send_request(
+        types.WORKSPACE_EXECUTE_COMMAND, params, msg_id="waited-ask"
+    )
+    await until(lambda: len(sleepers()) >= 2, "the command's processes")
+    editor.client.protocol.notify(types.CANCEL_REQUEST, types.CancelParams(id="waited-ask"))
+    with pytest.raises(JsonRpcRequestCancelled):
+        await asyncio.wait_for(asyncio.wrap_future(pending), 5)
+    finished = await editor.wait_finished(timeout=5)
+    assert finished["terminalReason"] == "aborted"
+    await until(lambda: not sleepers(), "the processes to be gone", timeout=5)
+    assert not any("Error" in m.message for m in editor.client.messages)
+
+
+async def test_cancel_from_the_progress_ui(editor: Editor, fake: FakeAnthropic) -> None:
+    await (await start_sleeping_run(editor, fake))
+    await until(lambda: any(editor.client.progress_reports.values()), "progress to begin")
+    (token,) = editor.client.progress_reports
+    editor.client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token))
+    finished = await editor.wait_finished(timeout=5)
+    assert finished["terminalReason"] == "aborted"
+    await until(lambda: not sleepers(), "the processes to be gone", timeout=5)
+
+
+async def test_cancel_while_the_model_is_streaming(editor: Editor, fake: FakeAnthropic) -> None:
+    fake.add(stall(30, text="thinking about it"))
+    started = await editor.ask("slow")
+    await editor.wait_for_event("text")
+    await editor.command("agentls.cancel", {"sessionId": started["sessionId"]})
+    finished = await editor.wait_finished(timeout=5)
+    assert finished["terminalReason"] == "aborted"
+
+
+async def test_two_sessions_at_once_with_their_own_cancel(
+    editor: Editor, fake: FakeAnthropic
+) -> None:
+    fake.add(stall(30, text="first"), stall(30, text="second"))
+    one = await editor.ask("one")
+    two = await editor.ask("two")
+    assert one["sessionId"] != two["sessionId"]
+    await until(lambda: len(fake.requests) == 2, "both model calls")
+    # the server keeps answering while both run
+    actions = await editor.client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=(editor.root / "x.py").as_uri()),
+            range=types.Range(types.Position(0, 0), types.Position(0, 0)),
+            context=types.CodeActionContext(diagnostics=[]),
+        )
+    )
+    assert not actions
+    await editor.command("agentls.cancel", {"sessionId": one["sessionId"]})
+    first = await editor.wait_finished(timeout=5)
+    assert first["sessionId"] == one["sessionId"] and first["terminalReason"] == "aborted"
+    running = {s["sessionId"]: s["running"] for s in await editor.command("agentls.sessions")}
+    assert running == {one["sessionId"]: False, two["sessionId"]: True}
+    await editor.command("agentls.cancel", {"sessionId": two["sessionId"]})
+    second = await editor.wait_finished(timeout=5)
+    assert second["sessionId"] == two["sessionId"]
+    assert os.getpid()  # both ended without stopping the server
