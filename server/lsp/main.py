@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import logging
+
 from agentls.lsp import code_actions, commands, lifecycle, log_forwarding
 from agentls.lsp.server import AgentServer
+
+log = logging.getLogger(__name__)
 
 
 def build_server() -> AgentServer:
@@ -21,5 +25,7 @@ def serve(tcp: str | None = None) -> int:
         server.start_io()
         return 0
     host, _, port = tcp.rpartition(":")
+    # pygls serves one TCP connection, and the server ends when it closes.
+    log.info("listening on %s:%s (one connection)", host or "127.0.0.1", port)
     server.start_tcp(host or "127.0.0.1", int(port))
     return 0

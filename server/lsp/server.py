@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcInvalidParams
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcParseError
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.uris import to_fs_path
@@ -21,6 +22,9 @@ from agentls.lsp.workspace import LspWorkspace
 from agentls.session.store import SessionNotFound, SessionStore, default_state_dir
 
 log = logging.getLogger(__name__)
+
+
+_ANSWERED = object()  # a message already answered with an error
 
 
 class AgentProtocol(LanguageServerProtocol):
@@ -40,6 +44,26 @@ class AgentProtocol(LanguageServerProtocol):
 
     def current_request_id(self) -> Any:
         return self._ctx_msg_id.get()
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        """A request whose params do not fit its method gets an InvalidParams answer.
+
+        pygls only logs such a message, leaving the client waiting for ever.
+        """
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as exc:
+            if "id" in data and "method" in data:
+                message = f"invalid params for {data.get('method')}: {exc.__cause__ or exc}"
+                error = JsonRpcInvalidParams(message=message[:500]).to_response_error()
+                self._send_response(data["id"], error=error)
+                return _ANSWERED
+            raise
+
+    def handle_message(self, message: Any) -> None:
+        if message is _ANSWERED:
+            return
+        super().handle_message(message)
 
 
 class AgentServer(LanguageServer):
@@ -128,8 +152,12 @@ class AgentServer(LanguageServer):
         self.window_show_message(types.ShowMessageParams(type=kind, message=message))
 
     def report_server_error(self, error: Exception, source: Any) -> None:
-        # Log it; the person sees errors of their own requests as the requests' answers.
-        log.error("server error (%s): %s", getattr(source, "__name__", source), error)
+        # Logged, not shown: a person sees the errors of their own requests as answers.
+        if isinstance(error, json.JSONDecodeError):
+            # Not JSON at all: JSON-RPC answers ParseError with a null id.
+            parse_error = JsonRpcParseError(message=f"not JSON: {error}").to_response_error()
+            self.protocol._send_response(None, error=parse_error)  # type: ignore[arg-type]
+        log.warning("server error (%s): %s", getattr(source, "__name__", source), error)
 
     async def shutdown_runs(self, grace_seconds: float = 5.0) -> None:
         """Abort every run, let each write its end, then close the session logs."""

@@ -31,6 +31,7 @@ FORBIDDEN: dict[str, set[str]] = {
               "permissions"},
     "loop": {"conversation", "cli", "lsp", "tools"},
     "conversation": {"cli", "lsp"},
+    "lsp": {"cli"},
 }  # fmt: skip
 THIRD_PARTY_ONLY_IN_LSP = {"pygls", "lsprotocol"}
 

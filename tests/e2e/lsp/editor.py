@@ -8,7 +8,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Union
 
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
@@ -111,7 +111,7 @@ class Editor:
     def _apply(self, change: types.TextDocumentEdit) -> None:
         uri = change.text_document.uri
         path = Path(uri.removeprefix("file://"))
-        version, text = self.buffers.get(uri, (0, path.read_text() if path.exists() else ""))
+        _, text = self.buffers.get(uri, (0, path.read_text() if path.exists() else ""))
         lines = split_lines(text)
         for edit in sorted(change.edits, key=lambda e: e.range.start.line, reverse=True):
             start = _offset(lines, edit.range.start)
@@ -204,6 +204,21 @@ class Editor:
         return [e["kind"] for e in self.events]
 
 
+def _fix_code_action_union(client: LanguageClient) -> None:
+    """lsprotocol's client-side converter reads every CodeAction that carries a
+    command as a Command; tell the two apart the way the spec does (a Command's
+    `command` is a string)."""
+    converter = client.protocol._converter
+
+    def structure(obj: Any, _: Any) -> types.Command | types.CodeAction:
+        if isinstance(obj.get("command"), str):
+            return converter.structure(obj, types.Command)
+        return converter.structure(obj, types.CodeAction)
+
+    converter.register_structure_hook(types.Command | types.CodeAction, structure)
+    converter.register_structure_hook(Union[types.Command, types.CodeAction], structure)  # noqa: UP007
+
+
 def _offset(lines: list[str], position: types.Position) -> int:
     if position.line >= len(lines):
         return sum(len(line) for line in lines)
@@ -237,6 +252,7 @@ async def start_editor(
     assert isinstance(client, LanguageClient)
     if configuration is not None:
         client.set_configuration(configuration, section="agentls")
+    _fix_code_action_union(client)
     editor = Editor(client, root)
     await client.initialize_session(
         types.InitializeParams(
