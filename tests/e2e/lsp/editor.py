@@ -67,6 +67,8 @@ class Editor:
         self.answers: list[Answer] = []  # consumed in order; empty -> None
         self.apply_edits = True
         self.save_edits = True  # write applied edits to disk, as a person saving would
+        # What the editor does to an edited buffer right after (a formatter, say).
+        self.after_edit: Callable[[str], str] | None = None
         self.finished = asyncio.Event()
         self._install()
 
@@ -118,6 +120,8 @@ class Editor:
             end = _offset(lines, edit.range.end)
             text = text[:start] + edit.new_text + text[end:]
             lines = split_lines(text)
+        if self.after_edit is not None:
+            text = self.after_edit(text)
         if uri in self.buffers:
             self.change(uri, text)
         if self.save_edits:

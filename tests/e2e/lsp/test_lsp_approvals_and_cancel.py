@@ -193,3 +193,28 @@ async def test_two_sessions_at_once_with_their_own_cancel(
     second = await editor.wait_finished(timeout=5)
     assert second["sessionId"] == two["sessionId"]
     assert os.getpid()  # both ended without stopping the server
+
+
+async def test_cancelling_during_a_prompt_pops_no_error(
+    editor: Editor, fake: FakeAnthropic, root: Path
+) -> None:
+    asked = asyncio.Event()
+    release = asyncio.Event()
+
+    async def answer_late(params: types.ShowMessageRequestParams) -> str:
+        asked.set()
+        await release.wait()
+        return "Allow once"
+
+    editor.answers = [answer_late]
+    fake.add(turn(tool_calls=[command("touch too-late")]))
+    started = await editor.ask("make a file")
+    await asyncio.wait_for(asked.wait(), 10)
+    await editor.command("agentls.cancel", {"sessionId": started["sessionId"]})
+    finished = await editor.wait_finished(timeout=5)
+    assert finished["terminalReason"] == "aborted"
+    release.set()  # the person answers after the run has ended
+    sessions = await editor.command("agentls.sessions")  # the server is fine
+    assert sessions[0]["running"] is False
+    assert not (root / "too-late").exists()
+    assert not any(m.type == types.MessageType.Error for m in editor.client.messages)

@@ -152,3 +152,18 @@ async def test_stale_buffer_is_a_conflict_the_model_recovers_from(
     conflict = tool_result_text(fake, 2)
     assert "conflict" in conflict and "read it again" in conflict
     assert editor.text(uri) == "x = 2\ny = 0\n"
+
+
+async def test_the_model_is_told_what_actually_landed(
+    editor: Editor, fake: FakeAnthropic, root: Path
+) -> None:
+    (root / "a.py").write_text("x = 1\n")
+    uri = editor.open("a.py")
+    editor.answers = ["Apply"]
+    editor.after_edit = lambda text: text.replace("x = 2", "x = 2  # formatted")
+    fake.add(turn(tool_calls=[edit_call("a.py", "x = 1\n", "x = 2\n")]), turn("Done."))
+    await editor.ask("change x", wait=True)
+    told = tool_result_text(fake, 1)
+    assert "What landed differs from what you proposed" in told
+    assert "+x = 2  # formatted" in told
+    assert editor.text(uri) == "x = 2  # formatted\n"
