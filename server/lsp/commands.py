@@ -6,14 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from lsprotocol import types
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pygls.exceptions import JsonRpcInvalidParams
 from pygls.uris import to_fs_path
 
 from agentls.conversation.manager import SessionBusy
 from agentls.lsp.approvals import LspApprover
-from agentls.lsp.client_requests import ask_client
 from agentls.lsp.events import LspRunObserver, result_payload
 from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
 from agentls.lsp.workspace import LspWorkspace
@@ -147,12 +145,7 @@ def register(server: AgentServer) -> None:
         if not path.exists():
             raise JsonRpcInvalidParams(message=f"agentls: no session {params.session_id}")
         uri = write_transcript(ls, params.session_id).as_uri()
-        shown = await ask_client(
-            ls.window_show_document_async(types.ShowDocumentParams(uri, take_focus=True)),
-            10.0,
-            "showDocument",
-        )
-        return {"uri": uri, "shown": bool(shown and shown.success)}
+        return {"uri": uri, "shown": await ls.show_document(uri)}
 
     @server.command(SET_MODE)
     def set_mode(ls: AgentServer, *args: Any) -> dict[str, Any]:

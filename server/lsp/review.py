@@ -58,9 +58,5 @@ async def show_diff(server: AgentServer, rel: str, before: str, after: str) -> s
     path = folder / f"{Path(rel).name}-{digest}.diff"
     path.write_text(diff, encoding="utf-8")
     uri = path.as_uri()
-    await ask_client(
-        server.window_show_document_async(types.ShowDocumentParams(uri, take_focus=True)),
-        10.0,
-        "showDocument",
-    )
+    await server.show_document(uri)
     return uri

@@ -18,6 +18,7 @@ from agentls import __version__
 from agentls.contracts.errors import ConfigError
 from agentls.conversation.manager import Conversation, ConversationManager, RunHandle
 from agentls.conversation.settings import Settings
+from agentls.lsp.client_requests import ask_client
 from agentls.lsp.workspace import LspWorkspace
 from agentls.session.store import SessionNotFound, SessionStore, default_state_dir
 
@@ -147,6 +148,18 @@ class AgentServer(LanguageServer):
             conversation.apply_settings(settings)
 
     # --- telling the person ------------------------------------------------
+
+    async def show_document(self, uri: str) -> bool:
+        """Open a file in the editor, where the client can; False otherwise."""
+        window = self.client_capabilities.window
+        if window is None or window.show_document is None or not window.show_document.support:
+            return False
+        shown = await ask_client(
+            self.window_show_document_async(types.ShowDocumentParams(uri, take_focus=True)),
+            10.0,
+            "showDocument",
+        )
+        return bool(shown and shown.success)
 
     def tell(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
         self.window_show_message(types.ShowMessageParams(type=kind, message=message))
