@@ -8,6 +8,7 @@ import signal
 from pathlib import Path
 
 from tests.e2e.conftest import Cli, wait_until
+from tests.processes import processes_with
 
 
 def write_script(path: Path, turns: list[dict]) -> str:
@@ -64,27 +65,13 @@ def test_kill_9_mid_run_then_show_and_resume(cli: Cli, workspace: Path, tmp_path
     assert events[-1]["result"]["terminalReason"] == "completed"
 
 
-def _processes_with(marker: str) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue
-        if marker in cmdline and "pytest" not in cmdline:
-            found.append(int(entry.name))
-    return found
-
-
 def test_ctrl_c_aborts_and_kills_the_command(cli: Cli, workspace: Path, tmp_path: Path) -> None:
     marker = "sleep 417.25"
     command = {"name": "run_command", "input": {"command": f"{marker} & {marker}; wait"}}
     model = write_script(tmp_path / "script.json", [{"toolCalls": [command]}])
     proc = cli.popen("ask", "sleep", "--model", model, "--yes")
     try:
-        wait_until(lambda: len(_processes_with(marker)) >= 2, what="the command's children")
+        wait_until(lambda: len(processes_with(marker)) >= 2, what="the command's children")
         os.kill(proc.pid, signal.SIGINT)
         _, err = proc.communicate(timeout=30)
     finally:
@@ -92,7 +79,7 @@ def test_ctrl_c_aborts_and_kills_the_command(cli: Cli, workspace: Path, tmp_path
             proc.kill()
     assert proc.returncode == 130, err
     assert "aborted" in err
-    wait_until(lambda: not _processes_with(marker), timeout=10, what="the children to be gone")
+    wait_until(lambda: not processes_with(marker), timeout=10, what="the children to be gone")
     events = [json.loads(line) for line in cli.session_files()[0].read_text().splitlines()]
     assert events[-1]["kind"] == "run_finished"
     assert events[-1]["result"]["terminalReason"] == "aborted"

@@ -13,6 +13,7 @@ from pygls.exceptions import JsonRpcRequestCancelled
 from tests.e2e.lsp.editor import Editor
 from tests.e2e.lsp.test_lsp_runs import tool_result_text
 from tests.fakes.anthropic_server import FakeAnthropic, stall, turn
+from tests.processes import processes_with
 
 
 def command(cmd: str, call_id: str = "toolu_c") -> tuple[str, str, dict]:
@@ -89,16 +90,7 @@ MARKER = "sleep 613.5"
 
 
 def sleepers() -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-            except OSError:
-                continue
-            if MARKER in cmdline and "pytest" not in cmdline:
-                found.append(int(entry.name))
-    return found
+    return processes_with(MARKER)
 
 
 async def until(predicate, what: str, timeout: float = 20.0) -> None:

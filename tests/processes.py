@@ -1,0 +1,20 @@
+"""Finding the processes a test started, by a marker in their command line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def processes_with(marker: str) -> list[int]:
+    """Pids whose command line holds ``marker`` (the test runner itself excluded)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if marker in cmdline and "pytest" not in cmdline:
+            found.append(int(entry.name))
+    return found
