@@ -13,6 +13,7 @@ _ANSWERS = {
     "yes": ApprovalAnswer.ALLOW_ONCE,
     "a": ApprovalAnswer.ALLOW_ALWAYS,
     "always": ApprovalAnswer.ALLOW_ALWAYS,
+    "w": ApprovalAnswer.ALLOW_ALWAYS_WORKSPACE,
     "n": ApprovalAnswer.DENY,
     "no": ApprovalAnswer.DENY,
 }
@@ -29,7 +30,9 @@ class TerminalApprover:
             self.out.write(_indent(request.detail) + "\n")
         while True:
             self.out.write(
-                f"  Allow? [y] once  [a] always this session ({request.suggested_rule})  [n] deny: "
+                f"  Always would add: {request.suggested_rule}\n"
+                "  Allow? [y] once  [a] always, this session  "
+                "[w] always, saved in .agentls/settings.json  [n] deny: "
             )
             self.out.flush()
             line = await asyncio.to_thread(self.stdin.readline)
@@ -39,7 +42,7 @@ class TerminalApprover:
             answer = _ANSWERS.get(line.strip().lower())
             if answer is not None:
                 return answer
-            self.out.write("  please answer y, a or n\n")
+            self.out.write("  please answer y, a, w or n\n")
 
 
 def _indent(text: str, limit: int = 60) -> str:

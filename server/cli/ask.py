@@ -16,22 +16,30 @@ from agentls.contracts.observer import NullObserver, RunObserver
 from agentls.contracts.outcomes import EXIT_USAGE, RunResult
 from agentls.conversation.manager import Conversation, ConversationManager
 from agentls.conversation.settings import Settings, load_settings
+from agentls.conversation.settings_files import SettingsFiles
 from agentls.permissions.approvers import Approver, AutoApprover, DenyAllApprover
 from agentls.session.store import SessionNotFound, SessionStore, default_state_dir
 from agentls.workspace.local import LocalWorkspace
 
 
-def settings_from_args(args: argparse.Namespace) -> Settings:
-    return load_settings(
-        {
-            "model": args.model,
-            "mode": args.mode,
-            "maxTurns": args.max_turns,
-            "maxTokens": args.max_tokens,
-            "maxCostUsd": args.max_cost,
-            "timeoutSeconds": args.timeout,
-        }
-    )
+def settings_from_args(args: argparse.Namespace, root: Path, files: SettingsFiles) -> Settings:
+    """Defaults < the person's file < the workspace file < flags (rule lists add up)."""
+    layers, notes = files.layers(root)
+    for note in notes:
+        print(f"agentls: {note}", file=sys.stderr)
+    flags = {
+        "model": args.model,
+        "mode": args.mode,
+        "maxTurns": args.max_turns,
+        "maxTokens": args.max_tokens,
+        "maxCostUsd": args.max_cost,
+        "timeoutSeconds": args.timeout,
+        "permissions": {"allow": args.allow, "ask": args.ask, "deny": args.deny},
+    }
+    settings = Settings()
+    for layer in [*layers, flags]:
+        settings = load_settings(layer, base=settings)
+    return settings
 
 
 def choose_approver(args: argparse.Namespace) -> Approver:
@@ -52,8 +60,9 @@ def run_ask(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     manager = ConversationManager(SessionStore(default_state_dir()))
     try:
-        settings = settings_from_args(args)
-        conversation = manager.open(LocalWorkspace(root.resolve()), settings, args.session)
+        settings = settings_from_args(args, root.resolve(), manager.settings_files)
+        workspace = LocalWorkspace(root.resolve(), sandbox=settings.sandbox_settings())
+        conversation = manager.open(workspace, settings, args.session)
     except (ConfigError, SessionNotFound, ValueError) as exc:
         print(f"agentls: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -39,6 +39,14 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--timeout", type=float, metavar="S", help="wall-clock limit in seconds")
     ask.add_argument("--session", metavar="ID", help="continue an earlier session")
     ask.add_argument("--json", action="store_true", help="print one JSON result object")
+    for kind in ("allow", "ask", "deny"):
+        ask.add_argument(
+            f"--{kind}", action="append", default=[], metavar="RULE",
+            help=f"a permission rule to {kind}, e.g. 'run_command(pytest *)' (repeatable)",
+        )  # fmt: skip
+
+    trust = sub.add_parser("trust", help="approve the workspace's .agentls/settings.json")
+    trust.add_argument("--workspace", metavar="DIR", default=".", help="workspace root")
 
     sessions = sub.add_parser("sessions", help="list stored sessions")
     sessions.add_argument("--workspace", metavar="DIR", help="only this workspace's sessions")
@@ -65,6 +73,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from agentls.cli.ask import run_ask
 
         return run_ask(args)
+    if args.command == "trust":
+        from agentls.cli.trust import run_trust
+
+        return run_trust(args)
     from agentls.cli.history import run_sessions, run_show
 
     if args.command == "sessions":

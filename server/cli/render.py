@@ -47,8 +47,8 @@ class TerminalPrinter(NullObserver):
     def approval_answered(
         self, turn: int, request: ApprovalRequest, answer: ApprovalAnswer
     ) -> None:
-        if answer is ApprovalAnswer.ALLOW_ALWAYS:
-            self.err.write(f"  session rule added: {request.suggested_rule}\n")
+        if answer.remembers:
+            self.err.write(f"  rule added: {request.suggested_rule}\n")
 
     def run_finished(self, result: RunResult) -> None:
         self._end_line()

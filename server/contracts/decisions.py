@@ -16,8 +16,17 @@ class Verdict(StrEnum):
 
 class ApprovalAnswer(StrEnum):
     ALLOW_ONCE = "allow_once"
-    ALLOW_ALWAYS = "allow_always"
+    ALLOW_ALWAYS = "allow_always"  # for the rest of the session
+    ALLOW_ALWAYS_WORKSPACE = "allow_always_workspace"  # saved in the workspace settings
     DENY = "deny"
+
+    @property
+    def allows(self) -> bool:
+        return self is not ApprovalAnswer.DENY
+
+    @property
+    def remembers(self) -> bool:
+        return self in (ApprovalAnswer.ALLOW_ALWAYS, ApprovalAnswer.ALLOW_ALWAYS_WORKSPACE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +47,8 @@ class ApprovalRequest:
     risk: Risk
     summary: str  # one line: the command, or the path and what changes
     detail: str  # the full command or diff
-    suggested_rule: str  # what "always allow" would add
+    suggested_rule: str  # what "always allow" would add, for a person to read
+    rules: tuple[str, ...] = ()  # the same as rule strings, one per uncovered command
 
 
 @dataclass(frozen=True, slots=True)

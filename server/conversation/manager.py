@@ -21,10 +21,12 @@ from agentls.contracts.outcomes import RunResult
 from agentls.contracts.tooling import ErrorCode
 from agentls.conversation.prompt import system_prompt
 from agentls.conversation.settings import Settings
+from agentls.conversation.settings_files import SettingsFiles
 from agentls.loop.query_loop import QueryLoop
 from agentls.permissions.approvers import Approver, DenyAllApprover
 from agentls.permissions.modes import Mode
 from agentls.permissions.policy import PermissionPolicy
+from agentls.permissions.rules import Rule
 from agentls.pricing import price_for
 from agentls.providers.base import ModelProvider
 from agentls.providers.factory import make_provider
@@ -78,6 +80,7 @@ class Conversation:
         registry: ToolRegistry,
         *,
         edits_reviewed_by_workspace: bool = False,
+        settings_files: SettingsFiles | None = None,
     ) -> None:
         self.session_id = session_id
         self.log = log
@@ -87,8 +90,14 @@ class Conversation:
         self.provider = provider
         self.registry = registry
         self.policy = PermissionPolicy(
-            settings.rules(), settings.mode, edits_reviewed_by_workspace=edits_reviewed_by_workspace
+            settings.rules(),
+            settings.mode,
+            edits_reviewed_by_workspace=edits_reviewed_by_workspace,
+            root=workspace.root,
+            secret_patterns=settings.secret_patterns(),
         )
+        self.settings_files = settings_files
+        _configure_sandbox(workspace, settings)
         self.context = ToolContext(
             workspace, command_timeout_seconds=settings.command_timeout_seconds
         )
@@ -107,9 +116,19 @@ class Conversation:
         """New settings take effect from the next run (the model stays the session's)."""
         self.settings = settings
         self.policy.rules = settings.rules()
+        self.policy.secret_patterns = settings.secret_patterns()
         if settings.mode is not self.policy.mode:
             self.set_mode(settings.mode)
         self.context.command_timeout_seconds = settings.command_timeout_seconds
+        _configure_sandbox(self.workspace, settings)
+
+    def save_rules(self, rules: Sequence[Rule]) -> str | None:
+        """ "Always allow in this workspace": into .agentls/settings.json, approved."""
+        if self.settings_files is None:
+            return None
+        path = self.settings_files.save_allow_rules(self.workspace.root, [str(r) for r in rules])
+        self.log.append("rules_saved", rules=[str(r) for r in rules], path=str(path))
+        return str(path)
 
     def start(
         self,
@@ -126,7 +145,7 @@ class Conversation:
         observer = observer or NullObserver()
         runtime = ToolRuntime(
             self.registry, self.policy, approver or DenyAllApprover(), self.context, self.log,
-            observer,
+            observer, rule_saver=self.save_rules,
         )  # fmt: skip
         loop = QueryLoop(
             self.provider, runtime, self.projector, self.log, observer,
@@ -172,6 +191,7 @@ class ConversationManager:
         provider_factory: ProviderFactory = make_provider,
     ) -> None:
         self.store = store
+        self.settings_files = SettingsFiles(store.state_dir)
         self.registry = ToolRegistry(tools)
         self.provider_factory = provider_factory
         self.conversations: dict[str, Conversation] = {}
@@ -207,6 +227,7 @@ class ConversationManager:
         conversation = Conversation(
             session_id, log, messages, workspace, settings, provider, self.registry,
             edits_reviewed_by_workspace=edits_reviewed_by_workspace,
+            settings_files=self.settings_files,
         )  # fmt: skip
         self.conversations[session_id] = conversation
         return conversation
@@ -236,3 +257,9 @@ def _close_interrupted_run(log: SessionLog, state: Any, messages: list[Message])
             "run_closed", run=open_run.run_id, reason="aborted",
             detail="the process ended before the run finished",
         )  # fmt: skip
+
+
+def _configure_sandbox(workspace: Workspace, settings: Settings) -> None:
+    use_sandbox = getattr(workspace, "use_sandbox", None)
+    if use_sandbox is not None:
+        use_sandbox(settings.sandbox_settings())

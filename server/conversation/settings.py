@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic.alias_generators import to_camel
@@ -11,6 +11,8 @@ from agentls.contracts.errors import ConfigError
 from agentls.loop.budget import Budget
 from agentls.permissions.modes import Mode
 from agentls.permissions.rules import RuleSet
+from agentls.workspace.paths import DEFAULT_SECRET_PATTERNS
+from agentls.workspace.sandbox import SandboxSettings
 
 DEFAULT_MODEL = "anthropic:claude-sonnet-4-5"
 
@@ -31,6 +33,14 @@ class Settings(BaseModel):
     # How long an editor prompt (approval, edit review) waits before it counts as Deny.
     approval_timeout_seconds: float = Field(default=120.0, gt=0, le=3600)
     permissions: dict[str, Any] = Field(default_factory=dict)
+    # Commands run under bubblewrap when it is there ("auto"), or never ("off").
+    sandbox: Literal["auto", "off"] = "auto"
+    sandbox_network: bool = False
+    sandbox_writable: list[str] = Field(default_factory=list)
+    # Extra secret-file globs ("!glob" exempts); added to the built-in list.
+    secret_files: list[str] = Field(default_factory=list)
+    # Where "Always allow" keeps its rule: this session, or the workspace settings file.
+    always_allow_scope: Literal["session", "workspace"] = "session"
 
     @field_validator("model")
     @classmethod
@@ -49,6 +59,14 @@ class Settings(BaseModel):
     def rules(self) -> RuleSet:
         return RuleSet.from_settings(self.permissions)
 
+    def sandbox_settings(self) -> SandboxSettings:
+        return SandboxSettings(
+            self.sandbox == "auto", self.sandbox_network, tuple(self.sandbox_writable)
+        )
+
+    def secret_patterns(self) -> tuple[str, ...]:
+        return (*DEFAULT_SECRET_PATTERNS, *self.secret_files)
+
     def budget(self) -> Budget:
         return Budget(self.max_turns, self.max_tokens, self.max_cost_usd, self.timeout_seconds)
 
@@ -62,7 +80,13 @@ def load_settings(data: Any, *, base: Settings | None = None) -> Settings:
         data = {}
     if not isinstance(data, dict):
         raise ConfigError("settings must be an object")
-    merged = {**(base.to_log() if base else {}), **{k: v for k, v in data.items() if v is not None}}
+    merged = base.to_log() if base else {}
+    for key, value in data.items():
+        if value is None:
+            continue
+        if key == "permissions" and isinstance(value, dict):
+            value = merge_permissions(merged.get("permissions") or {}, value)
+        merged[key] = value
     try:
         return Settings.model_validate(merged)
     except ValidationError as exc:
@@ -71,3 +95,14 @@ def load_settings(data: Any, *, base: Settings | None = None) -> Settings:
             where = ".".join(str(p) for p in item["loc"]) or "settings"
             problems.append(f"{where}: {item['msg']}")
         raise ConfigError("bad settings: " + "; ".join(problems)) from None
+
+
+def merge_permissions(base: dict[str, Any], more: dict[str, Any]) -> dict[str, Any]:
+    """Rule lists add up across settings sources: a later source never drops a deny."""
+    merged = dict(base)
+    for key, value in more.items():
+        if isinstance(value, list) and isinstance(merged.get(key), list):
+            merged[key] = [*merged[key], *value]
+        else:
+            merged[key] = value
+    return merged

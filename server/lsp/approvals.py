@@ -44,7 +44,13 @@ class LspApprover:
             self.reason = "the prompt was dismissed, not answered, or not supported"
             return ApprovalAnswer.DENY
         self.reason = "the person chose Deny"
-        return _ANSWERS.get(answer.title, ApprovalAnswer.DENY)
+        chosen = _ANSWERS.get(answer.title, ApprovalAnswer.DENY)
+        if chosen is ApprovalAnswer.ALLOW_ALWAYS and self.saves_to_workspace():
+            return ApprovalAnswer.ALLOW_ALWAYS_WORKSPACE
+        return chosen
+
+    def saves_to_workspace(self) -> bool:
+        return self.server.settings.always_allow_scope == "workspace"
 
 
 def approval_message(request: ApprovalRequest) -> str:
@@ -53,5 +59,5 @@ def approval_message(request: ApprovalRequest) -> str:
         shown = shown[:1500] + "\n…"
     return (
         f"agentls wants to use {request.tool}:\n{shown}\n\n"
-        f"Always allow adds the session rule {request.suggested_rule}."
+        f"Always allow adds the rule {request.suggested_rule}."
     )

@@ -155,7 +155,8 @@ def register(server: AgentServer) -> None:
         except ValueError as exc:
             raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
         if params.session_id is None:
-            ls.apply_settings(ls.settings.model_copy(update={"mode": mode}))
+            layers = [*ls.editor_layers, {"mode": mode.value}]
+            ls.apply_settings(ls.settings.model_copy(update={"mode": mode}), layers)
         else:
             conversation = ls.manager.get(params.session_id)
             if conversation is None:

@@ -157,7 +157,7 @@ class LspRunObserver(NullObserver):
             "approval_answered",
             callId=request.call_id,
             answer=answer.value,
-            rule=request.suggested_rule if answer is ApprovalAnswer.ALLOW_ALWAYS else None,
+            rule=request.suggested_rule if answer.remembers else None,
         )
 
     def edit(self, kind: str, payload: dict[str, Any]) -> None:

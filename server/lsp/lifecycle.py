@@ -70,4 +70,4 @@ def _apply(server: AgentServer, *layers: Any) -> None:
             f"agentls: {exc}. The previous settings stay in force.", types.MessageType.Error
         )
         return
-    server.apply_settings(settings)
+    server.apply_settings(settings, list(layers))

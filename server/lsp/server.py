@@ -19,6 +19,7 @@ from agentls.contracts.errors import ConfigError
 from agentls.conversation.manager import Conversation, ConversationManager, RunHandle
 from agentls.conversation.settings import Settings
 from agentls.lsp.client_requests import ask_client
+from agentls.lsp.settings import merge_settings
 from agentls.lsp.workspace import LspWorkspace
 from agentls.session.store import SessionNotFound, SessionStore, default_state_dir
 
@@ -75,7 +76,9 @@ class AgentServer(LanguageServer):
         self.waited_runs: dict[Any, RunHandle] = {}  # request id -> run, for $/cancelRequest
         self.store = store or SessionStore(default_state_dir())
         self.manager = ConversationManager(self.store)
-        self.settings = Settings()
+        self.settings = Settings()  # what the editor sent (files are added per root)
+        self.editor_layers: list[Any] = []
+        self._told: set[str] = set()
         self.init_options: Any = None
         self.runs: dict[str, RunHandle] = {}
         self._documents_changed: asyncio.Condition | None = None
@@ -135,17 +138,33 @@ class AgentServer(LanguageServer):
         workspace = LspWorkspace(self, root)
         try:
             conversation = self.manager.open(
-                workspace, self.settings, session_id, edits_reviewed_by_workspace=True
+                workspace,
+                self.settings_for(root),
+                session_id,
+                edits_reviewed_by_workspace=True,
             )
         except (ConfigError, SessionNotFound, ValueError) as exc:
             raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
         workspace.policy = conversation.policy
         return conversation
 
-    def apply_settings(self, settings: Settings) -> None:
+    def settings_for(self, root: Path) -> Settings:
+        """The settings files for this root, under what the editor sent."""
+        layers, notes = self.manager.settings_files.layers(root)
+        for note in notes:
+            if note not in self._told:
+                self._told.add(note)
+                self.tell(f"agentls: {note}", types.MessageType.Warning)
+        return merge_settings(*layers, *self.editor_layers)
+
+    def apply_settings(self, settings: Settings, editor_layers: list[Any]) -> None:
         self.settings = settings
+        self.editor_layers = editor_layers
         for conversation in self.manager.conversations.values():
-            conversation.apply_settings(settings)
+            try:
+                conversation.apply_settings(self.settings_for(conversation.workspace.root))
+            except ConfigError as exc:
+                self.tell(f"agentls: {exc}", types.MessageType.Error)
 
     # --- telling the person ------------------------------------------------
 

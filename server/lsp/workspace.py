@@ -30,6 +30,7 @@ from agentls.workspace.interface import (
     WriteOutcome,
 )
 from agentls.workspace.local import LocalWorkspace
+from agentls.workspace.sandbox import SandboxSettings
 
 if TYPE_CHECKING:
     from agentls.lsp.server import AgentServer
@@ -46,6 +47,9 @@ class LspWorkspace:
         self._disk = LocalWorkspace(root)
         self.policy: PermissionPolicy | None = None  # set once the conversation exists
         self.on_edit: EditListener | None = None  # set per run by the face
+
+    def use_sandbox(self, settings: SandboxSettings) -> None:
+        self._disk.use_sandbox(settings)
 
     @property
     def root(self) -> Path:

@@ -6,14 +6,18 @@ subject do, so nothing a tool returns can change a permission.
 
 from __future__ import annotations
 
+import shlex
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from agentls.contracts.decisions import PolicyDecision, Verdict
 from agentls.contracts.tooling import Risk
 from agentls.permissions.modes import Mode
-from agentls.permissions.rules import Rule, RuleSet, has_shell_control
+from agentls.permissions.rules import Rule, RuleSet
+from agentls.permissions.shell import CommandAnalysis, SimpleCommand, analyse
 from agentls.workspace.interface import SubjectKind
-from agentls.workspace.paths import is_secret_path
+from agentls.workspace.paths import DEFAULT_SECRET_PATTERNS, is_secret_path
 
 
 @dataclass
@@ -25,29 +29,75 @@ class PermissionPolicy:
     edits_reviewed_by_workspace: bool = False
     # "Always allow" answers of this session.
     session_allow: list[Rule] = field(default_factory=list)
+    root: Path | None = None  # where commands run: redirections outside it need a person
+    secret_patterns: tuple[str, ...] = DEFAULT_SECRET_PATTERNS
 
     def evaluate(self, tool: str, risk: Risk, kind: SubjectKind, subject: str) -> PolicyDecision:
+        if kind == "command":
+            return self._command(tool, risk, analyse(subject, self.root))
         for rule in self.rules.deny:
             if rule.matches(tool, kind, subject):
                 return PolicyDecision(Verdict.DENY, f"deny rule {rule}", stop_run=rule.stop)
-        secret = kind == "path" and is_secret_path(subject)
+        secret = kind == "path" and is_secret_path(subject, self.secret_patterns)
         for rule in self.rules.ask:
             if rule.matches(tool, kind, subject):
-                return self._ask(f"ask rule {rule}", secret)
-        for rule in [*self.rules.allow, *self.session_allow]:
+                return self._ask(f"ask rule {rule}", keep_asking=secret)
+        for rule in self._allow_rules():
             if not rule.matches(tool, kind, subject):
                 continue
             if secret and rule.pattern is None:
                 continue  # a bare tool rule is no explicit permission for a secret file
-            if kind == "command" and has_shell_control(subject):
-                continue  # compound commands always go to a person
             return PolicyDecision(Verdict.ALLOW, f"allow rule {rule}")
         if secret:
             return PolicyDecision(Verdict.ASK, "secret file needs explicit permission")
         return self._by_mode(risk)
 
-    def _ask(self, source: str, secret: bool) -> PolicyDecision:
-        if self.mode is Mode.BYPASS and not secret:
+    def _command(self, tool: str, risk: Risk, analysis: CommandAnalysis) -> PolicyDecision:
+        """A compound command is allowed only if every simple command in it is."""
+        for command in analysis.commands:
+            for rule in self.rules.deny:
+                if rule.matches_command(tool, command):
+                    return PolicyDecision(
+                        Verdict.DENY, f"deny rule {rule} (matches `{command}`)", rule.stop
+                    )
+        if analysis.concerns:
+            return PolicyDecision(Verdict.ASK, "always asks: " + "; ".join(analysis.concerns))
+        for command in analysis.commands:
+            for rule in self.rules.ask:
+                if rule.matches_command(tool, command):
+                    return self._ask(f"ask rule {rule} (matches `{command}`)")
+        covering = self._covering(tool, analysis.commands)
+        if covering is not None:
+            return PolicyDecision(Verdict.ALLOW, f"allow rule {', '.join(covering)}")
+        return self._by_mode(risk)
+
+    def _covering(self, tool: str, commands: Sequence[SimpleCommand]) -> list[str] | None:
+        """The allow rules that cover every command, or None when one is not covered."""
+        found: list[str] = []
+        for command in commands:
+            if command.wrapper:
+                continue
+            rule = next((r for r in self._allow_rules() if r.matches_command(tool, command)), None)
+            if rule is None:
+                return None
+            if str(rule) not in found:
+                found.append(str(rule))
+        return found or None
+
+    def unallowed(self, tool: str, commands: Sequence[SimpleCommand]) -> list[SimpleCommand]:
+        """The simple commands no allow rule covers (a wrapper is covered by its inner one)."""
+        allow = self._allow_rules()
+        return [
+            c
+            for c in commands
+            if not c.wrapper and not any(rule.matches_command(tool, c) for rule in allow)
+        ]
+
+    def _allow_rules(self) -> list[Rule]:
+        return [*self.rules.allow, *self.session_allow]
+
+    def _ask(self, source: str, *, keep_asking: bool = False) -> PolicyDecision:
+        if self.mode is Mode.BYPASS and not keep_asking:
             return PolicyDecision(Verdict.ALLOW, f"{source} (bypass mode)")
         return PolicyDecision(Verdict.ASK, source)
 
@@ -67,13 +117,22 @@ class PermissionPolicy:
             return PolicyDecision(Verdict.ASK, "edits need review")
         return PolicyDecision(Verdict.ASK, "commands need approval")
 
-    def remember(self, rule: Rule) -> None:
-        if rule not in self.session_allow:
-            self.session_allow.append(rule)
+    def remember(self, rules: Sequence[Rule]) -> None:
+        for rule in rules:
+            if rule not in self.session_allow:
+                self.session_allow.append(rule)
+
+    def suggested_rules(self, tool: str, kind: SubjectKind, subject: str) -> list[Rule]:
+        """The narrowest rules covering this call: what "always allow" adds."""
+        if kind == "command":
+            missing = self.unallowed(tool, analyse(subject, self.root).commands)
+            rules = [Rule(tool, shlex.join(_escape(w) for w in c.words)) for c in missing]
+            return rules or [Rule(tool, None)]
+        if kind == "path" and subject:
+            return [Rule(tool, _escape(subject))]
+        return [Rule(tool, None)]
 
 
-def suggested_rule(tool: str, kind: SubjectKind, subject: str) -> Rule:
-    """The narrowest rule covering this call: what "always allow" adds."""
-    if kind in ("path", "command") and subject:
-        return Rule(tool, subject)
-    return Rule(tool, None)
+def _escape(word: str) -> str:
+    """A literal word as a glob that matches only itself (and never a trailing *)."""
+    return "".join(f"[{ch}]" if ch in "*?[" else ch for ch in word)

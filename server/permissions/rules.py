@@ -1,10 +1,9 @@
 """Permission rules: ``tool`` or ``tool(pattern)``, in allow / ask / deny lists.
 
 For path tools the pattern is a glob relative to the workspace root (``**``
-crosses folders). For run_command it is matched word by word against the
-command, a trailing ``*`` matching any remaining words. A command holding
-shell control syntax (``;``, ``&&``, ``|``, ``$(``, backticks, redirections,
-newlines) never matches an allow rule: it always needs a person.
+crosses folders). For run_command it is matched word by word against each
+simple command the line runs (see shell.py), a trailing ``*`` matching any
+remaining words; each word of the pattern may itself be a glob.
 """
 
 from __future__ import annotations
@@ -16,10 +15,10 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from agentls.permissions.shell import SimpleCommand, analyse
 from agentls.workspace.interface import SubjectKind
 
 _RULE = re.compile(r"^\s*([A-Za-z0-9_*.\-]+)\s*(?:\((.*)\))?\s*$", re.DOTALL)
-_SHELL_CONTROL = re.compile(r"[;&|<>`\n]|\$\(|\$\{")
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,13 +30,31 @@ class Rule:
     def __str__(self) -> str:
         return self.tool if self.pattern is None else f"{self.tool}({self.pattern})"
 
+    def matches_command(self, tool: str, command: SimpleCommand) -> bool:
+        """Word by word against one simple command; a trailing ``*`` takes the rest."""
+        if not fnmatch.fnmatchcase(tool, self.tool):
+            return False
+        if self.pattern is None:
+            return True
+        try:
+            wanted = shlex.split(self.pattern)
+        except ValueError:
+            return False
+        words = list(command.words)
+        if wanted and words and "/" not in wanted[0]:
+            words[0] = command.name  # /bin/rm is rm to a rule that says rm
+        if wanted and wanted[-1] == "*":
+            prefix = wanted[:-1]
+            return len(words) >= len(prefix) and _words_match(prefix, words[: len(prefix)])
+        return len(words) == len(wanted) and _words_match(wanted, words)
+
     def matches(self, tool: str, kind: SubjectKind, subject: str) -> bool:
         if not fnmatch.fnmatchcase(tool, self.tool):
             return False
         if self.pattern is None:
             return True
         if kind == "command":
-            return command_matches(self.pattern, subject)
+            return any(self.matches_command(tool, c) for c in analyse(subject).commands)
         if kind == "path":
             return glob_regex(self.pattern).fullmatch(subject) is not None
         return self.pattern == subject
@@ -88,20 +105,8 @@ def glob_regex(pattern: str) -> re.Pattern[str]:
     return re.compile("".join(out), re.DOTALL)
 
 
-def has_shell_control(command: str) -> bool:
-    return _SHELL_CONTROL.search(command) is not None
-
-
-def command_matches(pattern: str, command: str) -> bool:
-    try:
-        words = shlex.split(command)
-        wanted = shlex.split(pattern)
-    except ValueError:
-        return False
-    if wanted and wanted[-1] == "*":
-        prefix = wanted[:-1]
-        return words[: len(prefix)] == prefix
-    return words == wanted
+def _words_match(patterns: list[str], words: list[str]) -> bool:
+    return all(fnmatch.fnmatchcase(w, p) for p, w in zip(patterns, words, strict=True))
 
 
 @dataclass

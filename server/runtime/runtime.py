@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -27,7 +27,8 @@ from agentls.contracts.observer import RunObserver, notify
 from agentls.contracts.tooling import ErrorCode, Observation, Risk, ToolError, ToolIntent
 from agentls.permissions.approvers import Approver
 from agentls.permissions.modes import is_visible
-from agentls.permissions.policy import PermissionPolicy, suggested_rule
+from agentls.permissions.policy import PermissionPolicy
+from agentls.permissions.rules import Rule
 from agentls.runtime import shaping
 from agentls.runtime.registry import ToolRegistry
 from agentls.workspace.interface import ToolContext, ToolDefinition
@@ -68,6 +69,7 @@ class ToolRuntime:
         observer: RunObserver,
         *,
         call_timeout_seconds: float = 660.0,
+        rule_saver: Callable[[Sequence[Rule]], str | None] | None = None,
     ) -> None:
         self.registry = registry
         self.policy = policy
@@ -76,6 +78,7 @@ class ToolRuntime:
         self.audit = audit
         self.observer = observer
         self.call_timeout_seconds = call_timeout_seconds
+        self.rule_saver = rule_saver  # "always allow in this workspace" writes through it
         self.run_id: str | None = None
         self.stop: StopSignal | None = None
         self._denials = 0
@@ -201,7 +204,8 @@ class ToolRuntime:
             return self._log_decision(
                 turn, RuntimeDecision(intent.call_id, decision.verdict, decision.source)
             )
-        rule = suggested_rule(tool.name, tool.subject_kind, subject)
+        rules = self.policy.suggested_rules(tool.name, tool.subject_kind, subject)
+        shown = ", ".join(str(r) for r in rules)
         detail = ""
         if tool.detail is not None:
             try:
@@ -209,18 +213,22 @@ class ToolRuntime:
             except ToolError as exc:
                 detail = f"(cannot show details: {exc})"
         request = ApprovalRequest(
-            intent.call_id, tool.name, tool.risk, tool.summary(args), detail, str(rule)
-        )
+            intent.call_id, tool.name, tool.risk, tool.summary(args), detail, shown,
+            tuple(str(r) for r in rules),
+        )  # fmt: skip
         async with self._approval_lock:
             notify(self.observer.approval_asked, turn, request)
             answer = await self.approver.approve(request)
             notify(self.observer.approval_answered, turn, request, answer)
-        if answer is ApprovalAnswer.ALLOW_ALWAYS:
-            self.policy.remember(rule)
-        verdict = Verdict.DENY if answer is ApprovalAnswer.DENY else Verdict.ALLOW
+        verdict = Verdict.ALLOW if answer.allows else Verdict.DENY
         source = f"{decision.source}; answered {answer.value}"
-        if answer is ApprovalAnswer.ALLOW_ALWAYS:
-            source += f" (session rule {rule} added)"
+        if answer.remembers:
+            self.policy.remember(rules)
+            source += f" (session rule {shown} added)"
+        if answer is ApprovalAnswer.ALLOW_ALWAYS_WORKSPACE and self.rule_saver is not None:
+            saved_in = self.rule_saver(rules)
+            if saved_in:
+                source += f" (saved in {saved_in})"
         return self._log_decision(turn, RuntimeDecision(intent.call_id, verdict, source, answer))
 
     def _log_decision(self, turn: int, decision: RuntimeDecision) -> RuntimeDecision:

@@ -25,6 +25,7 @@ decision          callId, verdict ("allow"|"deny"), source, answer (null|Approva
 observation       callId, name, ok, content, error (null|ErrorCode), retryable, meta
 tool_results      message (the user message of tool_result blocks appended to history)
 mode_changed      mode
+rules_saved       rules (allow rules "always allow" saved), path (the workspace settings file)
 run_finished      result (RunResult.to_dict)
 run_closed        reason, detail  (written on resume for a run that never finished)
 """
@@ -42,5 +43,6 @@ DECISION = "decision"
 OBSERVATION = "observation"
 TOOL_RESULTS = "tool_results"
 MODE_CHANGED = "mode_changed"
+RULES_SAVED = "rules_saved"
 RUN_FINISHED = "run_finished"
 RUN_CLOSED = "run_closed"

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import stat
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 from agentls.contracts.tooling import ErrorCode, ToolError
@@ -17,6 +19,9 @@ from agentls.workspace.interface import (
     SearchResult,
     WriteOutcome,
 )
+from agentls.workspace.sandbox import SandboxSettings, bwrap_problem, sandbox_prefix
+
+log = logging.getLogger(__name__)
 
 
 def version_of(st: os.stat_result) -> str:
@@ -29,11 +34,22 @@ class LocalWorkspace:
     ``use_ripgrep`` None picks ripgrep when it is on PATH (see filesearch).
     """
 
-    def __init__(self, root: Path, *, use_ripgrep: bool | None = None) -> None:
+    def __init__(
+        self,
+        root: Path,
+        *,
+        use_ripgrep: bool | None = None,
+        sandbox: SandboxSettings | None = None,
+    ) -> None:
+        self.sandbox = sandbox or SandboxSettings()
+        self._told_unsandboxed = False
         self._root = Path(root).expanduser().resolve()
         if not self._root.is_dir():
             raise ValueError(f"workspace root {self._root} is not a directory")
         self._use_ripgrep = use_ripgrep
+
+    def use_sandbox(self, settings: SandboxSettings) -> None:
+        self.sandbox = settings
 
     @property
     def root(self) -> Path:
@@ -137,7 +153,20 @@ class LocalWorkspace:
     async def run_command(
         self, command: str, timeout_seconds: float, output_limit: int
     ) -> CommandResult:
-        return await process.run_shell(command, self._root, timeout_seconds, output_limit)
+        prefix = sandbox_prefix(self._root, self.sandbox)
+        result = await process.run_shell(
+            command, self._root, timeout_seconds, output_limit, prefix or ()
+        )
+        if prefix is None and self.sandbox.enabled and not self._told_unsandboxed:
+            self._told_unsandboxed = True
+            problem = bwrap_problem()
+            log.warning("commands run without a sandbox: %s", problem)
+            note = (
+                f"\n[note: this command ran without a sandbox ({problem}); "
+                "install bubblewrap, or set sandbox to off to silence this]"
+            )
+            result = replace(result, output=result.output + note)
+        return result
 
 
 def _check_parent_folders(rel: str, real: Path) -> None:

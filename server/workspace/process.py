@@ -15,6 +15,7 @@ import shutil
 import signal
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from agentls.workspace.interface import CommandResult
@@ -30,17 +31,25 @@ _QUIET_ENV = {"PAGER": "cat", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0", "T
 
 
 async def run_shell(
-    command: str, cwd: Path, timeout_seconds: float, output_limit: int
+    command: str,
+    cwd: Path,
+    timeout_seconds: float,
+    output_limit: int,
+    prefix: Sequence[str] = (),
 ) -> CommandResult:
+    """``prefix`` (a sandbox launcher) runs the shell inside it when given."""
     capture = OutputCapture(output_limit)
     loop = asyncio.get_running_loop()
+    shell = shutil.which("bash") or "/bin/sh"
     # A protocol rather than Process: on 3.11 Process.wait() also waits for the
     # pipe to close, which a background child can hold open for ever.
-    transport, watcher = await loop.subprocess_shell(
+    transport, watcher = await loop.subprocess_exec(
         lambda: _Watcher(capture),
+        *prefix,
+        shell,
+        "-c",
         command,
         cwd=cwd,
-        executable=shutil.which("bash") or "/bin/sh",
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,

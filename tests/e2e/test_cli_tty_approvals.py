@@ -63,7 +63,7 @@ def test_terminal_approvals(cli: Cli, workspace: Path, tmp_path: Path) -> None:
         wait_until(lambda: err.count("Allow?") == 1, what="the first question")
         os.write(controller, b"a\n")
         wait_until(lambda: err.count("Allow?") == 2, what="the second question")
-        assert err.count("session rule added: run_command(touch a)") == 1
+        assert err.count("rule added: run_command(touch a)") == 1
         os.write(controller, b"n\n")
         assert proc.wait(timeout=30) == 0
     finally:

@@ -20,7 +20,7 @@ async def test_answers_are_read_until_one_is_understood() -> None:
     out = io.StringIO()
     approver = TerminalApprover(io.StringIO("maybe\nA\n"), out)
     assert await approver.approve(REQUEST) is ApprovalAnswer.ALLOW_ALWAYS
-    assert "please answer y, a or n" in out.getvalue()
+    assert "please answer y, a, w or n" in out.getvalue()
     assert "run_command(ls)" in out.getvalue()
 
 
