@@ -29,6 +29,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.messages import (
     ContentBlock,
@@ -200,7 +202,7 @@ def _render_turn(turn: dict[str, Any], index: int, message_count: int) -> list[M
             dict(call.get("input", {})),
         )
         events.append(ToolUseStarted(len(blocks), use.id, use.name))
-        events.append(ToolInputDelta(len(blocks), json.dumps(use.input)))
+        events.append(ToolInputDelta(len(blocks), orjson.dumps(use.input).decode()))
         events.append(BlockFinished(len(blocks), use))
         blocks.append(use)
     has_calls = any(isinstance(b, ToolUseBlock) for b in blocks)
@@ -219,5 +221,5 @@ def _usage(given: Any, message_count: int, blocks: list[ContentBlock]) -> Usage:
         return Usage.from_dict(given)
     # A deterministic O(1) estimate so budgets behave the same on every run.
     produced = sum(len(getattr(b, "text", "")) + len(getattr(b, "thinking", "")) for b in blocks)
-    produced += sum(len(json.dumps(b.input)) for b in blocks if isinstance(b, ToolUseBlock))
+    produced += sum(len(orjson.dumps(b.input)) for b in blocks if isinstance(b, ToolUseBlock))
     return Usage(input_tokens=100 + 20 * message_count, output_tokens=1 + produced // 4)

@@ -7,6 +7,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from agentls.contracts.tooling import ErrorCode, Observation, ToolIntent
+from agentls.runtime.redaction import mask_secrets
 
 
 def bound(text: str, limit: int) -> tuple[str, int]:
@@ -23,9 +24,12 @@ def bound(text: str, limit: int) -> tuple[str, int]:
 
 
 def ok(intent: ToolIntent, text: str, limit: int, meta: dict[str, Any]) -> Observation:
+    text, masked = mask_secrets(text)
     content, cut = bound(text, limit)
     if cut:
         meta = {**meta, "cutCharacters": cut}
+    if masked:
+        meta = {**meta, "maskedSecrets": masked}
     return Observation(intent.call_id, intent.name, content, None, False, meta)
 
 
@@ -38,7 +42,7 @@ def error(
     limit: int = 30_000,
     meta: dict[str, Any] | None = None,
 ) -> Observation:
-    content, _ = bound(f"Error ({code.value}): {message}", limit)
+    content, _ = bound(mask_secrets(f"Error ({code.value}): {message}")[0], limit)
     return Observation(intent.call_id, intent.name, content, code, retryable, meta or {})
 
 
