@@ -14,12 +14,16 @@ $(BIN)/.installed: pyproject.toml
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $@
 
-# ripgrep makes search fast; the suite checks both engines when it is there.
+# ripgrep makes search fast and bubblewrap sandboxes commands; the suite checks
+# both when they are there (CI installs them: Debian packages, root only).
+SYSTEM_PACKAGES := ripgrep:rg bubblewrap:bwrap
 deps:
-	@command -v rg >/dev/null 2>&1 || { \
+	@missing=""; for pair in $(SYSTEM_PACKAGES); do \
+	  command -v $${pair#*:} >/dev/null 2>&1 || missing="$$missing $${pair%%:*}"; done; \
+	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ripgrep >/dev/null; \
-	  else echo "note: ripgrep not installed; its tests will be skipped"; fi; }
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else echo "note: not installed:$$missing; their tests will be skipped"; fi; fi
 
 demo: $(BIN)/.installed
 	rm -rf .demo-workspace && cp -r server/data/demo/workspace .demo-workspace

@@ -11,7 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from agentls.contracts.tooling import ErrorCode, ToolError
-from agentls.workspace import filesearch, paths, process
+from agentls.workspace import filesearch, paths, process, sandbox
 from agentls.workspace.interface import (
     CommandResult,
     FileSnapshot,
@@ -19,7 +19,7 @@ from agentls.workspace.interface import (
     SearchResult,
     WriteOutcome,
 )
-from agentls.workspace.sandbox import SandboxSettings, bwrap_problem, sandbox_prefix
+from agentls.workspace.sandbox import SandboxSettings
 
 log = logging.getLogger(__name__)
 
@@ -153,13 +153,13 @@ class LocalWorkspace:
     async def run_command(
         self, command: str, timeout_seconds: float, output_limit: int
     ) -> CommandResult:
-        prefix = sandbox_prefix(self._root, self.sandbox)
+        prefix = sandbox.sandbox_prefix(self._root, self.sandbox)
         result = await process.run_shell(
             command, self._root, timeout_seconds, output_limit, prefix or ()
         )
         if prefix is None and self.sandbox.enabled and not self._told_unsandboxed:
             self._told_unsandboxed = True
-            problem = bwrap_problem()
+            problem = sandbox.bwrap_problem()
             log.warning("commands run without a sandbox: %s", problem)
             note = (
                 f"\n[note: this command ran without a sandbox ({problem}); "

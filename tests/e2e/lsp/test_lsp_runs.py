@@ -82,3 +82,17 @@ async def test_transcript_opens_in_the_editor(editor: Editor, fake: FakeAnthropi
     path = Path(shown["uri"].removeprefix("file://"))
     assert "say hello" in path.read_text() and "Hello there." in path.read_text()
     assert editor.client.shown_documents[-1].uri == shown["uri"]
+
+
+async def test_set_mode_during_a_session(editor: Editor, fake: FakeAnthropic) -> None:
+    fake.add(turn("First."), turn("Planned."))
+    first = await editor.ask("one", wait=True)
+    changed = await editor.command(
+        "agentls.setMode", {"mode": "plan", "sessionId": first["sessionId"]}
+    )
+    assert changed == {"mode": "plan", "sessionId": first["sessionId"]}
+    await editor.ask("two", wait=True, sessionId=first["sessionId"])
+    before = {t["name"] for t in fake.requests[0].body["tools"]}
+    after = {t["name"] for t in fake.requests[1].body["tools"]}
+    assert "run_command" in before and "write_file" in before
+    assert after == {"read_file", "list_files", "search"}
