@@ -9,10 +9,11 @@ kind and the first characters, so the model can still tell them apart.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 _PREFIXED = re.compile(
     r"""(?x)
-    \b(
+    (
         sk-ant-[A-Za-z0-9_\-]{20,}              # Anthropic
       | sk-(?:proj-)?[A-Za-z0-9_\-]{20,}        # OpenAI style
       | (?:AKIA|ASIA)[A-Z0-9]{16}               # AWS access key id
@@ -30,15 +31,29 @@ _PRIVATE_KEY = re.compile(
     r"-----BEGIN ([A-Z ]*PRIVATE KEY)-----.*?(?:-----END \1-----|\Z)", re.DOTALL
 )
 _URL_PASSWORD = re.compile(r"(\b[a-z][a-z0-9+.\-]*://[^\s:/@]+:)([^\s@/]{3,})(@)")
+# Matched only where a hint word starts (see _mask_assigned), never scanned.
 _ASSIGNED = re.compile(
     r"""(?ix)
-    (?=[stpak])  # fail fast where no keyword can start
-    ((?:secret|token|passw(?:or)?d|api[_\-]?key|access[_\-]?key|private[_\-]?key)
+    ((?:secret|token|passw(?:or)?d|key)
      [A-Z0-9_.\-]*["']?\s*[:=]\s*["']?)
     ([A-Za-z0-9+/_\-=.]{16,})
     """
 )
 _ASSIGNED_HINTS = ("secret", "token", "passw", "key")
+
+# A byte-level picture of the text, for one-pass necessary conditions: every
+# prefixed token is a run of at least _SHORTEST_TOKEN [A-Za-z0-9_-] characters
+# ("t"), and every assigned secret a run of _SHORTEST_VALUE of those plus
+# "+/=." ("v" after the second translation).
+_TOKEN_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
+_SHAPE = bytes(
+    ord("t") if b in _TOKEN_BYTES else ord("+") if b in b"+/=." else ord(" ") for b in range(256)
+)
+_VALUE_SHAPE = bytes.maketrans(b"t+", b"vv")
+_ONLY_RUNS = bytes.maketrans(b"+", b" ")
+_SHORTEST_TOKEN = 13  # a JWT's first part: eyJ and ten more
+_LONG_TOKEN = b"t" * _SHORTEST_TOKEN
+_SHORTEST_VALUE = 16
 _PREFIX_HINTS = ("sk-", "AKIA", "ASIA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_",
                  "glpat-", "xox", "AIza", "npm_", "pypi-", "eyJ")  # fmt: skip
 
@@ -77,15 +92,153 @@ def mask_secrets(text: str) -> tuple[str, int]:
         count += 1
         return f"{match.group(1)}[secret masked]"
 
-    # Cheap literal checks first: most output holds none of these, and the
-    # full patterns would otherwise cost hundreds of microseconds per result.
+    # Cheap checks first: most output holds none of these, and the full
+    # patterns cost hundreds of microseconds on a long result.
     if "PRIVATE KEY" in text:
         text = _PRIVATE_KEY.sub(private_key, text)
-    if any(hint in text for hint in _PREFIX_HINTS):
-        text = _PREFIXED.sub(prefixed, text)
     if "://" in text:
         text = _URL_PASSWORD.sub(url, text)
-    lowered = text.lower()
-    if any(hint in lowered for hint in _ASSIGNED_HINTS):
-        text = _ASSIGNED.sub(assigned, text)
+    # One byte per character (non-ASCII ones become "?"), so offsets match the str.
+    shape = text.encode("ascii", "replace").translate(_SHAPE)
+    if _LONG_TOKEN in shape:
+        text = _mask_long_tokens(text, shape, prefixed)
+        shape = text.encode("ascii", "replace").translate(_SHAPE)
+    if b"v" * _SHORTEST_VALUE in shape.translate(_VALUE_SHAPE):
+        text = _mask_at(text, text.lower(), _ASSIGNED_HINTS, _ASSIGNED, assigned)
     return text, count
+
+
+def _mask_assigned(text: str, replace: Callable[[re.Match[str]], str]) -> str:
+    """Try the pattern only where a hint word starts: a full scan is ~50x slower."""
+    lowered = text.lower()
+    starts = sorted(index for hint in _ASSIGNED_HINTS for index in _find_all(lowered, hint))
+    pieces: list[str] = []
+    done = 0
+    for index in starts:
+        if index < done:
+            continue
+        match = _ASSIGNED.match(text, index)
+        if match is None:
+            continue
+        pieces += [text[done:index], replace(match)]
+        done = match.end()
+    return "".join(pieces) + text[done:] if pieces else text
+
+
+def _find_all(text: str, needle: str) -> list[int]:
+    found = []
+    index = text.find(needle)
+    while index != -1:
+        found.append(index)
+        index = text.find(needle, index + 1)
+    return found
+
+
+def _mask_at(
+    text: str,
+    searched: str,
+    hints: tuple[str, ...],
+    pattern: re.Pattern[str],
+    replace: Callable[[re.Match[str]], str],
+) -> str:
+    """Try ``pattern`` only where a hint starts: scanning every position is ~50x slower."""
+    starts = sorted(index for hint in hints for index in _find_all(searched, hint))
+    pieces: list[str] = []
+    done = 0
+    for index in starts:
+        if index < done:
+            continue
+        match = pattern.match(text, index)
+        if match is None:
+            continue
+        pieces += [text[done:index], replace(match)]
+        done = match.end()
+    return "".join(pieces) + text[done:] if pieces else text
+
+
+def _mask_long_tokens(text: str, shape: bytes, replace: Callable[[re.Match[str]], str]) -> str:
+    """Prefixed tokens, looked for only at the start of long token runs;
+    bytes.find over ``shape`` walks the runs at C speed."""
+    runs = shape.translate(_ONLY_RUNS)
+    pieces: list[str] = []
+    done = 0
+    index = runs.find(_LONG_TOKEN)
+    while index != -1:
+        start = runs.rfind(b" ", 0, index) + 1  # both stop at the run's own edge
+        end = runs.find(b" ", index)
+        end = len(runs) if end == -1 else end
+        if text.startswith(_PREFIX_HINTS, start):
+            match = _PREFIXED.match(text, start)
+            if match is not None:
+                pieces += [text[done:start], replace(match)]
+                done = match.end()
+        index = runs.find(_LONG_TOKEN, end)
+    return "".join(pieces) + text[done:] if pieces else text
+
+
+def _find_all(text: str, needle: str) -> list[int]:
+    found = []
+    index = text.find(needle)
+    while index != -1:
+        found.append(index)
+        index = text.find(needle, index + 1)
+    return found
+
+
+def _mask_at(
+    text: str,
+    searched: str,
+    hints: tuple[str, ...],
+    pattern: re.Pattern[str],
+    replace: Callable[[re.Match[str]], str],
+) -> str:
+    """Try ``pattern`` only where a hint starts: scanning every position is ~50x slower."""
+    starts = sorted(index for hint in hints for index in _find_all(searched, hint))
+    pieces: list[str] = []
+    done = 0
+    for index in starts:
+        if index < done:
+            continue
+        match = pattern.match(text, index)
+        if match is None:
+            continue
+        pieces += [text[done:index], replace(match)]
+        done = match.end()
+    return "".join(pieces) + text[done:] if pieces else text
+
+
+def _mask_long_tokens(text: str, shape: bytes, replace: Callable[[re.Match[str]], str]) -> str:
+    """Prefixed tokens, looked for only at the start of long token runs;
+    bytes.find over ``shape`` walks the runs at C speed."""
+    runs = shape.translate(_ONLY_RUNS)
+    pieces: list[str] = []
+    done = 0
+    index = runs.find(_LONG_TOKEN)
+    while index != -1:
+        start = runs.rfind(b" ", 0, index) + 1  # both stop at the run's own edge
+        end = runs.find(b" ", index)
+        end = len(runs) if end == -1 else end
+        if text.startswith(_PREFIX_HINTS, start):
+            match = _PREFIXED.match(text, start)
+            if match is not None:
+                pieces += [text[done:start], replace(match)]
+                done = match.end()
+        index = runs.find(_LONG_TOKEN, end)
+    return "".join(pieces) + text[done:] if pieces else text
+
+
+def _is_word(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+def _find_all(text: str, needle: str) -> list[int]:
+    found = []
+    index = text.find(needle)
+    while index != -1:
+        found.append(index)
+        index = text.find(needle, index + 1)
+    return found
+
+
+def _has_prefix(text: str) -> bool:
+    return any(hint in text for hint in _PREFIX_HINTS)

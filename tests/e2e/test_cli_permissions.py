@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
-import pty
-import subprocess
 from pathlib import Path
 
-from tests.e2e.conftest import AGENTLS, Cli, wait_until
-from tests.e2e.test_cli_tty_approvals import StderrReader
+from tests.e2e.conftest import Cli, wait_until
+from tests.e2e.terminal import TerminalRun
 
 
 def script(tmp_path: Path, turns: list[dict], name: str = "script.json") -> str:
@@ -86,23 +83,12 @@ def test_workspace_file_denies_at_once_but_allows_only_once_approved(
 
 
 def test_always_allow_saved_in_the_workspace(cli: Cli, workspace: Path, tmp_path: Path) -> None:
-    controller, terminal = pty.openpty()
-    proc = subprocess.Popen(
-        [*AGENTLS, "ask", "touch", "--model", touch_then_end(tmp_path)],
-        cwd=workspace, env=cli.env, stdin=terminal,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-    )  # fmt: skip
-    os.close(terminal)
-    try:
-        err = StderrReader(proc)
-        wait_until(lambda: err.count("Allow?") == 1, what="the question")
-        assert err.count("Always would add: run_command(touch made)") == 1
-        os.write(controller, b"w\n")
-        assert proc.wait(timeout=30) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        os.close(controller)
+    with TerminalRun(["ask", "touch", "--model", touch_then_end(tmp_path)], workspace,
+                     cli.env) as run:  # fmt: skip
+        wait_until(lambda: run.count("Allow?") == 1, what="the question")
+        assert run.count("Always would add: run_command(touch made)") == 1
+        run.type("w\n")
+        assert run.wait() == 0
     saved = json.loads((workspace / ".agentls" / "settings.json").read_text())
     assert saved == {"permissions": {"allow": ["run_command(touch made)"]}}
     (workspace / "made").unlink()
