@@ -108,23 +108,6 @@ def mask_secrets(text: str) -> tuple[str, int]:
     return text, count
 
 
-def _mask_assigned(text: str, replace: Callable[[re.Match[str]], str]) -> str:
-    """Try the pattern only where a hint word starts: a full scan is ~50x slower."""
-    lowered = text.lower()
-    starts = sorted(index for hint in _ASSIGNED_HINTS for index in _find_all(lowered, hint))
-    pieces: list[str] = []
-    done = 0
-    for index in starts:
-        if index < done:
-            continue
-        match = _ASSIGNED.match(text, index)
-        if match is None:
-            continue
-        pieces += [text[done:index], replace(match)]
-        done = match.end()
-    return "".join(pieces) + text[done:] if pieces else text
-
-
 def _find_all(text: str, needle: str) -> list[int]:
     found = []
     index = text.find(needle)
@@ -174,71 +157,3 @@ def _mask_long_tokens(text: str, shape: bytes, replace: Callable[[re.Match[str]]
                 done = match.end()
         index = runs.find(_LONG_TOKEN, end)
     return "".join(pieces) + text[done:] if pieces else text
-
-
-def _find_all(text: str, needle: str) -> list[int]:
-    found = []
-    index = text.find(needle)
-    while index != -1:
-        found.append(index)
-        index = text.find(needle, index + 1)
-    return found
-
-
-def _mask_at(
-    text: str,
-    searched: str,
-    hints: tuple[str, ...],
-    pattern: re.Pattern[str],
-    replace: Callable[[re.Match[str]], str],
-) -> str:
-    """Try ``pattern`` only where a hint starts: scanning every position is ~50x slower."""
-    starts = sorted(index for hint in hints for index in _find_all(searched, hint))
-    pieces: list[str] = []
-    done = 0
-    for index in starts:
-        if index < done:
-            continue
-        match = pattern.match(text, index)
-        if match is None:
-            continue
-        pieces += [text[done:index], replace(match)]
-        done = match.end()
-    return "".join(pieces) + text[done:] if pieces else text
-
-
-def _mask_long_tokens(text: str, shape: bytes, replace: Callable[[re.Match[str]], str]) -> str:
-    """Prefixed tokens, looked for only at the start of long token runs;
-    bytes.find over ``shape`` walks the runs at C speed."""
-    runs = shape.translate(_ONLY_RUNS)
-    pieces: list[str] = []
-    done = 0
-    index = runs.find(_LONG_TOKEN)
-    while index != -1:
-        start = runs.rfind(b" ", 0, index) + 1  # both stop at the run's own edge
-        end = runs.find(b" ", index)
-        end = len(runs) if end == -1 else end
-        if text.startswith(_PREFIX_HINTS, start):
-            match = _PREFIXED.match(text, start)
-            if match is not None:
-                pieces += [text[done:start], replace(match)]
-                done = match.end()
-        index = runs.find(_LONG_TOKEN, end)
-    return "".join(pieces) + text[done:] if pieces else text
-
-
-def _is_word(char: str) -> bool:
-    return char.isalnum() or char == "_"
-
-
-def _find_all(text: str, needle: str) -> list[int]:
-    found = []
-    index = text.find(needle)
-    while index != -1:
-        found.append(index)
-        index = text.find(needle, index + 1)
-    return found
-
-
-def _has_prefix(text: str) -> bool:
-    return any(hint in text for hint in _PREFIX_HINTS)
