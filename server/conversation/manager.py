@@ -37,7 +37,11 @@ from agentls.session.store import SessionStore
 from agentls.tools import BUILTIN_TOOLS
 from agentls.workspace.interface import ToolContext, ToolDefinition, Workspace
 
-ProviderFactory = Callable[[str], ModelProvider]
+ProviderFactory = Callable[[Settings], ModelProvider]
+
+
+def provider_from_settings(settings: Settings) -> ModelProvider:
+    return make_provider(settings.model, settings.base_url)
 
 
 class SessionBusy(Exception):
@@ -188,7 +192,7 @@ class ConversationManager:
         store: SessionStore,
         *,
         tools: Sequence[ToolDefinition[Any]] = BUILTIN_TOOLS,
-        provider_factory: ProviderFactory = make_provider,
+        provider_factory: ProviderFactory = provider_from_settings,
     ) -> None:
         self.store = store
         self.settings_files = SettingsFiles(store.state_dir)
@@ -210,7 +214,13 @@ class ConversationManager:
         """
         if session_id is not None and session_id in self.conversations:
             return self.conversations[session_id]
-        provider = self.provider_factory(settings.model)
+        provider = self.provider_factory(settings)
+        if settings.max_cost_usd is not None and price_for(provider.model_id) is None:
+            raise ConfigError(
+                f"maxCostUsd needs the price of {provider.model_id}, which the model table "
+                "(agentls/data/models.json) does not know; drop the cost budget or use "
+                "maxTokens instead"
+            )
         if session_id is None:
             session_id, log = self.store.create(workspace.root, settings.model)
             messages: list[Message] = []

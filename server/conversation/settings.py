@@ -23,6 +23,8 @@ class Settings(BaseModel):
     )
 
     model: str = DEFAULT_MODEL
+    # For openai:MODEL, an OpenAI-compatible server (Ollama, llama.cpp, LM Studio, vLLM).
+    base_url: str | None = None
     mode: Mode = Mode.DEFAULT
     max_turns: int | None = Field(default=50, ge=1)
     max_tokens: int | None = Field(default=None, ge=1)

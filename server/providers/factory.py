@@ -5,17 +5,23 @@ from __future__ import annotations
 from agentls.contracts.errors import ConfigError
 from agentls.providers.base import ModelProvider
 
-PROVIDERS = ("anthropic", "scripted")
+PROVIDERS = ("anthropic", "openai", "scripted")
 
 
-def make_provider(spec: str) -> ModelProvider:
+def make_provider(spec: str, base_url: str | None = None) -> ModelProvider:
+    """``base_url`` points the openai provider at a compatible server (Ollama, llama.cpp...)."""
     provider, _, name = spec.partition(":")
+    # SDKs are imported here: they are heavy, and a run needs only one of them.
     if provider == "anthropic":
-        # Imported here: the SDK is heavy and a scripted run never needs it.
         from agentls.providers.anthropic import AnthropicProvider, require_api_key
 
         require_api_key()  # fail before any work; the SDK then reads the variable itself
         return AnthropicProvider(name)
+    if provider == "openai":
+        from agentls.providers.openai_compat import OpenAIProvider, resolve_credentials
+
+        key, url = resolve_credentials(base_url)
+        return OpenAIProvider(name, api_key=key, base_url=url)
     if provider == "scripted":
         from agentls.providers.scripted import ScriptedProvider
 

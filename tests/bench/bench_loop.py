@@ -69,7 +69,7 @@ async def one_run(n: int, root: Path) -> tuple[float, float]:
     provider = ScriptedProvider(script(n))
     manager = ConversationManager(
         SessionStore(root / "state"), tools=[instant_read_tool(counter)],
-        provider_factory=lambda spec: provider,
+        provider_factory=lambda settings: provider,
     )  # fmt: skip
     settings = load_settings({"model": "scripted:bench", "maxTurns": n + 5})
     conversation = manager.open(LocalWorkspace(root), settings)

@@ -90,7 +90,7 @@ def conversation(
     workspace_dir = tmp_path / "ws"
     workspace_dir.mkdir(exist_ok=True)
     provider = ScriptedProvider(turns)
-    kwargs: dict[str, Any] = {"provider_factory": lambda spec: provider}
+    kwargs: dict[str, Any] = {"provider_factory": lambda settings: provider}
     if tools is not None:
         kwargs["tools"] = tools
     manager = ConversationManager(SessionStore(tmp_path / "state"), **kwargs)

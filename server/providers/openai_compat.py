@@ -1,0 +1,313 @@
+"""OpenAI-compatible chat completions as a ModelProvider, through the official SDK.
+
+One provider serves OpenAI and every server that speaks its API: Ollama,
+llama.cpp's server, LM Studio, vLLM. Streamed tool-call arguments arrive in
+pieces keyed by index; they are put back together here, and the turn ends in
+the same ModelEvents the Anthropic provider yields.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx2
+import openai
+
+from agentls.contracts.errors import ConfigError
+from agentls.contracts.messages import (
+    ContentBlock,
+    Message,
+    TextBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+from agentls.contracts.model_io import (
+    BlockFinished,
+    MessageDone,
+    ModelError,
+    ModelEvent,
+    ModelInput,
+    StopReason,
+    TextDelta,
+    ToolInputDelta,
+    ToolSpec,
+    ToolUseStarted,
+)
+from agentls.contracts.usage import Usage
+
+INVALID_JSON_KEY = "__invalid_json__"
+# A local server ignores the key, but the SDK insists on one.
+LOCAL_PLACEHOLDER_KEY = "not-needed"
+_STOP_REASONS: dict[str, StopReason] = {
+    "stop": "end_turn",
+    "tool_calls": "tool_use",
+    "function_call": "tool_use",
+    "length": "max_tokens",
+    "content_filter": "refusal",
+}
+
+
+def resolve_credentials(base_url: str | None) -> tuple[str, str | None]:
+    """(api key, base url) from the setting and OPENAI_API_KEY / OPENAI_BASE_URL.
+
+    A local endpoint needs no real key; api.openai.com does, and its absence is
+    a ConfigError before any work.
+    """
+    url = base_url or os.environ.get("OPENAI_BASE_URL") or None
+    key = os.environ.get("OPENAI_API_KEY", "").strip()
+    if key:
+        return key, url
+    if url:
+        return LOCAL_PLACEHOLDER_KEY, url
+    raise ConfigError(
+        "no OpenAI API key: set OPENAI_API_KEY, or point at a local server with "
+        "OPENAI_BASE_URL (or the baseUrl setting), e.g. http://127.0.0.1:11434/v1 for Ollama"
+    )
+
+
+@dataclass
+class _Call:
+    id: str = ""
+    name: str = ""
+    arguments: list[str] = field(default_factory=list)
+    started: bool = False
+
+
+class OpenAIProvider:
+    def __init__(
+        self,
+        model_name: str,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        max_retries: int = 3,
+        timeout_seconds: float = 600.0,
+        connect_timeout_seconds: float = 5.0,
+    ) -> None:
+        self._model_name = model_name
+        self._api_key = api_key
+        self._base_url = base_url
+        self._max_retries = max_retries
+        self._timeout = httpx2.Timeout(timeout_seconds, connect=connect_timeout_seconds)
+        self._client: openai.AsyncOpenAI | None = None
+
+    @property
+    def model_id(self) -> str:
+        return f"openai:{self._model_name}"
+
+    @property
+    def model_name(self) -> str:
+        return self._model_name
+
+    def _get_client(self) -> openai.AsyncOpenAI:
+        if self._client is None:
+            key, url = (self._api_key, self._base_url)
+            if key is None:
+                try:
+                    key, url = resolve_credentials(self._base_url)
+                except ConfigError as exc:
+                    raise ModelError(str(exc), kind="auth") from None
+            self._client = openai.AsyncOpenAI(
+                api_key=key, base_url=url, max_retries=self._max_retries, timeout=self._timeout
+            )
+        return self._client
+
+    async def stream(self, request: ModelInput) -> AsyncIterator[ModelEvent]:
+        client = self._get_client()
+        kwargs: dict[str, Any] = {
+            "model": self._model_name,
+            "messages": to_chat_messages(request.system, request.messages),
+            "max_tokens": request.max_output_tokens,
+            "stream": True,
+            "stream_options": {"include_usage": True},
+        }
+        if request.tools:
+            kwargs["tools"] = to_chat_tools(request.tools)
+        text: list[str] = []
+        calls: dict[int, _Call] = {}
+        finish: str | None = None
+        usage = Usage()
+        try:
+            stream = await client.chat.completions.create(**kwargs)
+            async with stream:
+                async for chunk in stream:
+                    if chunk.usage is not None:
+                        usage = _usage(chunk.usage)
+                    for choice in chunk.choices:
+                        finish = choice.finish_reason or finish
+                        delta = choice.delta
+                        if delta.content:
+                            text.append(delta.content)
+                            yield TextDelta(0, delta.content)
+                        for piece in delta.tool_calls or ():
+                            for event in _tool_piece(calls, piece):
+                                yield event
+        except ModelError:
+            raise
+        except (openai.OpenAIError, httpx2.HTTPError, ValueError, LookupError, TypeError) as exc:
+            raise to_model_error(exc, self._model_name) from exc
+        if finish is None:
+            raise ModelError("the model server ended the stream before finishing", kind="stream")
+        blocks: list[ContentBlock] = []
+        if text:
+            blocks.append(TextBlock("".join(text)))
+            yield BlockFinished(0, blocks[-1])
+        for index in sorted(calls):
+            block = _finished_call(calls[index], index)
+            blocks.append(block)
+            yield BlockFinished(index + 1, block)
+        stop = _STOP_REASONS.get(finish, "other")
+        if stop == "end_turn" and any(isinstance(b, ToolUseBlock) for b in blocks):
+            stop = "tool_use"  # some servers say "stop" after tool calls
+        yield MessageDone(Message("assistant", tuple(blocks)), stop, usage)
+
+
+def _tool_piece(calls: dict[int, _Call], piece: Any) -> list[ModelEvent]:
+    call = calls.setdefault(int(piece.index or 0), _Call())
+    index = int(piece.index or 0) + 1  # block 0 is the text
+    if piece.id:
+        call.id = piece.id
+    function = piece.function
+    if function is not None and function.name:
+        call.name += function.name
+    events: list[ModelEvent] = []
+    if not call.started and call.name:
+        call.started = True
+        events.append(ToolUseStarted(index, call.id, call.name))
+    if function is not None and function.arguments:
+        call.arguments.append(function.arguments)
+        events.append(ToolInputDelta(index, function.arguments))
+    return events
+
+
+def _finished_call(call: _Call, index: int) -> ToolUseBlock:
+    raw = "".join(call.arguments).strip()
+    arguments: dict[str, Any]
+    try:
+        parsed = json.loads(raw) if raw else {}
+        arguments = parsed if isinstance(parsed, dict) else {INVALID_JSON_KEY: raw}
+    except json.JSONDecodeError:
+        arguments = {INVALID_JSON_KEY: raw}
+    return ToolUseBlock(call.id or f"call_{index}", call.name or "unnamed", arguments)
+
+
+def _usage(raw: Any) -> Usage:
+    details = getattr(raw, "prompt_tokens_details", None)
+    cached = int(getattr(details, "cached_tokens", 0) or 0) if details is not None else 0
+    prompt = int(raw.prompt_tokens or 0)
+    return Usage(
+        input_tokens=max(prompt - cached, 0),
+        output_tokens=int(raw.completion_tokens or 0),
+        cache_read_tokens=cached,
+    )
+
+
+def to_chat_tools(tools: Sequence[ToolSpec]) -> list[dict[str, Any]]:
+    return [
+        {
+            "type": "function",
+            "function": {
+                "name": t.name,
+                "description": t.description,
+                "parameters": t.input_schema,
+            },
+        }
+        for t in tools
+    ]
+
+
+def to_chat_messages(system: str, messages: Sequence[Message]) -> list[dict[str, Any]]:
+    """Our messages in the chat-completions shape (thinking blocks have no place there)."""
+    out: list[dict[str, Any]] = [{"role": "system", "content": system}] if system else []
+    for message in messages:
+        if message.role == "assistant":
+            out.append(_assistant(message))
+            continue
+        texts = []
+        for block in message.content:
+            if isinstance(block, ToolResultBlock):
+                out.append(
+                    {"role": "tool", "tool_call_id": block.tool_use_id, "content": block.content}
+                )
+            elif isinstance(block, TextBlock) and block.text:
+                texts.append(block.text)
+        if texts:
+            out.append({"role": "user", "content": "\n\n".join(texts)})
+    return out
+
+
+def _assistant(message: Message) -> dict[str, Any]:
+    text = "".join(b.text for b in message.content if isinstance(b, TextBlock))
+    entry: dict[str, Any] = {"role": "assistant", "content": text or None}
+    calls = [
+        {
+            "id": b.id,
+            "type": "function",
+            "function": {"name": b.name, "arguments": json.dumps(b.input)},
+        }
+        for b in message.content
+        if isinstance(b, ToolUseBlock)
+    ]
+    if calls:
+        entry["tool_calls"] = calls
+    return entry
+
+
+def to_model_error(exc: Exception, model_name: str) -> ModelError:
+    """One line for a person, plus a kind the runtime can branch on."""
+    if isinstance(exc, openai.APIStatusError):
+        return _status_error(exc, model_name)
+    if isinstance(exc, openai.APITimeoutError | httpx2.TimeoutException):
+        return ModelError("the model server timed out (no data in time)", kind="timeout")
+    if isinstance(exc, openai.APIConnectionError | httpx2.TransportError):
+        return ModelError(
+            f"could not reach the model server ({_describe(exc)}); is it running, and is "
+            "OPENAI_BASE_URL (or baseUrl) right?",
+            kind="connection",
+        )
+    return ModelError(f"malformed response from the model server ({_describe(exc)})", kind="stream")
+
+
+def _status_error(exc: openai.APIStatusError, model_name: str) -> ModelError:
+    code = exc.status_code
+    detail = _one_line(_api_message(exc.body) or exc.message or str(exc))
+
+    def made(text: str, kind: str) -> ModelError:
+        return ModelError(f"{text} ({code}: {detail})", kind=kind, status=code)
+
+    lowered = detail.lower()
+    if code == 401:
+        return made("the model server rejected the API key; check OPENAI_API_KEY", "auth")
+    if code == 403:
+        return made("no permission for this model server call", "permission")
+    if code == 404:
+        return made(f"model {model_name!r} not found by the model server", "not_found")
+    if code == 413 or "context length" in lowered or "too long" in lowered:
+        return made("the conversation is too long for the model", "prompt_too_long")
+    if code in (400, 422):
+        return made("the model server rejected the request", "bad_request")
+    if code == 429:
+        return made("rate limited by the model server, even after retries", "rate_limit")
+    if code in (503, 529):
+        return made("the model server is overloaded; try again later", "overloaded")
+    return made("the model server returned an error", "api")
+
+
+def _api_message(body: object) -> str | None:
+    error = body.get("error") if isinstance(body, dict) else None
+    message = error.get("message") if isinstance(error, dict) else None
+    return message if isinstance(message, str) else None
+
+
+def _describe(exc: Exception) -> str:
+    text = _one_line(str(exc))
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _one_line(text: str, limit: int = 300) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
