@@ -141,29 +141,46 @@ class OpenAIProvider:
                         finish = choice.finish_reason or finish
                         delta = choice.delta
                         if delta.content:
-                            text.append(delta.content)
-                            yield TextDelta(0, delta.content)
+                            content = _checked(delta.content, str)
+                            text.append(content)
+                            yield TextDelta(0, content)
                         for piece in delta.tool_calls or ():
                             for event in _tool_piece(calls, piece):
                                 yield event
+            if finish is None:
+                raise ModelError(
+                    "the model server ended the stream before finishing", kind="stream"
+                )
+            blocks = _blocks(text, calls)
         except ModelError:
             raise
-        except (openai.OpenAIError, httpx2.HTTPError, ValueError, LookupError, TypeError) as exc:
+        except (openai.OpenAIError, httpx2.HTTPError, ValueError, LookupError, TypeError,
+                AttributeError) as exc:  # fmt: skip
+            # The SDK does not check the shape of chunks: odd data surfaces as these.
             raise to_model_error(exc, self._model_name) from exc
-        if finish is None:
-            raise ModelError("the model server ended the stream before finishing", kind="stream")
-        blocks: list[ContentBlock] = []
-        if text:
-            blocks.append(TextBlock("".join(text)))
-            yield BlockFinished(0, blocks[-1])
-        for index in sorted(calls):
-            block = _finished_call(calls[index], index)
-            blocks.append(block)
-            yield BlockFinished(index + 1, block)
+        for index, block in blocks:
+            yield BlockFinished(index, block)
+        blocks_only = [block for _, block in blocks]
         stop = _STOP_REASONS.get(finish, "other")
-        if stop == "end_turn" and any(isinstance(b, ToolUseBlock) for b in blocks):
+        if stop == "end_turn" and any(isinstance(b, ToolUseBlock) for b in blocks_only):
             stop = "tool_use"  # some servers say "stop" after tool calls
-        yield MessageDone(Message("assistant", tuple(blocks)), stop, usage)
+        yield MessageDone(Message("assistant", tuple(blocks_only)), stop, usage)
+
+
+def _blocks(text: list[str], calls: dict[int, _Call]) -> list[tuple[int, ContentBlock]]:
+    """The finished blocks with their stream indices (text first, then each call)."""
+    blocks: list[tuple[int, ContentBlock]] = []
+    if text:
+        blocks.append((0, TextBlock("".join(text))))
+    for index in sorted(calls):
+        blocks.append((index + 1, _finished_call(calls[index], index)))
+    return blocks
+
+
+def _checked(value: object, kind: type[str]) -> str:
+    if not isinstance(value, kind):
+        raise ValueError(f"expected {kind.__name__} in a chunk, got {value!r:.40}")
+    return value
 
 
 def _tool_piece(calls: dict[int, _Call], piece: Any) -> list[ModelEvent]:
@@ -173,14 +190,15 @@ def _tool_piece(calls: dict[int, _Call], piece: Any) -> list[ModelEvent]:
         call.id = piece.id
     function = piece.function
     if function is not None and function.name:
-        call.name += function.name
+        call.name += _checked(function.name, str)
     events: list[ModelEvent] = []
     if not call.started and call.name:
         call.started = True
         events.append(ToolUseStarted(index, call.id, call.name))
     if function is not None and function.arguments:
-        call.arguments.append(function.arguments)
-        events.append(ToolInputDelta(index, function.arguments))
+        arguments = _checked(function.arguments, str)
+        call.arguments.append(arguments)
+        events.append(ToolInputDelta(index, arguments))
     return events
 
 

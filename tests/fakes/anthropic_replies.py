@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from tests.fakes.http_fake import Plan
+
 ERROR_TYPES = {
     400: "invalid_request_error",
     401: "authentication_error",
@@ -114,15 +116,6 @@ def malformed() -> Reply:
 def raw(events: Sequence[tuple[str, Any]]) -> Reply:
     """Exactly these SSE events, as (event name, data); a str data is sent verbatim."""
     return Reply("raw", {"events": [list(event) for event in events]})
-
-
-@dataclass
-class Plan:
-    status: int
-    headers: dict[str, str] = field(default_factory=dict)
-    json_body: dict[str, Any] | None = None
-    events: list[bytes] = field(default_factory=list)
-    stall_seconds: float = 0.0
 
 
 def error_body(error_type: str, message: str) -> dict[str, Any]:
