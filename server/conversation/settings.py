@@ -7,6 +7,12 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic.alias_generators import to_camel
 
+from agentls.context.policy import (
+    DEFAULT_THRESHOLD,
+    DEFAULT_VERBATIM_TURNS,
+    ContextPolicy,
+    context_window,
+)
 from agentls.contracts.errors import ConfigError
 from agentls.loop.budget import Budget
 from agentls.permissions.modes import Mode
@@ -25,6 +31,10 @@ class Settings(BaseModel):
     model: str = DEFAULT_MODEL
     # For openai:MODEL, an OpenAI-compatible server (Ollama, llama.cpp, LM Studio, vLLM).
     base_url: str | None = None
+    # Sampling and tool choice for the model (small local models need a firm hand):
+    # toolChoice is "auto", "required", "none" or a tool name to force that tool.
+    temperature: float | None = Field(default=None, ge=0, le=2)
+    tool_choice: str = "auto"
     mode: Mode = Mode.DEFAULT
     max_turns: int | None = Field(default=50, ge=1)
     max_tokens: int | None = Field(default=None, ge=1)
@@ -43,6 +53,15 @@ class Settings(BaseModel):
     secret_files: list[str] = Field(default_factory=list)
     # Where "Always allow" keeps its rule: this session, or the workspace settings file.
     always_allow_scope: Literal["session", "workspace"] = "session"
+    # The context layer: the model's window in tokens (default: the model table, or a
+    # small default for models it does not know); compaction of the older history above
+    # this share of it; turns always kept verbatim; tokens of old bulky tool results kept
+    # before they are elided (default: a fifth of the window).
+    context_window: int | None = Field(default=None, ge=1024)
+    compaction: bool = True
+    compaction_threshold: float = Field(default=DEFAULT_THRESHOLD, ge=0.3, le=0.95)
+    verbatim_turns: int = Field(default=DEFAULT_VERBATIM_TURNS, ge=1, le=100)
+    tool_result_budget: int | None = Field(default=None, ge=0)
 
     @field_validator("model")
     @classmethod
@@ -71,6 +90,16 @@ class Settings(BaseModel):
 
     def budget(self) -> Budget:
         return Budget(self.max_turns, self.max_tokens, self.max_cost_usd, self.timeout_seconds)
+
+    def context_policy(self, model_id: str) -> ContextPolicy:
+        return ContextPolicy(
+            window=context_window(model_id, self.context_window),
+            max_output_tokens=self.max_output_tokens,
+            threshold=self.compaction_threshold,
+            verbatim_turns=self.verbatim_turns,
+            tool_result_budget=self.tool_result_budget,
+            compaction=self.compaction,
+        )
 
     def to_log(self) -> dict[str, Any]:
         return self.model_dump(mode="json", by_alias=True)

@@ -8,7 +8,13 @@ from agentls.providers.base import ModelProvider
 PROVIDERS = ("anthropic", "openai", "scripted")
 
 
-def make_provider(spec: str, base_url: str | None = None) -> ModelProvider:
+def make_provider(
+    spec: str,
+    base_url: str | None = None,
+    *,
+    temperature: float | None = None,
+    tool_choice: str = "auto",
+) -> ModelProvider:
     """``base_url`` points the openai provider at a compatible server (Ollama, llama.cpp...)."""
     provider, _, name = spec.partition(":")
     # SDKs are imported here: they are heavy, and a run needs only one of them.
@@ -21,7 +27,9 @@ def make_provider(spec: str, base_url: str | None = None) -> ModelProvider:
         from agentls.providers.openai_compat import OpenAIProvider, resolve_credentials
 
         key, url = resolve_credentials(base_url)
-        return OpenAIProvider(name, api_key=key, base_url=url)
+        return OpenAIProvider(
+            name, api_key=key, base_url=url, temperature=temperature, tool_choice=tool_choice
+        )
     if provider == "scripted":
         from agentls.providers.scripted import ScriptedProvider
 

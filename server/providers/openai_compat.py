@@ -87,8 +87,12 @@ class OpenAIProvider:
         max_retries: int = 3,
         timeout_seconds: float = 600.0,
         connect_timeout_seconds: float = 5.0,
+        temperature: float | None = None,
+        tool_choice: str = "auto",
     ) -> None:
         self._model_name = model_name
+        self._temperature = temperature
+        self._tool_choice = tool_choice
         self._api_key = api_key
         self._base_url = base_url
         self._max_retries = max_retries
@@ -125,12 +129,16 @@ class OpenAIProvider:
             "stream": True,
             "stream_options": {"include_usage": True},
         }
+        if self._temperature is not None:
+            kwargs["temperature"] = self._temperature
         if request.tools:
             kwargs["tools"] = to_chat_tools(request.tools)
+            if self._tool_choice != "auto":
+                kwargs["tool_choice"] = chat_tool_choice(self._tool_choice)
         text: list[str] = []
         calls: dict[int, _Call] = {}
         finish: str | None = None
-        usage = Usage()
+        usage: Usage | None = None
         try:
             stream = await client.chat.completions.create(**kwargs)
             async with stream:
@@ -164,6 +172,8 @@ class OpenAIProvider:
         stop = _STOP_REASONS.get(finish, "other")
         if stop == "end_turn" and any(isinstance(b, ToolUseBlock) for b in blocks_only):
             stop = "tool_use"  # some servers say "stop" after tool calls
+        if usage is None:  # the server reports none (llama.cpp streaming): estimate it
+            usage = _estimated_usage(kwargs, blocks_only)
         yield MessageDone(Message("assistant", tuple(blocks_only)), stop, usage)
 
 
@@ -175,6 +185,17 @@ def _blocks(text: list[str], calls: dict[int, _Call]) -> list[tuple[int, Content
     for index in sorted(calls):
         blocks.append((index + 1, _finished_call(calls[index], index)))
     return blocks
+
+
+def _estimated_usage(request: dict[str, Any], blocks: list[ContentBlock]) -> Usage:
+    """About four characters a token, so token budgets hold against any server."""
+    sent = len(json.dumps(request["messages"])) + len(json.dumps(request.get("tools", [])))
+    produced = sum(
+        len(b.text) if isinstance(b, TextBlock) else len(json.dumps(b.input)) + len(b.name)
+        for b in blocks
+        if isinstance(b, TextBlock | ToolUseBlock)
+    )
+    return Usage(input_tokens=sent // 4 + 1, output_tokens=produced // 4 + 1)
 
 
 def _checked(value: object, kind: type[str]) -> str:
@@ -190,7 +211,11 @@ def _tool_piece(calls: dict[int, _Call], piece: Any) -> list[ModelEvent]:
         call.id = piece.id
     function = piece.function
     if function is not None and function.name:
-        call.name += _checked(function.name, str)
+        name = _checked(function.name, str)
+        # OpenAI sends the name once; some servers (llama.cpp's) repeat it in
+        # every chunk, and a few stream it in pieces before the arguments.
+        if not call.name or (name != call.name and not call.arguments):
+            call.name = name if not call.name else call.name + name
     events: list[ModelEvent] = []
     if not call.started and call.name:
         call.started = True
@@ -236,6 +261,12 @@ def to_chat_tools(tools: Sequence[ToolSpec]) -> list[dict[str, Any]]:
         }
         for t in tools
     ]
+
+
+def chat_tool_choice(choice: str) -> str | dict[str, Any]:
+    if choice in ("auto", "required", "none"):
+        return choice
+    return {"type": "function", "function": {"name": choice}}
 
 
 def to_chat_messages(system: str, messages: Sequence[Message]) -> list[dict[str, Any]]:

@@ -29,7 +29,7 @@ from agentls.contracts.model_io import (
 )
 from agentls.contracts.usage import Usage
 from agentls.providers.openai_compat import OpenAIProvider
-from tests.fakes.openai_server import FakeOpenAI, chat
+from tests.fakes.openai_server import FakeOpenAI, chat, raw
 from tests.unit.providers.helpers import collect, done, request
 
 Build = Callable[..., OpenAIProvider]
@@ -143,11 +143,15 @@ async def test_usage_from_the_last_chunk(fake: FakeOpenAI, make_provider: Build)
     assert done(await collect(make_provider(), request())).usage == Usage(100, 42, 20, 0)
 
 
-async def test_usage_is_zero_when_the_server_sends_none(
+async def test_usage_is_estimated_when_the_server_sends_none(
     fake: FakeOpenAI, make_provider: Build
 ) -> None:
-    fake.add(chat("ok", usage=None))
-    assert done(await collect(make_provider(), request())).usage == Usage()
+    # llama.cpp's server streams no usage; token budgets must still hold.
+    fake.add(chat("a" * 400, usage=None))
+    usage = done(await collect(make_provider(), request(system="s" * 4000))).usage
+    assert 1000 < usage.input_tokens < 1100
+    assert usage.output_tokens == 101
+    assert usage.cache_read_tokens == 0
 
 
 @pytest.mark.parametrize(
@@ -292,3 +296,31 @@ def test_fake_standalone_serves_a_script_and_records(tmp_path: Path) -> None:
         assert server.wait(timeout=10) == 0
     lines = [json.loads(line) for line in record.read_text().splitlines()]
     assert [line["path"] for line in lines] == ["/v1/chat/completions"] * 2
+
+
+async def test_a_name_repeated_in_every_chunk_is_read_once(fake, make_provider) -> None:
+    # llama.cpp's server repeats function.name with each argument piece.
+    chunks = [
+        {"choices": [{"index": 0, "delta": {"role": "assistant"}, "finish_reason": None}]},
+        *[
+            {"choices": [{"index": 0, "finish_reason": None, "delta": {"tool_calls": [
+                {"index": 0, "id": "call_1", "type": "function",
+                 "function": {"name": "list_files", "arguments": piece}}]}}]}
+            for piece in ('{"', "path", '": "', "src", '"}')
+        ],
+        {"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]},
+    ]  # fmt: skip
+    fake.add(raw(chunks))
+    (use,) = done(await collect(make_provider(), request())).message.tool_uses
+    assert (use.name, use.input) == ("list_files", {"path": "src"})
+
+
+async def test_temperature_and_tool_choice_are_sent(fake: FakeOpenAI, make_provider: Build) -> None:
+    spec = ToolSpec("list_files", "List files.", {"type": "object", "properties": {}})
+    fake.add(chat("a"), chat("b"))
+    await collect(make_provider(temperature=0, tool_choice="list_files"), request(tools=(spec,)))
+    await collect(make_provider(tool_choice="required"), request(tools=(spec,)))
+    forced, required = (r.body for r in fake.requests)
+    assert forced["temperature"] == 0
+    assert forced["tool_choice"] == {"type": "function", "function": {"name": "list_files"}}
+    assert required["tool_choice"] == "required" and "temperature" not in required
