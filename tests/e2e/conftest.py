@@ -20,7 +20,9 @@ class Cli:
         self.state = state
         self.workspace = workspace
         self.env = {
-            k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "AGENTLS_"))
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("ANTHROPIC_", "AGENTLS_", "OPENAI_"))
         }
         self.env["AGENTLS_STATE_DIR"] = str(state)
 
