@@ -16,8 +16,14 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-async def ask_client(request: Awaitable[T], timeout: float, what: str) -> T | None:
-    """Await a client reply; None on error, timeout or when the editor says nothing."""
+async def ask_client(
+    request: Awaitable[T], timeout: float, what: str, *, errors: list[Exception] | None = None
+) -> T | None:
+    """Await a client reply; None on error, timeout or when the editor says nothing.
+
+    An error answer is also appended to ``errors`` when given: the caller may
+    take it as "this editor cannot do that" rather than as "no".
+    """
     future = asyncio.ensure_future(request)
     try:
         return await asyncio.wait_for(asyncio.shield(future), timeout)
@@ -30,6 +36,8 @@ async def ask_client(request: Awaitable[T], timeout: float, what: str) -> T | No
         raise
     except Exception as exc:  # MethodNotFound and friends: the client cannot do it
         log.info("%s failed: %s", what, exc)
+        if errors is not None:
+            errors.append(exc)
         return None
 
 

@@ -1,10 +1,13 @@
-"""Code actions: "Ask agentls to fix: …" per diagnostic, "Ask agentls about this selection"."""
+"""Code actions: "Ask agentls to fix: …" per diagnostic, "Ask agentls about this selection",
+and (question_actions.py) waiting questions, `agentls:` requests and cancelling."""
 
 from __future__ import annotations
 
 from lsprotocol import types
 
 from agentls.lsp.commands import ASK
+from agentls.lsp.question_actions import marker_actions, question_actions
+from agentls.lsp.questions import DIAGNOSTIC_SOURCE
 from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
 
 ASK_ABOUT_SELECTION = "Ask agentls about this selection"
@@ -18,7 +21,12 @@ def register(server: AgentServer) -> None:
         ),
     )
     def code_actions(ls: AgentServer, params: types.CodeActionParams) -> list[types.CodeAction]:
-        return actions_for(params)
+        ls.last_uri = params.text_document.uri
+        return [
+            *question_actions(ls, params),
+            *marker_actions(ls, params),
+            *actions_for(params),
+        ]
 
 
 def _range_dict(range_: types.Range) -> dict[str, dict[str, int]]:
@@ -32,6 +40,8 @@ def actions_for(params: types.CodeActionParams) -> list[types.CodeAction]:
     uri = params.text_document.uri
     actions = []
     for diagnostic in params.context.diagnostics:
+        if diagnostic.source == DIAGNOSTIC_SOURCE:
+            continue  # agentls's own questions have their own actions
         message = diagnostic.message.strip().splitlines()[0] if diagnostic.message else ""
         source = f" ({diagnostic.source})" if diagnostic.source else ""
         prompt = (

@@ -29,21 +29,21 @@ ASK, CANCEL, SESSIONS, SHOW_TRANSCRIPT, SET_MODE = (
 MAX_SELECTION_CHARS = 20_000
 
 
-class _Params(BaseModel):
+class CommandParams(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
 
-class Position(_Params):
+class Position(CommandParams):
     line: int = Field(ge=0)
     character: int = Field(ge=0)
 
 
-class Range(_Params):
+class Range(CommandParams):
     start: Position
     end: Position
 
 
-class AskParams(_Params):
+class AskParams(CommandParams):
     prompt: str = Field(min_length=1)
     session_id: str | None = Field(default=None, alias="sessionId")
     uri: str | None = None
@@ -51,16 +51,16 @@ class AskParams(_Params):
     wait: bool = False
 
 
-class SessionParams(_Params):
+class SessionParams(CommandParams):
     session_id: str = Field(alias="sessionId")
 
 
-class ModeParams(_Params):
+class ModeParams(CommandParams):
     mode: str
     session_id: str | None = Field(default=None, alias="sessionId")
 
 
-def parse(model: type[_Params], args: tuple[Any, ...], command: str) -> Any:
+def parse(model: type[CommandParams], args: tuple[Any, ...], command: str) -> Any:
     if len(args) != 1 or not isinstance(args[0], dict):
         raise JsonRpcInvalidParams(message=f"{command} takes one object argument")
     try:
@@ -82,13 +82,18 @@ def register(server: AgentServer) -> None:
         workspace = conversation.workspace
         prompt = with_editor_context(ls, workspace, params)
         observer = LspRunObserver(ls, conversation.session_id, params.prompt.splitlines()[0])
+        approver = LspApprover(
+            ls, session_id=conversation.session_id, emit=observer.edit, origin_uri=params.uri
+        )
         try:
-            handle = conversation.start(prompt, approver=LspApprover(ls), observer=observer)
+            handle = conversation.start(prompt, approver=approver, observer=observer)
         except SessionBusy as exc:
             raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
         observer.run_id = handle.run_id
         if isinstance(workspace, LspWorkspace):
             workspace.on_edit = observer.edit
+            workspace.session_id = conversation.session_id
+        ls.last_session = conversation.session_id
         ls.runs[handle.run_id] = handle
         handle.task.add_done_callback(lambda _: ls.runs.pop(handle.run_id, None))
         handle.task.add_done_callback(lambda _: write_transcript(ls, conversation.session_id))
@@ -109,6 +114,9 @@ def register(server: AgentServer) -> None:
 
     @server.command(CANCEL)
     def cancel(ls: AgentServer, *args: Any) -> dict[str, Any]:
+        if not args or args == ({},):  # editors that cannot pass arguments: every run
+            ended = [h.session_id for h in list(ls.runs.values()) if h.cancel()]
+            return {"sessionId": None, "cancelled": bool(ended), "sessionIds": ended}
         params: SessionParams = parse(SessionParams, args, CANCEL)
         conversation = ls.manager.get(params.session_id)
         cancelled = conversation is not None and conversation.cancel()
@@ -137,15 +145,18 @@ def register(server: AgentServer) -> None:
 
     @server.command(SHOW_TRANSCRIPT)
     async def show_transcript(ls: AgentServer, *args: Any) -> dict[str, Any]:
-        params: SessionParams = parse(SessionParams, args, SHOW_TRANSCRIPT)
+        if not args or args == ({},):  # editors that cannot pass arguments: the latest session
+            session_id = latest_session(ls)
+        else:
+            session_id = parse(SessionParams, args, SHOW_TRANSCRIPT).session_id
         try:
-            path = ls.store.path_for(params.session_id)
+            path = ls.store.path_for(session_id)
         except ValueError as exc:
             raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
         if not path.exists():
-            raise JsonRpcInvalidParams(message=f"agentls: no session {params.session_id}")
-        uri = write_transcript(ls, params.session_id).as_uri()
-        return {"uri": uri, "shown": await ls.show_document(uri)}
+            raise JsonRpcInvalidParams(message=f"agentls: no session {session_id}")
+        uri = write_transcript(ls, session_id).as_uri()
+        return {"sessionId": session_id, "uri": uri, "shown": await ls.show_document(uri)}
 
     @server.command(SET_MODE)
     def set_mode(ls: AgentServer, *args: Any) -> dict[str, Any]:
@@ -165,6 +176,16 @@ def register(server: AgentServer) -> None:
                 )
             conversation.set_mode(mode)
         return {"mode": mode.value, "sessionId": params.session_id}
+
+
+def latest_session(server: AgentServer) -> str:
+    """The session asked last in this server, else the newest of the workspace folders."""
+    if server.last_session is not None:
+        return server.last_session
+    stored = [info for root in server.roots() for info in server.store.list(root)]
+    if not stored:
+        raise JsonRpcInvalidParams(message="agentls: no session yet in this workspace")
+    return max(stored, key=lambda info: info.created_at).id
 
 
 def write_transcript(server: AgentServer, session_id: str) -> Path:

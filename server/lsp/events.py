@@ -164,6 +164,8 @@ class LspRunObserver(NullObserver):
         self.emit(kind, **payload)
         if kind == "edit_proposed":
             self._report(f"review: {payload.get('summary', '')}")
+        elif kind == "question":
+            self._report(f"waiting for you (code actions): {payload.get('summary', '')}")
 
     def usage(self, turn: int, total: Usage, cost_usd: float | None) -> None:
         self.emit("usage", usage=usage_dict(total, cost_usd))

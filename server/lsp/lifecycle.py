@@ -9,13 +9,14 @@ from lsprotocol import types
 from agentls.contracts.errors import ConfigError
 from agentls.lsp.client_requests import ask_client
 from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
-from agentls.lsp.settings import SECTION, merge_settings
+from agentls.lsp.settings import SECTION, merge_face_settings, merge_settings
 
 
 def register(server: AgentServer) -> None:
     @server.feature(types.INITIALIZE)
     def initialize(ls: AgentServer, params: types.InitializeParams) -> None:
         ls.init_options = params.initialization_options
+        ls.client_name = params.client_info.name if params.client_info else ""
         _apply(ls, ls.init_options)
 
     @server.feature(types.INITIALIZED)
@@ -31,10 +32,12 @@ def register(server: AgentServer) -> None:
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls: AgentServer, params: types.DidOpenTextDocumentParams) -> None:
+        ls.last_uri = params.text_document.uri
         await ls.notify_documents_changed()
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     async def did_change(ls: AgentServer, params: types.DidChangeTextDocumentParams) -> None:
+        ls.last_uri = params.text_document.uri
         await ls.notify_documents_changed()
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
@@ -65,9 +68,11 @@ async def refresh_configuration(server: AgentServer, pushed: Any = None) -> None
 def _apply(server: AgentServer, *layers: Any) -> None:
     try:
         settings = merge_settings(*layers)
+        face = merge_face_settings(*layers)
     except ConfigError as exc:
         server.tell(
             f"agentls: {exc}. The previous settings stay in force.", types.MessageType.Error
         )
         return
+    server.face = face
     server.apply_settings(settings, list(layers))

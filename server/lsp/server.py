@@ -19,11 +19,16 @@ from agentls.contracts.errors import ConfigError
 from agentls.conversation.manager import Conversation, ConversationManager, RunHandle
 from agentls.conversation.settings import Settings
 from agentls.lsp.client_requests import ask_client
-from agentls.lsp.settings import merge_settings
+from agentls.lsp.questions import QuestionBoard
+from agentls.lsp.settings import FaceSettings, merge_settings
 from agentls.lsp.workspace import LspWorkspace
 from agentls.session.store import SessionNotFound, SessionStore, default_state_dir
 
 log = logging.getLogger(__name__)
+
+# Clients that declare changeAnnotationSupport but apply annotated edits without
+# showing a preview: their edits are reviewed as if they had no preview.
+ANNOTATIONS_WITHOUT_PREVIEW = frozenset({"Sublime Text LSP"})
 
 
 _ANSWERED = object()  # a message already answered with an error
@@ -83,6 +88,60 @@ class AgentServer(LanguageServer):
         self.runs: dict[str, RunHandle] = {}
         self._documents_changed: asyncio.Condition | None = None
         self._settings_ready: asyncio.Event | None = None
+        self.face = FaceSettings()  # how this editor is asked (approvalsVia, reviewVia)
+        self.client_name = ""
+        self.last_uri: str | None = None  # the document the person touched last
+        self.last_session: str | None = None  # the session asked last
+        self.questions = QuestionBoard(self)
+        self._cannot_prompt = False
+
+    # --- how the person is asked -------------------------------------------
+
+    def prompts_failed(self) -> None:
+        """The editor answered a prompt with an error: ask through code actions from now on."""
+        if not self._cannot_prompt:
+            self._cannot_prompt = True
+            self.tell(
+                "agentls: this editor cannot show prompts; approvals and edit reviews "
+                "wait as code actions (agentls: Allow once / Apply / …) and diagnostics.",
+                types.MessageType.Info,
+            )
+
+    def approvals_route(self) -> str:
+        """Either "prompt" or "codeAction"."""
+        via = self.face.approvals_via
+        if via == "auto":
+            return "codeAction" if self._cannot_prompt else "prompt"
+        return via
+
+    def review_route(self) -> str:
+        """One of "editor" (its own preview), "prompt" or "codeAction"."""
+        via = self.face.review_via
+        if via != "auto":
+            return via
+        if self.client_previews_edits():
+            return "editor"
+        return "codeAction" if self._cannot_prompt else "prompt"
+
+    def client_previews_edits(self) -> bool:
+        workspace = self.client_capabilities.workspace
+        edit = workspace.workspace_edit if workspace is not None else None
+        declared = bool(edit and edit.document_changes and edit.change_annotation_support)
+        return declared and self.client_name not in ANNOTATIONS_WITHOUT_PREVIEW
+
+    def uses_code_actions(self) -> bool:
+        return self.approvals_route() == "codeAction" or self.review_route() == "codeAction"
+
+    def client_creates_files(self) -> bool:
+        """Whether CreateFile may be sent (resourceOperations includes create)."""
+        workspace = self.client_capabilities.workspace
+        edit = workspace.workspace_edit if workspace is not None else None
+        operations = (edit.resource_operations if edit is not None else None) or []
+        return types.ResourceOperationKind.Create in operations
+
+    def can_show_documents(self) -> bool:
+        window = self.client_capabilities.window
+        return bool(window and window.show_document and window.show_document.support)
 
     # --- documents -------------------------------------------------------
 
@@ -170,8 +229,7 @@ class AgentServer(LanguageServer):
 
     async def show_document(self, uri: str) -> bool:
         """Open a file in the editor, where the client can; False otherwise."""
-        window = self.client_capabilities.window
-        if window is None or window.show_document is None or not window.show_document.support:
+        if not self.can_show_documents():
             return False
         shown = await ask_client(
             self.window_show_document_async(types.ShowDocumentParams(uri, take_focus=True)),

@@ -19,7 +19,7 @@ from pygls.workspace import TextDocument
 from agentls.contracts.tooling import ErrorCode, ToolError
 from agentls.lsp import edits
 from agentls.lsp.client_requests import ask_client
-from agentls.lsp.review import review_edit
+from agentls.lsp.review import Proposal, review_edit
 from agentls.permissions.modes import Mode
 from agentls.permissions.policy import PermissionPolicy
 from agentls.workspace.interface import (
@@ -47,6 +47,7 @@ class LspWorkspace:
         self._disk = LocalWorkspace(root)
         self.policy: PermissionPolicy | None = None  # set once the conversation exists
         self.on_edit: EditListener | None = None  # set per run by the face
+        self.session_id = ""  # set by the face, for the questions a review asks
 
     def use_sandbox(self, settings: SandboxSettings) -> None:
         self._disk.use_sandbox(settings)
@@ -137,13 +138,32 @@ class LspWorkspace:
             return WriteOutcome(True, "no change", version=version)
         added, removed = edits.change_counts(old_text, new_text)
         summary = f"{'create' if create else 'edit'} {rel} (+{added} −{removed} lines)"
-        review = self._needs_review()
-        annotate = review and self._client_previews_edits()
-        if review and not annotate:
-            approved, reason = await review_edit(self.server, rel, old_text, new_text, summary)
-            if not approved:
-                self._emit("edit_rejected", {"path": rel, "reason": reason})
-                return WriteOutcome(False, reason)
+        route = self.server.review_route() if self._needs_review() else None
+        annotate = route == "editor"
+        question = None
+        if route in ("prompt", "codeAction"):
+            proposal = Proposal(rel, self.uri(rel), old_text, new_text, summary, self.session_id)
+            review = await review_edit(self.server, proposal, self._emit)
+            question = review.question
+            if not review.approved:
+                self._emit("edit_rejected", {"path": rel, "reason": review.reason})
+                return WriteOutcome(False, review.reason)
+        try:
+            return await self._apply(rel, doc, old_text, new_text, create, annotate, summary)
+        finally:
+            if question is not None:
+                question.settled.set()  # the person's agentls.answer may return now
+
+    async def _apply(
+        self,
+        rel: str,
+        doc: TextDocument | None,
+        old_text: str,
+        new_text: str,
+        create: bool,
+        annotate: bool,
+        summary: str,
+    ) -> WriteOutcome:
         params = self._apply_params(rel, doc, old_text, new_text, create, annotate, summary)
         self._emit("edit_proposed", {"path": rel, "summary": summary, "review": annotate})
         answer = await ask_client(
@@ -164,11 +184,6 @@ class LspWorkspace:
     def _needs_review(self) -> bool:
         mode = self.policy.mode if self.policy is not None else Mode.DEFAULT
         return mode not in (Mode.ACCEPT_EDITS, Mode.BYPASS)
-
-    def _client_previews_edits(self) -> bool:
-        workspace = self.server.client_capabilities.workspace
-        edit = workspace.workspace_edit if workspace is not None else None
-        return bool(edit and edit.document_changes and edit.change_annotation_support)
 
     async def _current(self, rel: str, doc: TextDocument | None) -> tuple[str, str | None] | None:
         if doc is not None:
@@ -196,7 +211,7 @@ class LspWorkspace:
         codec = self.server.workspace.position_codec
         hunks = edits.text_edits(old_text, new_text, codec.client_num_units, annotated=annotate)
         changes: list[Any] = []
-        if create:
+        if create and self.server.client_creates_files():
             changes.append(
                 types.CreateFile(
                     uri,

@@ -1,0 +1,413 @@
+-- agentls for Neovim (0.7 and later): :AgentAsk, :AgentCancel, a log buffer
+-- that renders the run, approvals through vim.ui.select, and a review of every
+-- edit (the diff in a split, then Apply or Reject) before it reaches a buffer.
+--
+--   require('agentls').setup({ settings = { model = 'anthropic:claude-sonnet-4-5' } })
+--
+-- The server keeps approvals and reviews waiting (approvalsVia / reviewVia =
+-- "codeAction"); this plugin answers them with agentls.answer when the person
+-- picks, and they are also offered as code actions (vim.lsp.buf.code_action()).
+
+local M = {}
+
+M.config = {
+  cmd = { 'agentls', 'serve' },
+  cmd_env = nil,
+  settings = {}, -- sent as initializationOptions and as the `agentls` configuration section
+  root_markers = { '.git', 'pyproject.toml', 'package.json', 'Cargo.toml', 'go.mod' },
+  log_height = 12,
+}
+
+-- What the plugin knows; read by tests and statuslines.
+M.state = {
+  client_id = nil,
+  session = nil, -- the session :AgentAsk continues
+  running = false,
+  last_result = nil, -- the run_finished event of the last run
+  log_buf = nil,
+  in_text = false, -- the log's last line is answer text still streaming
+}
+
+local function notify(msg, level)
+  vim.notify('agentls: ' .. msg, level or vim.log.levels.INFO)
+end
+
+local function client()
+  return M.state.client_id and vim.lsp.get_client_by_id(M.state.client_id) or nil
+end
+
+local function is_file(bufnr)
+  return vim.api.nvim_buf_is_loaded(bufnr) and vim.bo[bufnr].buftype == ''
+    and vim.api.nvim_buf_get_name(bufnr) ~= ''
+end
+
+-- 0.11 wants client:request() and vim.lsp.start(); 0.7 has only client.request and start_client.
+local NEW_API = vim.fn.has('nvim-0.11') == 1
+
+local function start_client(config)
+  if NEW_API then
+    return vim.lsp.start(config, { attach = false })
+  end
+  return vim.lsp.start_client(config)
+end
+
+-- --- the log buffer ----------------------------------------------------------
+
+local function log_buf()
+  local buf = M.state.log_buf
+  if buf and vim.api.nvim_buf_is_valid(buf) then
+    return buf
+  end
+  buf = vim.api.nvim_create_buf(false, true)
+  vim.api.nvim_buf_set_name(buf, 'agentls://log')
+  vim.bo[buf].filetype = 'markdown'
+  vim.bo[buf].bufhidden = 'hide'
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, { '# agentls' })
+  M.state.log_buf = buf
+  return buf
+end
+
+local function scroll(buf)
+  local last = vim.api.nvim_buf_line_count(buf)
+  for _, win in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_buf(win) == buf then
+      vim.api.nvim_win_set_cursor(win, { last, 0 })
+    end
+  end
+end
+
+local function append(lines)
+  local buf = log_buf()
+  vim.api.nvim_buf_set_lines(buf, -1, -1, false, lines)
+  M.state.in_text = false
+  scroll(buf)
+end
+
+local function append_text(text)
+  local buf = log_buf()
+  local pieces = vim.split(text, '\n', true)
+  if M.state.in_text then
+    local last = vim.api.nvim_buf_line_count(buf)
+    local line = vim.api.nvim_buf_get_lines(buf, last - 1, last, false)[1] or ''
+    pieces[1] = line .. pieces[1]
+    vim.api.nvim_buf_set_lines(buf, last - 1, last, false, pieces)
+  else
+    vim.api.nvim_buf_set_lines(buf, -1, -1, false, pieces)
+  end
+  M.state.in_text = true
+  scroll(buf)
+end
+
+function M.show_log()
+  local buf = log_buf()
+  for _, win in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_buf(win) == buf then
+      return
+    end
+  end
+  local current = vim.api.nvim_get_current_win()
+  vim.cmd('botright ' .. M.config.log_height .. 'split')
+  vim.api.nvim_win_set_buf(0, buf)
+  scroll(buf)
+  vim.api.nvim_set_current_win(current)
+end
+
+-- --- talking to the server -----------------------------------------------------
+
+local function execute(command, argument, on_result)
+  local c = client()
+  if not c then
+    notify('the server is not running (open a file in the project first)', vim.log.levels.ERROR)
+    return
+  end
+  local params = { command = command, arguments = argument and { argument } or {} }
+  local function handler(err, result)
+    if err then
+      notify(command .. ': ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+    elseif on_result then
+      on_result(result)
+    end
+  end
+  if NEW_API then
+    c:request('workspace/executeCommand', params, handler)
+  else
+    c.request('workspace/executeCommand', params, handler)
+  end
+end
+
+local function answer(id, value)
+  execute('agentls.answer', { id = id, answer = value })
+end
+
+-- --- questions: approvals and reviews --------------------------------------------
+
+local function show_diff(question)
+  local buf = vim.api.nvim_create_buf(false, true)
+  vim.api.nvim_buf_set_name(buf, 'agentls://diff/' .. question.id)
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, vim.split(question.detail or '', '\n', true))
+  vim.bo[buf].filetype = 'diff'
+  vim.bo[buf].modifiable = false
+  vim.cmd('topleft split')
+  local win = vim.api.nvim_get_current_win()
+  vim.api.nvim_win_set_buf(win, buf)
+  vim.cmd('redraw')
+  return win, buf
+end
+
+local function ask_person(question)
+  local win, buf
+  if question.question == 'review' then
+    win, buf = show_diff(question)
+  end
+  local prompt = question.question == 'review' and ('agentls: ' .. question.summary .. '?')
+    or ('agentls asks to use ' .. question.summary)
+  vim.ui.select(question.answers, {
+    prompt = prompt,
+    kind = 'agentls',
+    format_item = function(item)
+      return item.title
+    end,
+  }, function(choice)
+    if win and vim.api.nvim_win_is_valid(win) then
+      vim.api.nvim_win_close(win, true)
+    end
+    if buf and vim.api.nvim_buf_is_valid(buf) then
+      vim.api.nvim_buf_delete(buf, { force = true })
+    end
+    -- dismissed: the last answer (Deny, Reject)
+    local picked = choice or question.answers[#question.answers]
+    append({ '  → ' .. picked.title })
+    answer(question.id, picked.answer)
+  end)
+end
+
+-- --- events ----------------------------------------------------------------------
+
+local function finished_line(ev)
+  local usage = ev.usage or {}
+  local cost = usage.costUsd and string.format(' · $%.4f', usage.costUsd) or ''
+  return string.format(
+    '[%s · %d turns · %d in / %d out tokens%s]',
+    ev.terminalReason or '?',
+    ev.turns or 0,
+    usage.inputTokens or 0,
+    usage.outputTokens or 0,
+    cost
+  )
+end
+
+local render = {
+  text = function(ev)
+    append_text(ev.text)
+  end,
+  tool_started = function(ev)
+    append({ '→ ' .. ev.summary })
+  end,
+  tool_finished = function(ev)
+    local line = (ev.line and ev.line ~= '') and (' — ' .. ev.line) or ''
+    append({ (ev.ok and '✓ ' or '✗ ') .. ev.summary .. line })
+  end,
+  approval_asked = function(ev)
+    append({ '? approval: ' .. ev.summary })
+  end,
+  approval_answered = function(ev)
+    local said = { allow_once = 'allowed once', allow_always = 'always allowed', deny = 'denied' }
+    local rule = ev.rule and (' (rule ' .. ev.rule .. ' added)') or ''
+    append({ '  ' .. (said[ev.answer] or ev.answer) .. rule })
+  end,
+  question = function(ev)
+    if ev.question == 'review' then
+      append({ '? review: ' .. ev.summary })
+    end
+    ask_person(ev)
+  end,
+  edit_proposed = function(ev)
+    append({ '✎ ' .. ev.summary })
+  end,
+  edit_applied = function(ev)
+    append({ '✓ applied to ' .. ev.path .. (ev.changed and ' (changed on the way)' or '') })
+  end,
+  edit_rejected = function(ev)
+    append({ '✗ not applied to ' .. ev.path .. ': ' .. (ev.reason or '') })
+  end,
+  run_finished = function(ev)
+    M.state.running = false
+    M.state.last_result = ev
+    append({ '', finished_line(ev), '' })
+  end,
+}
+
+local function on_event(_, ev)
+  if type(ev) ~= 'table' then
+    return
+  end
+  if ev.sessionId and M.state.session == nil then
+    M.state.session = ev.sessionId
+  end
+  local handler = render[ev.kind]
+  if handler then
+    handler(ev)
+  end
+end
+
+local function show_document(_, result)
+  local path = vim.uri_to_fname(result.uri)
+  vim.cmd('split ' .. vim.fn.fnameescape(path))
+  return { success = true }
+end
+
+-- --- the client --------------------------------------------------------------------
+
+local function root_for(bufnr)
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  local dir = name ~= '' and vim.fn.fnamemodify(name, ':p:h') or vim.fn.getcwd()
+  for _, marker in ipairs(M.config.root_markers) do
+    local found = vim.fn.finddir(marker, dir .. ';')
+    if found == '' then
+      found = vim.fn.findfile(marker, dir .. ';')
+    end
+    if found ~= '' then
+      return vim.fn.fnamemodify(found, ':p:h:h')
+    end
+  end
+  return vim.fn.getcwd()
+end
+
+local function settings()
+  return vim.tbl_extend('force', { approvalsVia = 'codeAction', reviewVia = 'codeAction' }, M.config.settings)
+end
+
+function M.start(bufnr)
+  if client() then
+    return M.state.client_id
+  end
+  local root = root_for(bufnr or 0)
+  local capabilities = vim.lsp.protocol.make_client_capabilities()
+  capabilities.window = capabilities.window or {}
+  capabilities.window.showDocument = { support = true }
+  capabilities.workspace.workspaceEdit = capabilities.workspace.workspaceEdit or {}
+  capabilities.workspace.workspaceEdit.documentChanges = true
+  M.state.client_id = start_client({
+    name = 'agentls',
+    cmd = M.config.cmd,
+    cmd_env = M.config.cmd_env,
+    root_dir = root,
+    workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
+    init_options = settings(),
+    settings = { agentls = settings() },
+    capabilities = capabilities,
+    handlers = {
+      ['agentls/event'] = on_event,
+      ['window/showDocument'] = show_document,
+    },
+    on_exit = function()
+      M.state.client_id = nil
+      M.state.running = false
+    end,
+  })
+  -- the buffers already open in the project: the server reads them, unsaved text included
+  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+    local name = vim.api.nvim_buf_get_name(buf)
+    if M.state.client_id and is_file(buf) and vim.startswith(name, root .. '/') then
+      vim.lsp.buf_attach_client(buf, M.state.client_id)
+    end
+  end
+  return M.state.client_id
+end
+
+function M.attach(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  if not is_file(bufnr) then
+    return
+  end
+  local id = M.start(bufnr)
+  if id then
+    vim.lsp.buf_attach_client(bufnr, id)
+  end
+end
+
+-- --- what the person does ----------------------------------------------------------------
+
+-- opts: { range = {first_line, last_line} (1-based), new = true for a new session }
+function M.ask(prompt, opts)
+  opts = opts or {}
+  if not prompt or prompt == '' then
+    vim.ui.input({ prompt = 'Ask agentls: ' }, function(text)
+      if text and text ~= '' then
+        M.ask(text, opts)
+      end
+    end)
+    return
+  end
+  local bufnr = vim.api.nvim_get_current_buf()
+  M.attach(bufnr)
+  local argument = { prompt = prompt }
+  if not opts.new and M.state.session then
+    argument.sessionId = M.state.session
+  end
+  if is_file(bufnr) then
+    argument.uri = vim.uri_from_bufnr(bufnr)
+    if opts.range then
+      argument.range = {
+        start = { line = opts.range[1] - 1, character = 0 },
+        ['end'] = { line = opts.range[2] - 1, character = 0 },
+      }
+    end
+  end
+  M.show_log()
+  append({ '', '» ' .. prompt })
+  M.state.running = true
+  M.state.last_result = nil
+  execute('agentls.ask', argument, function(result)
+    M.state.session = result.sessionId
+  end)
+end
+
+function M.cancel()
+  execute('agentls.cancel', M.state.session and { sessionId = M.state.session } or nil, function(result)
+    notify(result.cancelled and 'cancelled' or 'nothing to cancel')
+  end)
+end
+
+function M.transcript()
+  execute('agentls.showTranscript', M.state.session and { sessionId = M.state.session } or nil)
+end
+
+function M.set_mode(mode)
+  execute('agentls.setMode', { mode = mode, sessionId = M.state.session }, function(result)
+    notify('mode ' .. result.mode)
+  end)
+end
+
+function M.setup(opts)
+  M.config = vim.tbl_deep_extend('force', M.config, opts or {})
+  local command = vim.api.nvim_create_user_command
+  command('AgentAsk', function(o)
+    M.ask(o.args, { range = o.range > 0 and { o.line1, o.line2 } or nil })
+  end, { nargs = '*', range = true, desc = 'Ask agentls (continues the session)' })
+  command('AgentNew', function(o)
+    M.ask(o.args, { new = true, range = o.range > 0 and { o.line1, o.line2 } or nil })
+  end, { nargs = '*', range = true, desc = 'Ask agentls in a new session' })
+  command('AgentCancel', M.cancel, { desc = 'Cancel the agentls run' })
+  command('AgentLog', M.show_log, { desc = 'Show the agentls log' })
+  command('AgentTranscript', M.transcript, { desc = 'Open the session transcript' })
+  command('AgentMode', function(o)
+    M.set_mode(o.args)
+  end, {
+    nargs = 1,
+    complete = function()
+      return { 'default', 'accept-edits', 'plan', 'bypass' }
+    end,
+  })
+  local group = vim.api.nvim_create_augroup('agentls', { clear = true })
+  vim.api.nvim_create_autocmd({ 'BufReadPost', 'BufNewFile' }, {
+    group = group,
+    callback = function(args)
+      if client() then
+        M.attach(args.buf)
+      end
+    end,
+  })
+end
+
+return M

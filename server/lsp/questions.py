@@ -1,0 +1,137 @@
+"""Questions that wait for the person as code actions, for editors without a usable prompt.
+
+An approval or an edit review that cannot be asked with showMessageRequest
+(Helix up to 25.07 answers MethodNotFound; Kate takes an edit only right after
+the person picked an action; plugins that draw their own prompts) waits here:
+it is announced as an `agentls/event` `question`, shown as an Information
+diagnostic, offered as code actions on every document, and answered through
+`agentls.answer`. The run waits at most `approvalTimeoutSeconds`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from lsprotocol import types
+
+if TYPE_CHECKING:
+    from agentls.lsp.server import AgentServer
+
+Emit = Callable[[str, dict[str, Any]], None]
+DIAGNOSTIC_SOURCE = "agentls"
+MAX_SHOWN_DETAIL = 1500
+_ids = itertools.count(1)
+
+
+def _loop() -> asyncio.AbstractEventLoop:
+    return asyncio.get_running_loop()
+
+
+def new_review_id() -> str:
+    return f"review-{next(_ids)}"
+
+
+@dataclass(eq=False)
+class Question:
+    id: str
+    kind: Literal["approval", "review"]
+    summary: str
+    detail: str
+    answers: list[tuple[str, str]]  # (answer, title), in the order they are offered
+    session_id: str
+    uri: str | None = None  # where the Information diagnostic goes
+    line: int = 0
+    path: str | None = None  # for a review: the file, relative to its root
+    before: str = ""  # for a review: the texts, to show the diff
+    after: str = ""
+    future: asyncio.Future[str] = field(default_factory=lambda: _loop().create_future())
+    # Set once what the answer starts is done (a review's applyEdit has been answered),
+    # so agentls.answer returns only then: Kate takes an edit only while the person's
+    # command is fresh.
+    settled: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "question": self.kind,
+            "summary": self.summary,
+            "detail": self.detail,
+            "path": self.path,
+            "answers": [{"answer": a, "title": t} for a, t in self.answers],
+        }
+
+    def message(self) -> str:
+        shown = (
+            self.detail
+            if len(self.detail) <= MAX_SHOWN_DETAIL
+            else (self.detail[:MAX_SHOWN_DETAIL] + "\n…")
+        )
+        choices = " / ".join(title for _, title in self.answers)
+        what = "asks for approval:" if self.kind == "approval" else "proposes to"
+        body = f"agentls {what} {self.summary}; pick a code action: {choices}"
+        return f"{body}\n{shown}" if shown and shown != self.summary else body
+
+
+class QuestionBoard:
+    def __init__(self, server: AgentServer) -> None:
+        self.server = server
+        self.open: dict[str, Question] = {}
+
+    async def ask(self, question: Question, timeout: float, emit: Emit) -> str | None:
+        """The chosen answer, or None when none came in time."""
+        self.open[question.id] = question
+        self._publish(question.uri)
+        emit("question", question.payload())
+        outcome = "cancelled"
+        try:
+            answer = await asyncio.wait_for(asyncio.shield(question.future), timeout)
+            outcome = answer
+            return answer
+        except TimeoutError:
+            outcome = "timeout"
+            return None
+        finally:
+            self.open.pop(question.id, None)
+            if not question.future.done():
+                question.future.cancel()
+            if question.kind == "approval" or outcome != "apply":
+                question.settled.set()
+            self._publish(question.uri)
+            emit("question_closed", {"id": question.id, "answer": outcome})
+
+    def answer(self, question_id: str, answer: str) -> Question:
+        """Resolve an open question; KeyError or ValueError when that cannot be."""
+        question = self.open[question_id]
+        if answer not in (a for a, _ in question.answers):
+            raise ValueError(
+                f"{answer!r} does not answer {question_id}; "
+                f"use one of {', '.join(a for a, _ in question.answers)}"
+            )
+        if not question.future.done():
+            question.future.set_result(answer)
+        return question
+
+    def for_session(self, session_id: str) -> list[Question]:
+        return [q for q in self.open.values() if q.session_id == session_id]
+
+    def _publish(self, uri: str | None) -> None:
+        if uri is None:
+            return
+        diagnostics = [
+            types.Diagnostic(
+                range=types.Range(types.Position(q.line, 0), types.Position(q.line, 0)),
+                message=q.message(),
+                severity=types.DiagnosticSeverity.Information,
+                source=DIAGNOSTIC_SOURCE,
+                code=q.id,
+            )
+            for q in self.open.values()
+            if q.uri == uri
+        ]
+        self.server.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics)
+        )

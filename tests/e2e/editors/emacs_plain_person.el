@@ -1,0 +1,49 @@
+;;; emacs_plain_person.el --- plays the person in Emacs with eglot alone (editors/emacs/eglot-plain.el)  -*- lexical-binding: t; -*-
+
+;; The standard path, no agentls.el: eglot's own prompts for
+;; window/showMessageRequest (the approval, then the review with the diff in
+;; it) and for the edit.  Answers are typed on stdin.  Writes a JSON report.
+
+(require 'json)
+(load (expand-file-name "eglot-plain.el" (getenv "AGENTLS_EL_DIR")))
+(require 'eglot)
+
+(defvar person-report (list :errors []))
+
+(defun person-note (key value)
+  (setq person-report (plist-put person-report key value)))
+
+(defun person-wait (predicate seconds)
+  (let ((deadline (+ (float-time) seconds)))
+    (while (and (not (funcall predicate)) (< (float-time) deadline))
+      (accept-process-output nil 0.05))
+    (funcall predicate)))
+
+(defun person-running-p (server)
+  (cl-some (lambda (session) (eq (plist-get session :running) t))
+           (append (jsonrpc-request server :workspace/executeCommand
+                                    '(:command "agentls.sessions"))
+                   nil)))
+
+(condition-case err
+    (progn
+      (find-file "greet.py")
+      (let ((source (current-buffer)) server)
+        (call-interactively #'eglot)
+        (person-wait (lambda () (setq server (eglot-current-server))) 30)
+        (agentls-plain-ask "add a shout() function to greet.py and make sure it runs")
+        (person-note :finished
+                     (if (person-wait (lambda () (not (person-running-p server))) 60)
+                         t :json-false))
+        (with-current-buffer source
+          (person-note :buffer (buffer-substring-no-properties (point-min) (point-max)))
+          (save-buffer))
+        (person-note :transcript
+                     (plist-get (jsonrpc-request server :workspace/executeCommand
+                                                 '(:command "agentls.showTranscript"))
+                                :uri))))
+  (error (person-note :errors (vector (format "%S" err)))))
+
+(with-temp-file (getenv "AGENTLS_TEST_REPORT")
+  (insert (json-encode person-report)))
+(kill-emacs 0)
