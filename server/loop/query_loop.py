@@ -1,8 +1,10 @@
 """One task run: prepare -> infer -> decide -> act -> observe -> guard.
 
-Each phase is a method, so later work (context compaction, replay checks,
-checkpoints) has a visible place to attach. The loop never knows a tool's
-details or a permission rule: the runtime owns those.
+Each phase is a method, so later work (replay checks, checkpoints) has a
+visible place to attach. The loop never knows a tool's details or a permission
+rule: the runtime owns those. What the model sees is the context layer's
+projection; when the API still finds it too long, the loop compacts once and
+retries the call once.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentls.context.projector import ContextProjector
+from agentls.context.policy import overflow_advice
+from agentls.context.projector import ContextProjector, Projection
 from agentls.contracts.messages import Message, ToolResultBlock, message_to_dict
 from agentls.contracts.model_io import (
     MessageDone,
@@ -27,7 +30,8 @@ from agentls.contracts.outcomes import BudgetOverrun, RunResult, TerminalReason
 from agentls.contracts.tooling import ErrorCode, Observation, ToolIntent
 from agentls.contracts.usage import Usage
 from agentls.loop.budget import Budget
-from agentls.loop.steps import Finish, RunAgain, Step
+from agentls.loop.compaction import Compactor
+from agentls.loop.steps import Finish, RunAgain, Step, completion_note, overrun_note
 from agentls.pricing import ModelPrice
 from agentls.providers.base import ModelProvider
 from agentls.runtime.runtime import AuditLog, ToolRuntime
@@ -65,6 +69,7 @@ class QueryLoop:
         self.price = price
         self.system = system
         self.max_output_tokens = max_output_tokens
+        self.compactor = Compactor(provider, projector, audit)
 
     async def run(
         self, run_id: str, prompt: Message, messages: list[Message], budget: Budget
@@ -106,29 +111,73 @@ class QueryLoop:
     ) -> Finish:
         while True:
             tally.turns += 1
-            request = self.prepare(run_id, tally.turns, messages)
-            done = await self.infer(run_id, tally.turns, request, tally)
-            self._append(run_id, tally.turns, messages, done.message, "model_output",
+            turn = tally.turns
+            projection = self.prepare(run_id, turn, messages)
+            if projection.wants_compaction:
+                await self._compact(run_id, turn, tally, "threshold")
+                projection = self.prepare(run_id, turn, messages, allow_compaction=False)
+            try:
+                done = await self.infer(run_id, turn, projection.request, tally)
+            except ModelError as exc:
+                if exc.kind != "prompt_too_long":
+                    raise
+                done = await self._recover(run_id, turn, messages, tally, str(exc))
+            self._append(run_id, turn, messages, done.message, "model_output",
                          stopReason=done.stop_reason)  # fmt: skip
             step = self.decide(done, budget, tally)
             if isinstance(step, Finish):
                 return step
-            observations = await self.act(step.intents, tally.turns)
-            self.observe(run_id, tally.turns, messages, observations)
+            observations = await self.act(step.intents, turn)
+            self.observe(run_id, turn, messages, observations)
             self.audit.turn_boundary()
             stop = self.guard(budget, tally)
             if stop is not None:
                 return stop
 
-    def prepare(self, run_id: str, turn: int, messages: Sequence[Message]) -> ModelInput:
+    def prepare(
+        self, run_id: str, turn: int, messages: Sequence[Message], *, allow_compaction: bool = True
+    ) -> Projection:
+        """This turn's projection; logged as the model request unless it wants a compaction."""
         tools = self.runtime.registry.specs(self.runtime.policy.mode)
-        request = self.projector.project(self.system, messages, tools, self.max_output_tokens)
-        self.audit.append(
-            "model_request", run=run_id, turn=turn, model=self.provider.model_id,
-            messages=len(messages), tools=[t.name for t in tools],
-            estimatedTokens=self.projector.estimated_tokens(messages),
-        )  # fmt: skip
-        return request
+        projection = self.projector.project(
+            self.system, messages, tools, self.max_output_tokens, allow_compaction=allow_compaction
+        )
+        if projection.changed is not None:
+            self.audit.append("context_projected", run=run_id, turn=turn, **projection.changed)
+        if not projection.wants_compaction:
+            self.audit.append(
+                "model_request", run=run_id, turn=turn, model=self.provider.model_id,
+                messages=len(projection.request.messages), tools=[t.name for t in tools],
+                estimatedTokens=projection.estimated_tokens,
+            )  # fmt: skip
+        return projection
+
+    async def _compact(
+        self, run_id: str, turn: int, tally: RunTally, reason: str, *, forced: bool = False
+    ) -> bool:
+        usage = await self.compactor.compact(run_id, turn, reason=reason, forced=forced)
+        if usage is not None:
+            self._account(run_id, turn, usage, tally, purpose="compaction")
+        return usage is not None
+
+    async def _recover(
+        self, run_id: str, turn: int, messages: list[Message], tally: RunTally, overflow: str
+    ) -> MessageDone:
+        """The prompt was too long after all: one compaction (keeping one turn), one retry."""
+        policy = self.projector.policy
+        compacted = False
+        if policy.compaction:
+            self.projector.overflowed(overflow)
+            compacted = await self._compact(run_id, turn, tally, "prompt_too_long", forced=True)
+            projection = self.prepare(run_id, turn, messages, allow_compaction=False)
+            try:
+                return await self.infer(run_id, turn, projection.request, tally)
+            except ModelError as exc:
+                if exc.kind != "prompt_too_long":
+                    raise
+                overflow = str(exc)
+        advice = overflow_advice(policy, overflow, compacted=compacted)
+        raise ModelError(advice, kind="prompt_too_long")
 
     async def infer(
         self, run_id: str, turn: int, request: ModelInput, tally: RunTally
@@ -148,27 +197,32 @@ class QueryLoop:
             raise ModelError(f"the model provider failed: {exc!r}", kind="provider") from exc
         if done is None:
             raise ModelError("the model stream ended without a complete message", kind="stream")
-        tally.usage = tally.usage + done.usage
-        call_cost = self.price.cost(done.usage) if self.price is not None else None
+        self.projector.calibrate(done.usage)
+        tally.last_text = done.message.text
+        self._account(run_id, turn, done.usage, tally)
+        return done
+
+    def _account(self, run_id: str, turn: int, usage: Usage, tally: RunTally, **extra: Any) -> None:
+        """Every model call counts toward the run's usage, cost and budgets."""
+        tally.usage = tally.usage + usage
+        call_cost = self.price.cost(usage) if self.price is not None else None
         if tally.cost_usd is not None and call_cost is not None:
             tally.cost_usd += call_cost
-        tally.last_text = done.message.text
         self.audit.append(
-            "usage", run=run_id, turn=turn, usage=done.usage.to_dict(),
-            costUsd=call_cost, totalCostUsd=tally.cost_usd,
+            "usage", run=run_id, turn=turn, usage=usage.to_dict(),
+            costUsd=call_cost, totalCostUsd=tally.cost_usd, **extra,
         )  # fmt: skip
         notify(self.observer.usage, turn, tally.usage, tally.cost_usd)
-        return done
 
     def decide(self, done: MessageDone, budget: Budget, tally: RunTally) -> Step:
         uses = done.message.tool_uses
         if not uses:
             if done.stop_reason == "pause_turn":
                 return RunAgain(())
-            return Finish(TerminalReason.COMPLETED, _completion_note(done.stop_reason))
+            return Finish(TerminalReason.COMPLETED, completion_note(done.stop_reason))
         overrun = budget.overrun(tally.usage, tally.cost_usd)
         if overrun is not None:  # budgets really stop a run: no tool runs past one
-            return Finish(TerminalReason.BUDGET_EXCEEDED, _overrun_note(overrun), overrun)
+            return Finish(TerminalReason.BUDGET_EXCEEDED, overrun_note(overrun), overrun)
         return RunAgain(tuple(ToolIntent(u.id, u.name, u.input) for u in uses))
 
     async def act(self, intents: Sequence[ToolIntent], turn: int) -> list[Observation]:
@@ -190,7 +244,7 @@ class QueryLoop:
             return Finish(TerminalReason(stop.reason), stop.detail)
         overrun = budget.overrun(tally.usage, tally.cost_usd)
         if overrun is not None:
-            return Finish(TerminalReason.BUDGET_EXCEEDED, _overrun_note(overrun), overrun)
+            return Finish(TerminalReason.BUDGET_EXCEEDED, overrun_note(overrun), overrun)
         if budget.max_turns is not None and tally.turns >= budget.max_turns:
             return Finish(
                 TerminalReason.MAX_TURNS,
@@ -230,18 +284,3 @@ class QueryLoop:
             )  # fmt: skip
             blocks.append(ToolResultBlock(use.id, content, True))
         self._append(run_id, turn, messages, Message("user", tuple(blocks)), "tool_results")
-
-
-def _completion_note(stop_reason: str) -> str:
-    if stop_reason == "max_tokens":
-        return "the answer was cut off at the model's output limit"
-    if stop_reason == "refusal":
-        return "the model declined to answer"
-    return ""
-
-
-def _overrun_note(overrun: BudgetOverrun) -> str:
-    return (
-        f"the {overrun.limit_name} budget of {overrun.limit:g} was exceeded "
-        f"({overrun.used:g} used, {overrun.over_by:g} over)"
-    )

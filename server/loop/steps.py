@@ -23,3 +23,18 @@ class Finish:
 
 
 Step = RunAgain | Finish
+
+
+def completion_note(stop_reason: str) -> str:
+    if stop_reason == "max_tokens":
+        return "the answer was cut off at the model's output limit"
+    if stop_reason == "refusal":
+        return "the model declined to answer"
+    return ""
+
+
+def overrun_note(overrun: BudgetOverrun) -> str:
+    return (
+        f"the {overrun.limit_name} budget of {overrun.limit:g} was exceeded "
+        f"({overrun.used:g} used, {overrun.over_by:g} over)"
+    )

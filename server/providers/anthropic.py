@@ -71,9 +71,11 @@ class AnthropicProvider:
         timeout_seconds: float = 600.0,
         connect_timeout_seconds: float = 5.0,
         max_output_tokens: int | None = None,
+        prompt_caching: bool = True,
     ) -> None:
         """``max_output_tokens`` overrides ModelInput.max_output_tokens when set."""
         self._model_name = model_name
+        self._prompt_caching = prompt_caching
         self._api_key = api_key
         self._base_url = base_url  # None: the SDK reads ANTHROPIC_BASE_URL
         self._max_retries = max_retries
@@ -114,10 +116,13 @@ class AnthropicProvider:
         kwargs: dict[str, Any] = {
             "model": self._model_name,
             "max_tokens": self._max_output_tokens or request.max_output_tokens,
-            "messages": to_api_messages(request.messages),
+            "messages": to_api_messages(request.messages, cache=self._prompt_caching),
         }
         if request.system:
-            kwargs["system"] = request.system
+            system: dict[str, Any] = {"type": "text", "text": request.system}
+            if self._prompt_caching:  # tools come first in the prefix: this caches both
+                system["cache_control"] = {"type": "ephemeral"}
+            kwargs["system"] = [system]
         if request.tools:
             kwargs["tools"] = [
                 {"name": t.name, "description": t.description, "input_schema": t.input_schema}
@@ -144,14 +149,43 @@ class AnthropicProvider:
         yield assembler.done()
 
 
-def to_api_messages(messages: Sequence[Message]) -> list[api.MessageParam]:
-    result: list[api.MessageParam] = []
+def to_api_messages(messages: Sequence[Message], *, cache: bool = False) -> list[api.MessageParam]:
+    result: list[dict[str, Any]] = []
     for message in messages:
         data = message_to_dict(message)
         # The API rejects empty text blocks, which an interrupted turn can leave behind.
         data["content"] = [b for b in data["content"] if b.get("type") != "text" or b["text"]]
-        result.append(cast(api.MessageParam, data))
-    return result
+        result.append(data)
+    if cache:
+        mark_cache_breakpoints(result)
+    return cast(list[api.MessageParam], result)
+
+
+def mark_cache_breakpoints(messages: Sequence[dict[str, Any]]) -> None:
+    """Prompt-cache breakpoints where the prefix stays the same from one call to the next.
+
+    Three (the API allows four; the system prompt has one): the last message, so the
+    next call reads this one's prefix back; the last user message before the latest
+    assistant turn, where the previous call ended, so it still hits when a turn adds
+    more blocks than the API looks back over; and the first message (a compaction
+    summary or the first prompt), stable until the next compaction changes the history.
+    """
+    last = len(messages) - 1
+    previous = last - 1
+    while previous >= 0 and messages[previous]["role"] != "assistant":
+        previous -= 1
+    previous -= 1  # the message before the latest assistant turn
+    for index in sorted({last, previous, 0}, reverse=True):
+        if 0 <= index <= last:
+            _mark_last_block(messages[index])
+
+
+def _mark_last_block(message: dict[str, Any]) -> None:
+    for block in reversed(message["content"]):
+        # Thinking blocks cannot carry a breakpoint; a later block caches them anyway.
+        if block.get("type") not in ("thinking", "redacted_thinking"):
+            block["cache_control"] = {"type": "ephemeral"}
+            return
 
 
 @dataclass

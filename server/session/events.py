@@ -14,12 +14,25 @@ Kinds and payload fields:
 
 session_started   sessionId, workspace (absolute path), model, createdAt (ISO 8601)
 run_started       prompt, settings (dict: model, mode, maxTurns, maxTokens, maxCostUsd,
-                  timeoutSeconds)
+                  timeoutSeconds, ...), mode (the mode the run starts in, after any
+                  mode_changed)
 user_message      message (message_to_dict form)
-model_request     model, messages (count), tools (names), estimatedTokens
+model_request     model, messages (count, as projected), tools (names), estimatedTokens
+                  (of the whole prompt, calibrated)
 model_output      message (assistant message, message_to_dict form), stopReason
 usage             usage (Usage.to_dict), costUsd (float|null, this call),
-                  totalCostUsd (float|null, the run so far)
+                  totalCostUsd (float|null, the run so far), purpose ("compaction" for
+                  a summary call; absent for the agent's own calls)
+context_projected written when the projection's shape changes (not every turn): the
+                  model then sees [summary head] + history[fromMessage:], where every
+                  tool result longer than bulkyChars in history[fromMessage:elidedBefore]
+                  is elided to a stub. fromMessage, summarySeq (seq of the
+                  context_summary used, or null), elidedBefore, bulkyChars, elided
+                  (count), estimatedTokens, compactAt, window
+context_summary   summary (always true: written by a model, never a fact), text, pinned
+                  (facts taken from the history), fromMessage, upToMessage (it stands
+                  for history[:upToMessage]), reason ("threshold"|"prompt_too_long"),
+                  model
 tool_intent       callId, name, input, summary (one line for a person)
 decision          callId, verdict ("allow"|"deny"), source, answer (null|ApprovalAnswer)
 observation       callId, name, ok, content, error (null|ErrorCode), retryable, meta
@@ -37,6 +50,8 @@ RUN_STARTED = "run_started"
 USER_MESSAGE = "user_message"
 MODEL_REQUEST = "model_request"
 MODEL_OUTPUT = "model_output"
+CONTEXT_PROJECTED = "context_projected"
+CONTEXT_SUMMARY = "context_summary"
 USAGE = "usage"
 TOOL_INTENT = "tool_intent"
 DECISION = "decision"

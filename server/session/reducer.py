@@ -3,7 +3,9 @@
 The live ConversationManager and resume both go through ``Reducer.apply``, so a
 resumed session is rebuilt by exactly the code that built it. Messages come only
 from the events that record them verbatim (user_message, model_output,
-tool_results); nothing is inferred from summaries.
+tool_results); nothing is inferred from summaries. A compaction summary
+(context_summary) is kept aside, for the context layer to resume from, and never
+becomes part of the history.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 from agentls.contracts.messages import message_from_dict
 from agentls.contracts.usage import Usage
 from agentls.session import events as ev
-from agentls.session.state import RunRecord, SessionState
+from agentls.session.state import ContextSummary, RunRecord, SessionState
 
 logger = logging.getLogger(__name__)
 
@@ -48,10 +50,17 @@ class Reducer:
         elif kind == ev.RUN_STARTED:
             run_id = str(event.get("run"))
             record = RunRecord(run_id, str(event.get("prompt", "")), float(event.get("ts", 0.0)))
+            settings = event.get("settings")
+            mode = event.get("mode")  # older logs: only the settings' mode
+            if not isinstance(mode, str) and isinstance(settings, Mapping):
+                mode = settings.get("mode")
+            record.mode = mode if isinstance(mode, str) else None
             self._runs[run_id] = record
             state.runs.append(record)
         elif kind == ev.USAGE:
             self._add_usage(event, run)
+        elif kind == ev.CONTEXT_SUMMARY:
+            self._keep_summary(event)
         elif kind == ev.MODE_CHANGED:
             state.mode = str(event.get("mode"))
         elif kind == ev.RUN_FINISHED and run is not None:
@@ -72,6 +81,14 @@ class Reducer:
             self.state.messages.append(message_from_dict(event["message"]))
         except (KeyError, TypeError, ValueError) as exc:
             logger.warning("session event seq %s: unreadable message (%s)", event.get("seq"), exc)
+
+    def _keep_summary(self, event: Mapping[str, Any]) -> None:
+        seq, text, up_to = event.get("seq"), event.get("text"), event.get("upToMessage")
+        if isinstance(seq, int) and isinstance(text, str) and isinstance(up_to, int):
+            pinned = event.get("pinned")
+            self.state.context_summary = ContextSummary(
+                seq, text, pinned if isinstance(pinned, str) else "", up_to
+            )
 
     def _add_usage(self, event: Mapping[str, Any], run: RunRecord | None) -> None:
         raw = event.get("usage")

@@ -18,6 +18,7 @@ class RunRecord:
     turns: int = 0
     usage: Usage = field(default_factory=Usage)
     cost_usd: float | None = 0.0  # None once any call's price is unknown
+    mode: str | None = None  # the permission mode the run started in
 
     @property
     def finished(self) -> bool:
@@ -29,6 +30,16 @@ class RunRecord:
         if self.result is None:
             return "unfinished"
         return str(self.result.get("terminalReason", "unknown"))
+
+
+@dataclass(frozen=True, slots=True)
+class ContextSummary:
+    """The last compaction summary: written by a model, kept apart from the history."""
+
+    seq: int
+    text: str
+    pinned: str
+    up_to: int  # it stands for messages[:up_to]
 
 
 @dataclass(slots=True)
@@ -43,6 +54,7 @@ class SessionState:
     cost_usd: float | None = 0.0  # None once any call's price is unknown
     mode: str | None = None
     last_seq: int = 0
+    context_summary: ContextSummary | None = None  # never part of ``messages``
 
     @property
     def open_run(self) -> RunRecord | None:

@@ -14,6 +14,7 @@ from typing import Any
 from agentls.session import events as ev
 
 OBSERVATION_LINES = 20
+SUMMARY_LINES = 40
 _LINE_WIDTH = 160
 _ARG_WIDTH = 60
 _SUMMARY_WIDTH = 120
@@ -72,6 +73,8 @@ class _Renderer:
             self._model_output(event, run)
         elif kind == ev.USAGE:
             self._add_usage(event, run)
+        elif kind == ev.CONTEXT_SUMMARY:
+            self._context_summary(event)
         elif kind == ev.TOOL_INTENT:
             call_id = str(event.get("callId"))
             summary = event.get("summary")
@@ -146,6 +149,20 @@ class _Renderer:
                 call_id = str(block.get("id"))
                 run.calls[call_id] = _Call(str(block.get("name")), _mapping(block.get("input")))
 
+    def _context_summary(self, event: Mapping[str, Any]) -> None:
+        # Shown as what it is: the model's summary, not part of the record above.
+        too_long = event.get("reason") == "prompt_too_long"
+        why = "the model found the prompt too long" if too_long else "the context passed its limit"
+        self._para(
+            f"_Context compacted ({why}): from here on the model sees messages "
+            f"1–{event.get('upToMessage', '?')} only as this summary, written by the model:_"
+        )
+        lines = str(event.get("text") or "").strip().splitlines()
+        shown = [f"> {_cut(line, _LINE_WIDTH)}".rstrip() for line in lines[:SUMMARY_LINES]]
+        if len(lines) > SUMMARY_LINES:
+            shown.append(f"> … {len(lines) - SUMMARY_LINES} more lines")
+        self._para("\n".join(shown) or "> (empty)")
+
     def _add_usage(self, event: Mapping[str, Any], run: _Run) -> None:
         usage = _mapping(event.get("usage"))
         run.input_tokens += int(usage.get("input_tokens", 0))
@@ -188,6 +205,9 @@ def _result_line(result: Mapping[str, Any]) -> str:
         f"{int(usage.get('inputTokens', 0)):,} in / {int(usage.get('outputTokens', 0)):,} out "
         f"tokens, {_cost(usage.get('costUsd'))}"
     )
+    cached = int(usage.get("cacheReadTokens", 0) or 0), int(usage.get("cacheWriteTokens", 0) or 0)
+    if any(cached):
+        line += f" ({cached[0]:,} read from / {cached[1]:,} written to the prompt cache)"
     detail = str(result.get("detail") or "").strip()
     return f"{line}\n{detail}" if detail else line
 

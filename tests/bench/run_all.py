@@ -4,7 +4,9 @@
 
 Rows: agentls's loop (event log on) and, when ../shared/bench/peers is beside
 the checkout, the hand-written asyncio baseline measured in the same run, so
-the figures compare as ratios on this (shared, noisy) machine.
+the figures compare as ratios on this (shared, noisy) machine. A last line gives
+the context projection's own cost per turn, early and at 1,000 turns
+(tests/bench/bench_context.py prints its full table).
 """
 
 from __future__ import annotations
@@ -54,6 +56,15 @@ def baseline_row(n: int, processes: int) -> tuple[float, float] | None:
     )
 
 
+def context_line() -> str:
+    cell = _run([sys.executable, "-m", "tests.bench.bench_context", "--json"], ROOT)
+    return (
+        f"Context projection alone (bench_context, 200k window): {cell['us_first']:.1f} us/turn "
+        f"at turn {cell['first_turn']:.0f}, {cell['us_last']:.1f} us/turn at turn "
+        f"{cell['last_turn']:,.0f}: flat, as each message is measured and elided once."
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--processes", type=int, default=5)
@@ -77,6 +88,8 @@ def main() -> None:
         "Peers on this kind of machine (../shared/bench/peers/README.md): 0.5-8 ms per turn "
         "at N=50, most growing with N. Target for agentls: under 100 us per turn, flat in N."
     )
+    print()
+    print(context_line())
 
 
 if __name__ == "__main__":

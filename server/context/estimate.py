@@ -1,0 +1,99 @@
+"""Cheap token estimates, calibrated by what the provider reports.
+
+A message's estimate is computed once, when it joins the history, and cached
+by the projector; only the calibration factor changes afterwards.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import orjson
+
+from agentls.contracts.messages import (
+    ContentBlock,
+    Message,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+)
+from agentls.contracts.model_io import ToolSpec
+from agentls.contracts.usage import Usage
+
+CHARS_PER_TOKEN = 4
+_MESSAGE_OVERHEAD = 4  # role and block framing
+_TOOL_USE_OVERHEAD = 16
+# One sample never moves the factor past these: a provider whose counts look
+# nothing like the text (the scripted model's fixed figures) cannot swing it far.
+_MIN_FACTOR, _MAX_FACTOR = 0.5, 2.5
+_MAX_OVERFLOW_FACTOR = 4.0
+_TOO_LONG = re.compile(r"(\d[\d,]*)\s*tokens?\s*>\s*(\d[\d,]*)")
+
+
+def block_chars(block: ContentBlock) -> int:
+    if isinstance(block, TextBlock):
+        return len(block.text)
+    if isinstance(block, ToolResultBlock):
+        return len(block.content)
+    if isinstance(block, ThinkingBlock):
+        return len(block.thinking) + len(block.redacted_data or "")
+    return _TOOL_USE_OVERHEAD * CHARS_PER_TOKEN + len(orjson.dumps(block.input))
+
+
+def message_tokens(message: Message) -> int:
+    chars = 0
+    for block in message.content:
+        chars += block_chars(block)
+    return chars // CHARS_PER_TOKEN + _MESSAGE_OVERHEAD
+
+
+def measure(message: Message, bulky_chars: int) -> tuple[int, int]:
+    """(tokens, tokens in tool results longer than ``bulky_chars``), in one pass."""
+    chars = bulky = 0
+    for block in message.content:
+        size = block_chars(block)
+        chars += size
+        if size > bulky_chars and isinstance(block, ToolResultBlock):
+            bulky += size // CHARS_PER_TOKEN
+    return chars // CHARS_PER_TOKEN + _MESSAGE_OVERHEAD, bulky
+
+
+def text_tokens(text: str) -> int:
+    return len(text) // CHARS_PER_TOKEN + _MESSAGE_OVERHEAD
+
+
+def tools_tokens(tools: Sequence[ToolSpec]) -> int:
+    chars = sum(len(t.name) + len(t.description) + len(orjson.dumps(t.input_schema)) for t in tools)
+    return chars // CHARS_PER_TOKEN + _TOOL_USE_OVERHEAD * len(tools)
+
+
+class Calibration:
+    """Estimated tokens times a factor learnt from the input tokens actually billed."""
+
+    def __init__(self) -> None:
+        self.factor = 1.0
+        self._samples = 0
+
+    def apply(self, raw: int) -> int:
+        return int(raw * self.factor)
+
+    def observe(self, raw: int, usage: Usage) -> None:
+        reported = usage.input_tokens + usage.cache_read_tokens + usage.cache_write_tokens
+        if raw <= 0 or reported <= 0:
+            return
+        ratio = reported / raw
+        if not _MIN_FACTOR <= ratio <= _MAX_FACTOR:
+            ratio = _MIN_FACTOR if ratio < _MIN_FACTOR else _MAX_FACTOR
+        # A running mean that favours recent calls: content mixes drift in a session.
+        self.factor = ratio if self._samples == 0 else (self.factor + ratio) / 2
+        self._samples += 1
+
+    def overflowed(self, raw: int, error_text: str, window: int) -> None:
+        """The API said the prompt was too long: the estimate was low, by at least this much."""
+        if raw <= 0:
+            return
+        match = _TOO_LONG.search(error_text)
+        actual = int(match.group(1).replace(",", "")) if match else int(window * 1.05)
+        wanted = min(actual / raw, _MAX_OVERFLOW_FACTOR)
+        self.factor = max(self.factor, wanted)
