@@ -72,10 +72,12 @@ class AnthropicProvider:
         connect_timeout_seconds: float = 5.0,
         max_output_tokens: int | None = None,
         prompt_caching: bool = True,
+        tool_choice: str = "auto",
     ) -> None:
         """``max_output_tokens`` overrides ModelInput.max_output_tokens when set."""
         self._model_name = model_name
         self._prompt_caching = prompt_caching
+        self._tool_choice = tool_choice
         self._api_key = api_key
         self._base_url = base_url  # None: the SDK reads ANTHROPIC_BASE_URL
         self._max_retries = max_retries
@@ -128,6 +130,8 @@ class AnthropicProvider:
                 {"name": t.name, "description": t.description, "input_schema": t.input_schema}
                 for t in request.tools
             ]
+            if self._tool_choice != "auto":
+                kwargs["tool_choice"] = api_tool_choice(self._tool_choice)
         assembler = _Assembler()
         try:
             events = await client.messages.create(stream=True, **kwargs)
@@ -322,6 +326,15 @@ def _checked(value: object, kind: type[T]) -> T:
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise ValueError(f"expected {kind.__name__} in a stream event, got {value!r:.40}")
     return value
+
+
+def api_tool_choice(choice: str) -> dict[str, str]:
+    """The setting's words in the Messages API's terms ("required" is "any" there)."""
+    if choice == "required":
+        return {"type": "any"}
+    if choice in ("auto", "none"):
+        return {"type": choice}
+    return {"type": "tool", "name": choice}
 
 
 def to_model_error(exc: Exception, model_name: str) -> ModelError:

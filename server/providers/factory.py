@@ -22,7 +22,7 @@ def make_provider(
         from agentls.providers.anthropic import AnthropicProvider, require_api_key
 
         require_api_key()  # fail before any work; the SDK then reads the variable itself
-        return AnthropicProvider(name)
+        return AnthropicProvider(name, tool_choice=tool_choice)  # this API has no temperature
     if provider == "openai":
         from agentls.providers.openai_compat import OpenAIProvider, resolve_credentials
 

@@ -250,3 +250,20 @@ async def test_key_from_environment_is_used(
     fake.add(turn("ok"))
     await collect(AnthropicProvider("claude-test"), request())
     assert "sk-ant-from-env" in " ".join(fake.requests[0].headers.values())
+
+
+async def test_temperature_and_tool_choice_reach_the_api(fake) -> None:
+    from agentls.contracts.model_io import ToolSpec
+    from agentls.providers.anthropic import AnthropicProvider
+    from tests.fakes.anthropic_server import turn
+
+    spec = ToolSpec("read_file", "Read.", {"type": "object", "properties": {}})
+    fake.add(turn("a"), turn("b"))
+    for choice in ("read_file", "required"):
+        provider = AnthropicProvider(
+            "claude-test", api_key="k", base_url=fake.base_url, tool_choice=choice
+        )
+        _ = [e async for e in provider.stream(request(tools=(spec,)))]
+    forced, required = (r.body for r in fake.requests)
+    assert forced["tool_choice"] == {"type": "tool", "name": "read_file"}
+    assert required["tool_choice"] == {"type": "any"}
