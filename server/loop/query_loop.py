@@ -17,7 +17,7 @@ from typing import Any
 
 from agentls.context.policy import overflow_advice
 from agentls.context.projector import ContextProjector, Projection
-from agentls.contracts.messages import Message, ToolResultBlock, message_to_dict
+from agentls.contracts.messages import Message, TextBlock, ToolResultBlock, message_to_dict
 from agentls.contracts.model_io import (
     MessageDone,
     ModelError,
@@ -31,6 +31,7 @@ from agentls.contracts.tooling import ErrorCode, Observation, ToolIntent
 from agentls.contracts.usage import Usage
 from agentls.loop.budget import Budget
 from agentls.loop.compaction import Compactor
+from agentls.loop.hooks import NoHooks, TurnHooks
 from agentls.loop.steps import Finish, RunAgain, Step, completion_note, overrun_note
 from agentls.pricing import ModelPrice
 from agentls.providers.base import ModelProvider
@@ -60,6 +61,7 @@ class QueryLoop:
         *,
         system: str,
         max_output_tokens: int = 8192,
+        hooks: TurnHooks | None = None,
     ) -> None:
         self.provider = provider
         self.runtime = runtime
@@ -70,6 +72,7 @@ class QueryLoop:
         self.system = system
         self.max_output_tokens = max_output_tokens
         self.compactor = Compactor(provider, projector, audit)
+        self.hooks: TurnHooks = hooks or NoHooks()
 
     async def run(
         self, run_id: str, prompt: Message, messages: list[Message], budget: Budget
@@ -127,8 +130,9 @@ class QueryLoop:
             step = self.decide(done, budget, tally)
             if isinstance(step, Finish):
                 return step
-            observations = await self.act(step.intents, turn)
-            self.observe(run_id, turn, messages, observations)
+            observations = await self.act(run_id, step.intents, turn)
+            notes = await self.hooks.after_act(run_id, turn)
+            self.observe(run_id, turn, messages, observations, notes)
             self.audit.turn_boundary()
             stop = self.guard(budget, tally)
             if stop is not None:
@@ -225,18 +229,32 @@ class QueryLoop:
             return Finish(TerminalReason.BUDGET_EXCEEDED, overrun_note(overrun), overrun)
         return RunAgain(tuple(ToolIntent(u.id, u.name, u.input) for u in uses))
 
-    async def act(self, intents: Sequence[ToolIntent], turn: int) -> list[Observation]:
+    async def act(self, run_id: str, intents: Sequence[ToolIntent], turn: int) -> list[Observation]:
         if not intents:
             return []
-        return await self.runtime.execute_batch(intents, turn)
+        await self.hooks.before_act(run_id, turn, intents)
+        try:
+            return await self.runtime.execute_batch(intents, turn)
+        except asyncio.CancelledError:
+            # An aborted command may still have changed files: record them too.
+            await asyncio.shield(self.hooks.after_act(run_id, turn))
+            raise
 
     def observe(
-        self, run_id: str, turn: int, messages: list[Message], observations: list[Observation]
+        self,
+        run_id: str,
+        turn: int,
+        messages: list[Message],
+        observations: list[Observation],
+        notes: Sequence[str] = (),
     ) -> None:
         if not observations:
             return
-        results = tuple(ToolResultBlock(o.call_id, o.content, not o.ok) for o in observations)
-        self._append(run_id, turn, messages, Message("user", results), "tool_results")
+        blocks: list[ToolResultBlock | TextBlock] = [
+            ToolResultBlock(o.call_id, o.content, not o.ok) for o in observations
+        ]
+        blocks += [TextBlock(note) for note in notes]  # after the results, as the APIs want
+        self._append(run_id, turn, messages, Message("user", tuple(blocks)), "tool_results")
 
     def guard(self, budget: Budget, tally: RunTally) -> Finish | None:
         stop = self.runtime.stop

@@ -1,0 +1,1 @@
+"""Checkpoints: the workspace before and after each turn that may change it."""
