@@ -13,12 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agentls.checkpoints.gitstore import GitStore
 from agentls.context.projector import ContextProjector
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.messages import Message, ToolResultBlock, message_to_dict, user_text
 from agentls.contracts.observer import NullObserver, RunObserver
 from agentls.contracts.outcomes import RunResult, TerminalReason
 from agentls.contracts.tooling import ErrorCode, Risk
+from agentls.conversation.checkpointing import Checkpointer, CheckpointSettings
 from agentls.conversation.prompt import system_prompt
 from agentls.conversation.settings import Settings
 from agentls.conversation.settings_files import SettingsFiles
@@ -91,6 +93,7 @@ class Conversation:
         *,
         edits_reviewed_by_workspace: bool = False,
         settings_files: SettingsFiles | None = None,
+        state_dir: Path | None = None,
     ) -> None:
         self.session_id = session_id
         self.log = log
@@ -115,6 +118,12 @@ class Conversation:
             settings.context_policy(provider.model_id), write_tools=_write_tools(registry)
         )
         self.current: RunHandle | None = None
+        self.checkpointer: Checkpointer | None = None
+        if state_dir is not None:
+            self.checkpointer = Checkpointer(
+                session_id, GitStore(state_dir, workspace.root), log, workspace, registry,
+                self.context, _checkpoint_settings(settings),
+            )  # fmt: skip
 
     @property
     def running(self) -> bool:
@@ -133,6 +142,8 @@ class Conversation:
             self.set_mode(settings.mode)
         self.context.command_timeout_seconds = settings.command_timeout_seconds
         _configure_sandbox(self.workspace, settings)
+        if self.checkpointer is not None:
+            self.checkpointer.settings = _checkpoint_settings(settings)
         self.projector.policy = settings.context_policy(self.provider.model_id)
 
     def resume_context(self, state: SessionState) -> None:
@@ -183,6 +194,7 @@ class Conversation:
             price_for(self.provider.model_id),
             system=system_prompt(str(self.workspace.root), self.policy.mode),
             max_output_tokens=self.settings.max_output_tokens,
+            hooks=self.checkpointer,
         )  # fmt: skip
 
         async def run() -> RunResult:
@@ -213,6 +225,8 @@ class Conversation:
         return self.current is not None and self.current.cancel()
 
     def close(self) -> None:
+        if self.checkpointer is not None:
+            self.checkpointer.outside.stop()
         self.log.close()
 
 
@@ -269,7 +283,7 @@ class ConversationManager:
         conversation = Conversation(
             session_id, log, messages, workspace, settings, provider, self.registry,
             edits_reviewed_by_workspace=edits_reviewed_by_workspace,
-            settings_files=self.settings_files,
+            settings_files=self.settings_files, state_dir=self.store.state_dir,
         )  # fmt: skip
         if resumed is not None:
             conversation.resume_context(resumed)
@@ -307,6 +321,12 @@ def _write_tools(registry: ToolRegistry) -> frozenset[str]:
     """Tools whose calls edit files: what the context layer pins as "files being edited"."""
     tools = (registry.get(name) for name in registry.names)
     return frozenset(t.name for t in tools if t is not None and t.risk is Risk.WRITE)
+
+
+def _checkpoint_settings(settings: Settings) -> CheckpointSettings:
+    return CheckpointSettings(
+        settings.checkpoints, settings.checkpoint_keep, settings.checkpoint_max_age_days
+    )
 
 
 def _configure_sandbox(workspace: Workspace, settings: Settings) -> None:

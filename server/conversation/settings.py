@@ -35,6 +35,10 @@ class Settings(BaseModel):
     # toolChoice is "auto", "required", "none" or a tool name to force that tool.
     temperature: float | None = Field(default=None, ge=0, le=2)
     tool_choice: str = "auto"
+    # Snapshots before and after each turn that may change files (for undo).
+    checkpoints: bool = True
+    checkpoint_keep: int = Field(default=200, ge=1)
+    checkpoint_max_age_days: float = Field(default=30.0, gt=0)
     mode: Mode = Mode.DEFAULT
     max_turns: int | None = Field(default=50, ge=1)
     max_tokens: int | None = Field(default=None, ge=1)

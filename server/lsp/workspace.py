@@ -102,6 +102,15 @@ class LspWorkspace:
             result.exit_code, result.output + note, result.timed_out, result.truncated_bytes
         )
 
+    def unsaved_buffers(self) -> dict[str, str | None]:
+        """Open documents whose text is not on disk yet, for checkpoints."""
+        buffers: dict[str, str | None] = {}
+        for rel in self.unsaved_paths():
+            doc = self.open_document(rel)
+            if doc is not None:
+                buffers[rel] = doc.source
+        return buffers
+
     def unsaved_paths(self) -> list[str]:
         """Open documents under the root whose text differs from the file on disk."""
         found = []

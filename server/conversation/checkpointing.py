@@ -1,0 +1,113 @@
+"""Checkpoints around each turn that may change the workspace, and undoing one.
+
+Before a turn's first write or command, the workspace (with the editor's
+unsaved buffers) is recorded in a private git store; after the turn, again.
+A `checkpoint` event in the session log names both snapshots and the files
+the turn changed, by edits and by commands alike. Failures are logged and
+switch checkpoints off for the session; they never break a run.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agentls.checkpoints.gitstore import GitError, GitStore
+from agentls.contracts.tooling import Risk, ToolIntent
+from agentls.conversation.outside_changes import OutsideChanges
+from agentls.runtime.registry import ToolRegistry
+from agentls.session.log import SessionLog
+from agentls.session.reader import read_events
+from agentls.workspace.interface import ToolContext, Workspace
+
+log = logging.getLogger(__name__)
+CHECKPOINT = "checkpoint"
+
+
+@dataclass(frozen=True)
+class CheckpointSettings:
+    enabled: bool = True
+    keep: int = 200
+    max_age_days: float = 30.0
+
+
+class Checkpointer:
+    def __init__(
+        self,
+        session_id: str,
+        store: GitStore,
+        session_log: SessionLog,
+        workspace: Workspace,
+        registry: ToolRegistry,
+        context: ToolContext,
+        settings: CheckpointSettings,
+    ) -> None:
+        self.session_id = session_id
+        self.store = store
+        self.log = session_log
+        self.workspace = workspace
+        self.registry = registry
+        self.context = context
+        self.settings = settings
+        self.outside = OutsideChanges(workspace.root)
+        self._before: str | None = None
+        self._number = _last_number(session_log.path)
+
+    async def before_act(self, run_id: str, turn: int, intents: Sequence[ToolIntent]) -> None:
+        self.outside.start()
+        self._before = None
+        if not self.settings.enabled or not any(self._may_change(i) for i in intents):
+            return
+        self._number += 1
+        self._before = await self._snapshot(f"{self._number}/before")
+
+    async def after_act(self, run_id: str, turn: int) -> list[str]:
+        before, self._before = self._before, None
+        if before is not None:
+            after = await self._snapshot(f"{self._number}/after")
+            if after is not None:
+                await self._record(run_id, turn, before, after)
+        return await self.outside.notes(self.context)
+
+    def _may_change(self, intent: ToolIntent) -> bool:
+        tool = self.registry.get(intent.name)
+        return tool is None or tool.risk is not Risk.READ
+
+    async def _snapshot(self, name: str) -> str | None:
+        try:
+            return await self.store.snapshot(f"{self.session_id}/{name}", self._overlays())
+        except (GitError, OSError) as exc:
+            log.warning("checkpoints are off for this session: %s", exc)
+            self.settings = CheckpointSettings(enabled=False)
+            return None
+
+    def _overlays(self) -> dict[str, str | None]:
+        buffers = getattr(self.workspace, "unsaved_buffers", None)
+        return dict(buffers()) if buffers is not None else {}
+
+    async def _record(self, run_id: str, turn: int, before: str, after: str) -> None:
+        try:
+            changes = await self.store.changes(before, after)
+            await self.store.prune(self.settings.keep * 2, self.settings.max_age_days)
+        except (GitError, OSError) as exc:
+            log.warning("checkpoint %s not recorded: %s", self._number, exc)
+            return
+        self.log.append(
+            CHECKPOINT, run=run_id, turn=turn, number=self._number, before=before, after=after,
+            changed=[{"path": c.path, "status": c.status} for c in changes],
+        )  # fmt: skip
+
+    async def close(self) -> None:
+        await self.outside.close()
+
+
+def _last_number(path: Path) -> int:
+    numbers = [int(e.get("number", 0)) for e in read_events(path, kinds=(CHECKPOINT,))]
+    return max(numbers, default=0)
+
+
+def checkpoint_events(path: Path) -> list[dict[str, Any]]:
+    return [e for e in read_events(path, kinds=(CHECKPOINT,)) if e.get("kind") == CHECKPOINT]

@@ -1,0 +1,76 @@
+"""Noticing files changed outside the agent while a session is live (watchfiles).
+
+The watcher only says which paths moved; whether a file the agent read has
+really changed is decided by comparing its version with the one the agent
+read, so the agent's own edits never count.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from pathlib import Path
+
+from agentls.workspace.interface import ToolContext
+
+log = logging.getLogger(__name__)
+
+
+class OutsideChanges:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.moved: set[str] = set()  # workspace-relative paths seen changing
+        self._told: dict[str, str] = {}  # path -> the version the model was told about
+        self._stop: asyncio.Event | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        if self._task is not None and not self._task.done():
+            return
+        self._stop = asyncio.Event()
+        self._task = asyncio.create_task(self._watch(self._stop))
+
+    async def _watch(self, stop: asyncio.Event) -> None:
+        try:
+            from watchfiles import awatch
+
+            async for changes in awatch(self.root, stop_event=stop, debounce=50, step=25):
+                for _, path in changes:
+                    with contextlib.suppress(ValueError):
+                        self.moved.add(Path(path).resolve().relative_to(self.root).as_posix())
+        except Exception as exc:  # observation never breaks a run
+            log.warning("not watching %s for outside changes: %s", self.root, exc)
+
+    async def notes(self, context: ToolContext) -> list[str]:
+        """One note per file the agent read that changed since, told once per change."""
+        # Disk files the watcher saw move, and open buffers (the editor tells us those).
+        candidates = [
+            path
+            for path, version in context.reads.items()
+            if path in self.moved or version.startswith("buffer:")
+        ]
+        self.moved.clear()
+        changed = []
+        for path in candidates:
+            seen = context.reads.get(path)
+            now = await context.workspace.version(path)
+            if now != seen and self._told.get(path) != now:
+                self._told[path] = now or "gone"
+                changed.append(path if now is not None else f"{path} (deleted)")
+        if not changed:
+            return []
+        return [
+            "Note from agentls: these files changed outside your actions since you read "
+            f"them: {', '.join(sorted(changed))}. Read them again before relying on them."
+        ]
+
+    def stop(self) -> None:
+        if self._stop is not None:
+            self._stop.set()
+
+    async def close(self) -> None:
+        self.stop()
+        if self._task is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(self._task, 2)
