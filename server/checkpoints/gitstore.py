@@ -48,16 +48,16 @@ class GitStore:
         self.git_dir = state_dir / "checkpoints" / f"{digest}.git"
         self._ready = False
 
-    async def git(self, *args: str, stdin: bytes | None = None, check: bool = True) -> bytes:
-        env = {
-            **os.environ,
-            **_IDENTITY,
-            "GIT_DIR": str(self.git_dir),
-            "GIT_WORK_TREE": str(self.root),
-            "GIT_OPTIONAL_LOCKS": "0",
-            "GIT_TERMINAL_PROMPT": "0",
-        }
-        env.pop("GIT_INDEX_FILE", None)
+    async def git(
+        self, *args: str, stdin: bytes | None = None, check: bool = True, private: bool = True
+    ) -> bytes:
+        """Run git on the private repository (``private`` False: no repository at all)."""
+        env = {**os.environ, **_IDENTITY, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"}
+        for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
+            env.pop(name, None)
+        if private:
+            env["GIT_DIR"] = str(self.git_dir)
+            env["GIT_WORK_TREE"] = str(self.root)
         process = await asyncio.create_subprocess_exec(
             "git", *args, cwd=self.root, env=env,
             stdin=asyncio.subprocess.PIPE if stdin is not None else asyncio.subprocess.DEVNULL,
@@ -73,7 +73,7 @@ class GitStore:
             return
         if not (self.git_dir / "HEAD").exists():
             self.git_dir.parent.mkdir(parents=True, exist_ok=True)
-            await self.git("init", "--quiet", "--bare", str(self.git_dir))
+            await self.git("init", "--quiet", "--bare", str(self.git_dir), private=False)
             await self.git("config", "core.bare", "false")
             await self.git("config", "core.autocrlf", "false")
             await self.git("config", "gc.auto", "0")  # pruning is ours, on our schedule

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from agentls.checkpoints.gitstore import GitStore
 
@@ -41,3 +42,11 @@ async def plan_undo(store: GitStore, before: str, after: str, current: CurrentRe
             continue
         plan.restores.append(Restore(change.path, await store.read(before, change.path)))
     return plan
+
+
+class RestoreTarget(Protocol):
+    """A workspace that can put files back (the disk, or the editor's buffers)."""
+
+    async def current_bytes(self, path: str) -> bytes | None: ...
+
+    async def restore_files(self, files: list[tuple[str, bytes | None]]) -> None: ...

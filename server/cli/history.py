@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import datetime
 import sys
 from pathlib import Path
 
 from agentls.contracts.outcomes import EXIT_USAGE
+from agentls.conversation.replay import ReplayError, replay_session
+from agentls.conversation.undo import UndoRefused, undo_turn
 from agentls.session.reader import SessionFormatError, read_events
+from agentls.session.reducer import reduce
 from agentls.session.store import SessionNotFound, SessionStore, default_state_dir
 from agentls.session.transcript import render_transcript
+from agentls.workspace.local import LocalWorkspace
 
 
 def run_sessions(args: argparse.Namespace) -> int:
@@ -46,3 +51,34 @@ def _local_time(value: str) -> str:
         return datetime.datetime.fromisoformat(value).astimezone().strftime("%Y-%m-%d %H:%M")
     except ValueError:
         return value
+
+
+def run_undo(args: argparse.Namespace) -> int:
+    store = SessionStore(default_state_dir())
+    try:
+        path = store.path_for(args.session_id)
+        if not path.exists():
+            raise SessionNotFound(f"no session {args.session_id} in {store.sessions_dir}")
+        root = Path(reduce(read_events(path, kinds=("session_started",))).workspace)
+        result = asyncio.run(
+            undo_turn(store.state_dir, path, root, LocalWorkspace(root), args.turn)
+        )
+    except (SessionNotFound, SessionFormatError, UndoRefused, ValueError) as exc:
+        print(f"agentls: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    print(result.describe())
+    return 0 if result.done else 1
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    store = SessionStore(default_state_dir())
+    try:
+        path = store.path_for(args.session_id)
+        if not path.exists():
+            raise SessionNotFound(f"no session {args.session_id} in {store.sessions_dir}")
+        report = asyncio.run(replay_session(read_events(path)))
+    except (SessionNotFound, SessionFormatError, ReplayError, ValueError) as exc:
+        print(f"agentls: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    print(report.describe())
+    return 0 if report.same else 1

@@ -45,6 +45,14 @@ def build_parser() -> argparse.ArgumentParser:
             help=f"a permission rule to {kind}, e.g. 'run_command(pytest *)' (repeatable)",
         )  # fmt: skip
 
+    undo = sub.add_parser("undo", help="undo the files a turn of a session changed")
+    undo.add_argument("session_id", metavar="SESSION_ID")
+    undo.add_argument("--turn", type=int, metavar="N", help="which turn (default: the last)")
+
+    replay = sub.add_parser("replay", help="re-run a session's recorded model output and "
+                            "check the runtime decides the same")  # fmt: skip
+    replay.add_argument("session_id", metavar="SESSION_ID")
+
     trust = sub.add_parser("trust", help="approve the workspace's .agentls/settings.json")
     trust.add_argument("--workspace", metavar="DIR", default=".", help="workspace root")
 
@@ -73,6 +81,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from agentls.cli.ask import run_ask
 
         return run_ask(args)
+    if args.command in ("undo", "replay"):
+        from agentls.cli.history import run_replay, run_undo
+
+        return run_undo(args) if args.command == "undo" else run_replay(args)
     if args.command == "trust":
         from agentls.cli.trust import run_trust
 

@@ -25,6 +25,7 @@ from agentls.workspace.interface import ToolContext, Workspace
 
 log = logging.getLogger(__name__)
 CHECKPOINT = "checkpoint"
+CHECKPOINT_STARTED = "checkpoint_started"
 
 
 @dataclass(frozen=True)
@@ -63,14 +64,33 @@ class Checkpointer:
             return
         self._number += 1
         self._before = await self._snapshot(f"{self._number}/before")
+        if self._before is not None:  # so a crash mid-turn can still be undone
+            self.log.append(
+                CHECKPOINT_STARTED, run=run_id, turn=turn, number=self._number,
+                before=self._before,
+            )  # fmt: skip
 
     async def after_act(self, run_id: str, turn: int) -> list[str]:
         before, self._before = self._before, None
         if before is not None:
             after = await self._snapshot(f"{self._number}/after")
             if after is not None:
-                await self._record(run_id, turn, before, after)
+                await record(self.store, self.log, run_id, turn, self._number, before, after)
+                await self._prune()
         return await self.outside.notes(self.context)
+
+    async def recover(self) -> None:
+        """A turn a crash interrupted is closed with the files as the crash left them."""
+        try:
+            await finish_interrupted(self.store, self.log)
+        except (GitError, OSError) as exc:
+            log.warning("an interrupted checkpoint could not be closed: %s", exc)
+
+    async def _prune(self) -> None:
+        try:
+            await self.store.prune(self.settings.keep * 2, self.settings.max_age_days)
+        except (GitError, OSError) as exc:
+            log.warning("old checkpoints not pruned: %s", exc)
 
     def _may_change(self, intent: ToolIntent) -> bool:
         tool = self.registry.get(intent.name)
@@ -88,24 +108,49 @@ class Checkpointer:
         buffers = getattr(self.workspace, "unsaved_buffers", None)
         return dict(buffers()) if buffers is not None else {}
 
-    async def _record(self, run_id: str, turn: int, before: str, after: str) -> None:
-        try:
-            changes = await self.store.changes(before, after)
-            await self.store.prune(self.settings.keep * 2, self.settings.max_age_days)
-        except (GitError, OSError) as exc:
-            log.warning("checkpoint %s not recorded: %s", self._number, exc)
-            return
-        self.log.append(
-            CHECKPOINT, run=run_id, turn=turn, number=self._number, before=before, after=after,
-            changed=[{"path": c.path, "status": c.status} for c in changes],
-        )  # fmt: skip
-
     async def close(self) -> None:
         await self.outside.close()
 
 
+async def record(
+    store: GitStore,
+    session_log: SessionLog,
+    run_id: str | None,
+    turn: int | None,
+    number: int,
+    before: str,
+    after: str,
+    *,
+    interrupted: bool = False,
+) -> None:
+    """The checkpoint event: both snapshots and the files the turn changed."""
+    changes = await store.changes(before, after)
+    session_log.append(
+        CHECKPOINT, run=run_id, turn=turn, number=number, before=before, after=after,
+        changed=[{"path": c.path, "status": c.status} for c in changes],
+        interrupted=interrupted,
+    )  # fmt: skip
+
+
+async def finish_interrupted(store: GitStore, session_log: SessionLog) -> None:
+    """Close checkpoints whose turn never reached its end (the process died)."""
+    events = read_events(session_log.path, kinds=(CHECKPOINT, CHECKPOINT_STARTED))
+    done = {e.get("number") for e in events if e.get("kind") == CHECKPOINT}
+    for started in events:
+        if started.get("kind") != CHECKPOINT_STARTED or started.get("number") in done:
+            continue
+        number = int(started["number"])
+        session_id = session_log.path.stem
+        after = await store.snapshot(f"{session_id}/{number}/after")
+        await record(
+            store, session_log, started.get("run"), started.get("turn"), number,
+            str(started["before"]), after, interrupted=True,
+        )  # fmt: skip
+
+
 def _last_number(path: Path) -> int:
-    numbers = [int(e.get("number", 0)) for e in read_events(path, kinds=(CHECKPOINT,))]
+    events = read_events(path, kinds=(CHECKPOINT, CHECKPOINT_STARTED))
+    numbers = [int(e.get("number", 0)) for e in events]
     return max(numbers, default=0)
 
 

@@ -181,7 +181,7 @@ class Conversation:
         mode = self.policy.mode  # settings.mode until agentls.setMode changes it
         self.log.append(
             "run_started", run=run_id, prompt=prompt, settings=self.settings.to_log(),
-            mode=mode.value,
+            mode=mode.value, reviewed=self.policy.edits_reviewed_by_workspace,
         )  # fmt: skip
         planning = mode is Mode.PLAN
         observer = observer or NullObserver()
@@ -198,6 +198,8 @@ class Conversation:
         )  # fmt: skip
 
         async def run() -> RunResult:
+            if self.checkpointer is not None:
+                await self.checkpointer.recover()
             try:
                 result = await loop.run(
                     run_id, user_text(prompt), self.messages, self.settings.budget()

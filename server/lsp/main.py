@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from agentls.lsp import answers, code_actions, commands, lifecycle, log_forwarding
+from agentls.lsp import answers, code_actions, commands, lifecycle, log_forwarding, undo_command
 from agentls.lsp.server import AgentServer
 
 log = logging.getLogger(__name__)
@@ -15,6 +15,7 @@ def build_server() -> AgentServer:
     lifecycle.register(server)
     commands.register(server)
     answers.register(server)
+    undo_command.register(server)
     code_actions.register(server)
     return server
 

@@ -102,6 +102,42 @@ class LspWorkspace:
             result.exit_code, result.output + note, result.timed_out, result.truncated_bytes
         )
 
+    async def current_bytes(self, path: str) -> bytes | None:
+        rel = self.relative(path)
+        doc = self.open_document(rel)
+        if doc is not None:
+            return doc.source.encode("utf-8")
+        return await self._disk.current_bytes(rel)
+
+    async def restore_files(self, files: list[tuple[str, bytes | None]]) -> None:
+        """Open documents go back through applyEdit (so the editor's undo works);
+        closed files are put back on disk, where the editor would read them."""
+        changes: list[types.TextDocumentEdit] = []
+        on_disk = []
+        for path, content in files:
+            rel = self.relative(path)
+            doc = self.open_document(rel)
+            if doc is None or content is None:
+                on_disk.append((rel, content))
+                continue
+            text = content.decode("utf-8", "replace")
+            hunks = edits.text_edits(
+                doc.source, text, self.server.workspace.position_codec.client_num_units,
+                annotated=False,
+            )  # fmt: skip
+            identifier = types.OptionalVersionedTextDocumentIdentifier(self.uri(rel), doc.version)
+            changes.append(types.TextDocumentEdit(identifier, hunks))
+        if changes:
+            params = types.ApplyWorkspaceEditParams(
+                types.WorkspaceEdit(document_changes=changes), label="agentls: undo"
+            )
+            answer = await ask_client(
+                self.server.workspace_apply_edit_async(params), 30.0, "applyEdit (undo)"
+            )
+            if answer is None or not answer.applied:
+                raise ToolError(ErrorCode.CONFLICT, "the editor did not apply the undo")
+        await self._disk.restore_files(on_disk)
+
     def unsaved_buffers(self) -> dict[str, str | None]:
         """Open documents whose text is not on disk yet, for checkpoints."""
         buffers: dict[str, str | None] = {}

@@ -1,0 +1,56 @@
+"""`agentls.undo` {"sessionId", "turn"?}: put back the files a turn changed.
+
+Open documents go back through workspace/applyEdit, so the editor's own undo
+and its buffers stay right; closed files are put back on disk.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field
+from pygls.exceptions import JsonRpcInvalidParams
+
+from agentls.conversation.undo import UndoRefused, undo_turn
+from agentls.lsp.commands import CommandParams, parse
+from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
+from agentls.lsp.workspace import LspWorkspace
+from agentls.session.reader import read_events
+from agentls.session.reducer import reduce
+
+UNDO = "agentls.undo"
+
+
+class UndoParams(CommandParams):
+    session_id: str = Field(alias="sessionId")
+    turn: int | None = Field(default=None, ge=1)
+
+
+def register(server: AgentServer) -> None:
+    @server.command(UNDO)
+    async def undo(ls: AgentServer, *args: Any) -> dict[str, Any]:
+        params: UndoParams = parse(UndoParams, args, UNDO)
+        try:
+            path = ls.store.path_for(params.session_id)
+        except ValueError as exc:
+            raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
+        if not path.exists():
+            raise JsonRpcInvalidParams(message=f"agentls: no session {params.session_id}")
+        conversation = ls.manager.get(params.session_id)
+        if conversation is not None and conversation.running:
+            raise JsonRpcInvalidParams(message="agentls: the session is running; cancel it first")
+        if conversation is not None and isinstance(conversation.workspace, LspWorkspace):
+            workspace = conversation.workspace
+        else:
+            root = Path(reduce(read_events(path, kinds=("session_started",))).workspace)
+            workspace = LspWorkspace(ls, root)
+        try:
+            result = await undo_turn(
+                ls.store.state_dir, path, workspace.root, workspace, params.turn,
+                log=conversation.log if conversation is not None else None,
+            )  # fmt: skip
+        except UndoRefused as exc:
+            raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
+        ls.tell(f"agentls: {result.describe()}")
+        return result.to_dict()
