@@ -55,11 +55,13 @@ class Checkpointer:
         self.settings = settings
         self.outside = OutsideChanges(workspace.root)
         self._before: str | None = None
+        self._ran_commands = False
         self._number = _last_number(session_log.path)
 
     async def before_act(self, run_id: str, turn: int, intents: Sequence[ToolIntent]) -> None:
         self.outside.start()
         self._before = None
+        self._ran_commands = any(self._executes(i) for i in intents)
         if not self.settings.enabled or not any(self._may_change(i) for i in intents):
             return
         self._number += 1
@@ -77,7 +79,7 @@ class Checkpointer:
             if after is not None:
                 await record(self.store, self.log, run_id, turn, self._number, before, after)
                 await self._prune()
-        return await self.outside.notes(self.context)
+        return await self.outside.notes(self.context, ran_commands=self._ran_commands)
 
     async def recover(self) -> None:
         """A turn a crash interrupted is closed with the files as the crash left them."""
@@ -91,6 +93,10 @@ class Checkpointer:
             await self.store.prune(self.settings.keep * 2, self.settings.max_age_days)
         except (GitError, OSError) as exc:
             log.warning("old checkpoints not pruned: %s", exc)
+
+    def _executes(self, intent: ToolIntent) -> bool:
+        tool = self.registry.get(intent.name)
+        return tool is None or tool.risk not in (Risk.READ, Risk.WRITE)
 
     def _may_change(self, intent: ToolIntent) -> bool:
         tool = self.registry.get(intent.name)

@@ -42,13 +42,17 @@ class OutsideChanges:
         except Exception as exc:  # observation never breaks a run
             log.warning("not watching %s for outside changes: %s", self.root, exc)
 
-    async def notes(self, context: ToolContext) -> list[str]:
-        """One note per file the agent read that changed since, told once per change."""
-        # Disk files the watcher saw move, and open buffers (the editor tells us those).
+    async def notes(self, context: ToolContext, *, ran_commands: bool = False) -> list[str]:
+        """One note per file the agent read that changed since, told once per change.
+
+        After a command every file read is checked (a command may change
+        anything, faster than the watcher reports); otherwise only the files
+        the watcher saw move, and open buffers (the editor reports those).
+        """
         candidates = [
             path
             for path, version in context.reads.items()
-            if path in self.moved or version.startswith("buffer:")
+            if ran_commands or path in self.moved or version.startswith("buffer:")
         ]
         self.moved.clear()
         changed = []
@@ -61,8 +65,9 @@ class OutsideChanges:
         if not changed:
             return []
         return [
-            "Note from agentls: these files changed outside your actions since you read "
-            f"them: {', '.join(sorted(changed))}. Read them again before relying on them."
+            "Note from agentls: these files changed since you last read them (by a command, "
+            f"the person or another program): {', '.join(sorted(changed))}. Read them again "
+            "before relying on them."
         ]
 
     def stop(self) -> None:

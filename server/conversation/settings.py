@@ -15,6 +15,7 @@ from agentls.context.policy import (
 )
 from agentls.contracts.errors import ConfigError
 from agentls.loop.budget import Budget
+from agentls.mcp.config import SERVER_NAME, McpServerConfig, for_log
 from agentls.permissions.modes import Mode
 from agentls.permissions.rules import RuleSet
 from agentls.workspace.paths import DEFAULT_SECRET_PATTERNS
@@ -66,6 +67,17 @@ class Settings(BaseModel):
     compaction_threshold: float = Field(default=DEFAULT_THRESHOLD, ge=0.3, le=0.95)
     verbatim_turns: int = Field(default=DEFAULT_VERBATIM_TURNS, ge=1, le=100)
     tool_result_budget: int | None = Field(default=None, ge=0)
+    # MCP servers whose tools the model may use (risk "external"): {"name": {"command",
+    # "args", "env"}} for stdio, {"name": {"url", "headers"}} for streamable HTTP.
+    mcp_servers: dict[str, McpServerConfig] = Field(default_factory=dict)
+
+    @field_validator("mcp_servers")
+    @classmethod
+    def _server_names(cls, value: dict[str, McpServerConfig]) -> dict[str, McpServerConfig]:
+        for name in value:
+            if not SERVER_NAME.match(name):
+                raise ValueError(f"server name {name!r}: use letters, digits, _ and -, at most 40")
+        return value
 
     @field_validator("model")
     @classmethod
@@ -106,7 +118,9 @@ class Settings(BaseModel):
         )
 
     def to_log(self) -> dict[str, Any]:
-        return self.model_dump(mode="json", by_alias=True)
+        logged = self.model_dump(mode="json", by_alias=True)
+        logged["mcpServers"] = {k: for_log(v) for k, v in logged["mcpServers"].items()}
+        return logged
 
 
 def load_settings(data: Any, *, base: Settings | None = None) -> Settings:
@@ -115,12 +129,14 @@ def load_settings(data: Any, *, base: Settings | None = None) -> Settings:
         data = {}
     if not isinstance(data, dict):
         raise ConfigError("settings must be an object")
-    merged = base.to_log() if base else {}
+    merged = base.model_dump(mode="json", by_alias=True) if base else {}
     for key, value in data.items():
         if value is None:
             continue
         if key == "permissions" and isinstance(value, dict):
             value = merge_permissions(merged.get("permissions") or {}, value)
+        if key == "mcpServers" and isinstance(value, dict):  # servers add up, by name
+            value = {**(merged.get("mcpServers") or {}), **value}
         merged[key] = value
     try:
         return Settings.model_validate(merged)

@@ -2,7 +2,8 @@
 
 The workspace file travels with the repository, so a stranger may have written
 it. Its deny and ask rules always apply; what would loosen the gate (allow
-rules, a looser mode, turning the sandbox or its network off) applies only
+rules, a looser mode, turning the sandbox or its network off, MCP servers,
+whose commands agentls would run) applies only
 once this machine's person has approved that exact file: when agentls saved a
 rule into it at their word, or after `agentls trust`. Approval is kept as the
 file's hash in the state dir, so any later change needs approving again.
@@ -125,6 +126,9 @@ def _without_loosening(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]
     if kept.get("sandboxWritable"):
         dropped.append("sandboxWritable")
         kept.pop("sandboxWritable")
+    if kept.get("mcpServers"):  # starting an MCP server runs its command
+        dropped.append("its mcpServers")
+        kept.pop("mcpServers")
     secrets = kept.get("secretFiles")
     if isinstance(secrets, list) and any(str(p).startswith("!") for p in secrets):
         kept["secretFiles"] = [p for p in secrets if not str(p).startswith("!")]

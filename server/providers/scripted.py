@@ -8,8 +8,8 @@ Script format (documented in the README)::
        "toolCalls": [{"name": "write_file", "input": {"path": "a.py", "content": "x"}}],
        "stopReason": "tool_use",              # default: tool_use with toolCalls, else end_turn
        "usage": {"input_tokens": 120, "output_tokens": 30},
-       "expect": {"lastToolResultContains": "hello", "toolsInclude": ["run_command"],
-                  "toolsExclude": ["write_file"]},
+       "expect": {"lastToolResultContains": "hello", "lastMessageContains": "note",
+                  "toolsInclude": ["run_command"], "toolsExclude": ["write_file"]},
        "delaySeconds": 0.5,                               # before answering (cancel/timeout demos)
        "error": {"message": "overloaded", "kind": "overloaded"}}   # fail this call instead
     ]}
@@ -166,11 +166,27 @@ def _check_expectations(expect: Any, request: ModelInput, index: int) -> None:
         if not any(wanted in r.content for r in results):
             seen = " | ".join(r.content[:200] for r in results) or "no tool result"
             problems.append(f"the last tool result should contain {wanted!r}; got: {seen}")
+    anywhere = expect.get("lastMessageContains")
+    if anywhere is not None:
+        last = request.messages[-1] if request.messages else None
+        seen = _all_text(last) if last is not None else ""
+        if anywhere not in seen:
+            problems.append(f"the last message should contain {anywhere!r}; got: {seen[:300]}")
     if problems:
         raise ModelError(
             f"scripted model: call {index + 1} did not match the script: " + "; ".join(problems),
             kind="script",
         )
+
+
+def _all_text(message: Message) -> str:
+    parts = []
+    for block in message.content:
+        if isinstance(block, TextBlock):
+            parts.append(block.text)
+        elif isinstance(block, ToolResultBlock):
+            parts.append(block.content)
+    return "\n".join(parts)
 
 
 def _last_tool_results(messages: Sequence[Message]) -> list[ToolResultBlock]:

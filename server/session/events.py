@@ -38,6 +38,10 @@ decision          callId, verdict ("allow"|"deny"), source, answer (null|Approva
 observation       callId, name, ok, content, error (null|ErrorCode), retryable, meta
 tool_results      message (the user message of tool_result blocks appended to history)
 mode_changed      mode
+checkpoint_started number, before (the snapshot before a turn that may change files)
+checkpoint        number, before, after (private git commits), changed [{path, status}],
+                  interrupted (closed after a crash)
+undo              turn (the checkpoint number), restored, removed, conflicts, done
 rules_saved       rules (allow rules "always allow" saved), path (the workspace settings file)
 run_finished      result (RunResult.to_dict)
 run_closed        reason, detail  (written on resume for a run that never finished)
@@ -59,5 +63,8 @@ OBSERVATION = "observation"
 TOOL_RESULTS = "tool_results"
 MODE_CHANGED = "mode_changed"
 RULES_SAVED = "rules_saved"
+CHECKPOINT_STARTED = "checkpoint_started"
+CHECKPOINT = "checkpoint"
+UNDO = "undo"
 RUN_FINISHED = "run_finished"
 RUN_CLOSED = "run_closed"

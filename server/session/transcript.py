@@ -50,6 +50,7 @@ class _Renderer:
         self.out: list[str] = []
         self.run: _Run | None = None
         self.run_count = 0
+        self._session_id = "SESSION_ID"
 
     def feed(self, event: Mapping[str, Any]) -> None:
         kind = event.get("kind")
@@ -57,12 +58,22 @@ class _Renderer:
         if run is not None and isinstance(event.get("turn"), int):
             run.turns = max(run.turns, event["turn"])
         if kind == ev.SESSION_STARTED:
+            self._session_id = str(event.get("sessionId", self._session_id))
             self._header(event)
         elif kind == ev.RUN_STARTED:
             self._end_run(None)
             self._start_run(str(event.get("prompt", "")))
         elif kind == ev.MODE_CHANGED:
             self._para(f"_Mode: {event.get('mode')}_")
+        elif kind == ev.CHECKPOINT:
+            self._checkpoint(event)
+        elif kind == ev.UNDO:
+            what = ", ".join([*event.get("restored", []), *event.get("removed", [])]) or "nothing"
+            if event.get("done"):
+                self._para(f"↺ Undid turn {event.get('turn')}: {what}")
+            else:
+                conflicts = ", ".join(event.get("conflicts", []))
+                self._para(f"↺ Undo of turn {event.get('turn')} stopped: {conflicts} changed since")
         elif run is None:
             return  # run events without their run_started: nothing to hang them on
         elif kind == ev.USER_MESSAGE:
@@ -172,6 +183,17 @@ class _Renderer:
             run.cost_usd + float(cost)
             if run.cost_usd is not None and isinstance(cost, int | float)
             else None
+        )
+
+    def _checkpoint(self, event: Mapping[str, Any]) -> None:
+        changed = event.get("changed") or []
+        if not changed:
+            return
+        names = ", ".join(str(c.get("path")) for c in changed if isinstance(c, Mapping))
+        crashed = " (the run was interrupted)" if event.get("interrupted") else ""
+        self._para(
+            f"_Turn {event.get('number')} changed {names}{crashed}; "
+            f"undo with `agentls undo {self._session_id} --turn {event.get('number')}`_"
         )
 
     def _call(self, call: _Call, observation: Mapping[str, Any] | None) -> None:

@@ -90,6 +90,9 @@ def main() -> None:
     )
     print()
     print(context_line())
+    print()
+    undo = [sys.executable, "-m", "tests.bench.bench_undo", "--reps", "3"]
+    print(subprocess.run(undo, cwd=ROOT, check=True, capture_output=True, text=True).stdout)
 
 
 if __name__ == "__main__":

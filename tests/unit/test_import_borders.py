@@ -30,6 +30,8 @@ FORBIDDEN: dict[str, set[str]] = {
     "tools": {"loop", "runtime", "conversation", "cli", "lsp", "providers", "session", "context",
               "permissions"},
     "loop": {"conversation", "cli", "lsp", "tools"},
+    "checkpoints": {"loop", "runtime", "tools", "providers", "context", "conversation", "cli",
+                    "lsp", "session", "permissions"},
     "conversation": {"cli", "lsp"},
     "lsp": {"cli"},
 }  # fmt: skip
