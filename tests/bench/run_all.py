@@ -1,12 +1,12 @@
-"""Runs the benchmarks in fresh processes and prints one table.
+"""Every benchmark, each in fresh processes, printed as one report with machine details.
 
-    make bench          (or: python -m tests.bench.run_all [--reps 5])
+    make bench                    (or: python -m tests.bench.run_all [--processes 5] [--peers])
 
-Rows: agentls's loop (event log on) and, when ../shared/bench/peers is beside
-the checkout, the hand-written asyncio baseline measured in the same run, so
-the figures compare as ratios on this (shared, noisy) machine. A last line gives
-the context projection's own cost per turn, early and at 1,000 turns
-(tests/bench/bench_context.py prints its full table).
+The loop table uses the peers' own harness (../shared/bench/peers/common.py):
+agentls's row and the peers' rows are measured in the same run, so they
+compare as ratios on this shared, noisy machine. `--peers` first builds the
+peers' virtualenv (`$HOME/.cache/agentls-peers-venv`, several minutes, once);
+without it, the peers' rows appear only when that virtualenv already exists.
 """
 
 from __future__ import annotations
@@ -22,77 +22,125 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PEERS = ROOT.parent / "shared" / "bench" / "peers"
+PEERS_VENV = Path(os.environ.get("PEERS_VENV", Path.home() / ".cache" / "agentls-peers-venv"))
 NS = (50, 500)
+PEER_SCRIPTS = {
+    "baseline (hand-written loop, no log)": "bench_baseline.py",
+    "pydantic-ai": "bench_pydantic_ai.py",
+    "langgraph": "bench_langgraph.py",
+    "langchain": "bench_langchain_agent.py",
+    "openai-agents": "bench_openai_agents.py",
+    "smolagents": "bench_smolagents.py",
+}
 
 
-def _run(cmd: list[str], cwd: Path) -> dict[str, float]:
+def _json_line(cmd: list[str], cwd: Path) -> dict[str, object]:
     out = subprocess.run(cmd, cwd=cwd, check=True, capture_output=True, text=True).stdout
-    return json.loads(out.strip().splitlines()[-1])
+    parsed: dict[str, object] = json.loads(out.strip().splitlines()[-1])
+    return parsed
 
 
-def agentls_row(n: int, processes: int) -> tuple[float, float]:
-    cells = [
-        _run([sys.executable, "-m", "tests.bench.bench_loop", "--n", str(n), "--reps", "3"], ROOT)
-        for _ in range(processes)
+def _section(module: str, *args: str) -> str:
+    command = [sys.executable, "-m", f"tests.bench.{module}", *args]
+    return subprocess.run(command, cwd=ROOT, check=True, capture_output=True, text=True).stdout
+
+
+def loop_cell(python: str, script: Path, n: int, processes: int) -> float:
+    """Median us per turn of ``processes`` fresh processes (the peers' method)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cells = []
+    for _ in range(processes):
+        out = subprocess.run(
+            [python, str(script), "--n", str(n), "--reps", "1"],
+            cwd=script.parent,
+            check=True,
+            capture_output=True,
+            text=True,
+            env=env,
+        ).stdout
+        cells.append(json.loads(out.strip().splitlines()[-1]))
+    return statistics.median(statistics.median(c["times_s"]) / (n + 1) * 1e6 for c in cells)
+
+
+def loop_table(processes: int, with_peers: bool) -> str:
+    ours = ROOT / "tests" / "bench" / "agentls_peer_format.py"
+    rows = {"agentls (session log on)": [loop_cell(sys.executable, ours, n, processes) for n in NS]}
+    python = PEERS_VENV / "bin" / "python"
+    if PEERS.exists():
+        for name, script in PEER_SCRIPTS.items():
+            runnable = name.startswith("baseline") or (with_peers and python.exists())
+            interpreter = str(python) if python.exists() else sys.executable
+            if runnable:
+                rows[name] = [loop_cell(interpreter, PEERS / script, n, processes) for n in NS]
+    ours_50 = rows["agentls (session log on)"][0]
+    lines = [
+        "| loop | us/turn N=50 | us/turn N=500 | growth 500/50 | N=50 vs agentls |",
+        "|---|---|---|---|---|",
     ]
-    return (
-        statistics.median(c["us_per_turn"] for c in cells),
-        statistics.median(c["cpu_us_per_turn"] for c in cells),
-    )
+    for name, (n50, n500) in rows.items():
+        lines.append(
+            f"| {name} | {n50:.0f} | {n500:.0f} | {n500 / n50:.2f}x | {n50 / ours_50:.2f}x |"
+        )
+    return "\n".join(lines)
 
 
-def baseline_row(n: int, processes: int) -> tuple[float, float] | None:
-    script = PEERS / "bench_baseline.py"
-    if not script.exists():
-        return None
-    cells = [
-        _run([sys.executable, str(script), "--n", str(n), "--reps", "3"], PEERS)
-        for _ in range(processes)
-    ]
-    turns = n + 1
+def machine() -> str:
+    model = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     return (
-        statistics.median(statistics.median(c["times_s"]) / turns * 1e6 for c in cells),
-        statistics.median(statistics.median(c["cpu_s"]) / turns * 1e6 for c in cells),
+        f"{model}, {os.cpu_count()} cores, {memory:.0f} GiB, Python {platform.python_version()}, "
+        f"{platform.system()} {platform.release()}; load average at start {load}"
     )
 
 
 def context_line() -> str:
-    cell = _run([sys.executable, "-m", "tests.bench.bench_context", "--json"], ROOT)
+    cell = _json_line([sys.executable, "-m", "tests.bench.bench_context", "--json"], ROOT)
     return (
-        f"Context projection alone (bench_context, 200k window): {cell['us_first']:.1f} us/turn "
-        f"at turn {cell['first_turn']:.0f}, {cell['us_last']:.1f} us/turn at turn "
-        f"{cell['last_turn']:,.0f}: flat, as each message is measured and elided once."
+        f"Context projection alone (200k window): {cell['us_first']:.1f} us/turn at turn "
+        f"{cell['first_turn']:.0f}, {cell['us_last']:.1f} us/turn at turn {cell['last_turn']:,.0f}."
     )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--processes", type=int, default=5)
+    parser.add_argument("--peers", action="store_true", help="build the peers' virtualenv first")
     args = parser.parse_args()
-    rows = {"agentls (log on)": [agentls_row(n, args.processes) for n in NS]}
-    base = [baseline_row(n, args.processes) for n in NS]
-    if all(b is not None for b in base):
-        rows["baseline (peers' hand-written loop)"] = [b for b in base if b is not None]
-    print(f"# loop overhead per turn — {platform.python_version()}, {os.cpu_count()} cores, "
-          f"loadavg {' '.join(f'{x:.2f}' for x in os.getloadavg())}")  # fmt: skip
-    print()
-    print(
-        "| loop | us/turn N=50 | us/turn N=500 | growth 500/50 "
-        "| cpu us/turn N=50 | cpu us/turn N=500 |"
-    )
-    print("|---|---|---|---|---|---|")
-    for name, ((w50, c50), (w500, c500)) in rows.items():
-        print(f"| {name} | {w50:.0f} | {w500:.0f} | {w500 / w50:.2f}x | {c50:.0f} | {c500:.0f} |")
-    print()
-    print(
-        "Peers on this kind of machine (../shared/bench/peers/README.md): 0.5-8 ms per turn "
-        "at N=50, most growing with N. Target for agentls: under 100 us per turn, flat in N."
-    )
-    print()
-    print(context_line())
-    print()
-    undo = [sys.executable, "-m", "tests.bench.bench_undo", "--reps", "3"]
-    print(subprocess.run(undo, cwd=ROOT, check=True, capture_output=True, text=True).stdout)
+    if args.peers and not (PEERS_VENV / "bin" / "python").exists():
+        env = {
+            **os.environ,
+            "PEERS_ONLY": "baseline",
+            "PEERS_NS": "5",
+            "PEERS_REPS": "1",
+            "PEERS_OUT": str(Path(os.environ.get("TMPDIR", "/tmp")) / "agentls-peers-out"),
+        }
+        subprocess.run(
+            ["bash", str(PEERS / "run_all.sh")], check=True, env=env, capture_output=True
+        )
+    print("# agentls benchmarks\n")
+    print(machine(), "\n")
+    print("## Harness overhead per turn (scripted model, instant 2 KB tool)\n")
+    print(loop_table(args.processes, args.peers) + "\n")
+    print("Target: under 100 us per turn, flat in N. " + context_line() + "\n")
+    sections = [
+        ("## Server start to `initialize` result", "bench_startup", ("--reps", "10")),
+        ("## Model text deltas to `agentls/event`", "bench_deltas", ()),
+        ("## list_files and search", "bench_search", ()),
+        ("## Minimal-hunk edits and the session log", "bench_internals", ()),
+        ("## Memory", "bench_memory", ()),
+        ("## Checkpoints and undo", "bench_undo", ("--reps", "3")),
+    ]
+    for title, module, extra in sections:
+        print(f"{title}\n\n{_section(module, *extra)}")
+    print(f"Load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":
