@@ -59,6 +59,7 @@ def run_ask(args: argparse.Namespace) -> int:
         print("agentls: the prompt is empty", file=sys.stderr)
         return EXIT_USAGE
     manager = ConversationManager(SessionStore(default_state_dir()))
+    manager.mcp.notify = lambda note: print(f"agentls: {note}", file=sys.stderr)
     try:
         settings = settings_from_args(args, root.resolve(), manager.settings_files)
         workspace = LocalWorkspace(root.resolve(), sandbox=settings.sandbox_settings())
@@ -99,3 +100,8 @@ async def _ask(
     finally:
         loop.remove_signal_handler(signal.SIGINT)
         loop.remove_signal_handler(signal.SIGTERM)
+        # The run is over: a Ctrl-C from now on has nothing to abort, and must not
+        # end in a KeyboardInterrupt traceback while the process winds down.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        if conversation.mcp is not None:
+            await conversation.mcp.aclose()  # MCP servers stop while the event loop runs

@@ -53,6 +53,12 @@ def build_parser() -> argparse.ArgumentParser:
                             "check the runtime decides the same")  # fmt: skip
     replay.add_argument("session_id", metavar="SESSION_ID")
 
+    mcp = sub.add_parser("mcp", help="MCP servers from the settings (mcpServers)")
+    mcp_sub = mcp.add_subparsers(dest="mcp_command", required=True, parser_class=_Parser)
+    mcp_list = mcp_sub.add_parser("list", help="start the MCP servers; show status and tools")
+    mcp_list.add_argument("--workspace", metavar="DIR", default=".", help="workspace root")
+    mcp_list.add_argument("--json", action="store_true", help="print one JSON array")
+
     trust = sub.add_parser("trust", help="approve the workspace's .agentls/settings.json")
     trust.add_argument("--workspace", metavar="DIR", default=".", help="workspace root")
 
@@ -85,6 +91,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from agentls.cli.history import run_replay, run_undo
 
         return run_undo(args) if args.command == "undo" else run_replay(args)
+    if args.command == "mcp":
+        from agentls.cli.mcp_list import run_mcp_list
+
+        return run_mcp_list(args)
     if args.command == "trust":
         from agentls.cli.trust import run_trust
 

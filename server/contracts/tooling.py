@@ -11,6 +11,8 @@ class Risk(StrEnum):
     READ = "read"
     WRITE = "write"
     EXECUTE = "execute"
+    # A tool another program provides (an MCP server): asked by default, hidden in plan mode.
+    EXTERNAL = "external"
 
 
 class ErrorCode(StrEnum):

@@ -17,14 +17,16 @@ from agentls.checkpoints.gitstore import GitStore
 from agentls.context.projector import ContextProjector
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.messages import Message, ToolResultBlock, message_to_dict, user_text
-from agentls.contracts.observer import NullObserver, RunObserver
+from agentls.contracts.observer import NullObserver, RunObserver, notify
 from agentls.contracts.outcomes import RunResult, TerminalReason
 from agentls.contracts.tooling import ErrorCode, Risk
+from agentls.contracts.usage import Usage
 from agentls.conversation.checkpointing import Checkpointer, CheckpointSettings
 from agentls.conversation.prompt import system_prompt
 from agentls.conversation.settings import Settings
 from agentls.conversation.settings_files import SettingsFiles
 from agentls.loop.query_loop import QueryLoop
+from agentls.mcp.hub import McpHub
 from agentls.permissions.approvers import Approver, DenyAllApprover
 from agentls.permissions.modes import Mode
 from agentls.permissions.policy import PermissionPolicy
@@ -94,8 +96,10 @@ class Conversation:
         edits_reviewed_by_workspace: bool = False,
         settings_files: SettingsFiles | None = None,
         state_dir: Path | None = None,
+        mcp: McpHub | None = None,
     ) -> None:
         self.session_id = session_id
+        self.mcp = mcp
         self.log = log
         self.messages = messages
         self.workspace = workspace
@@ -201,6 +205,10 @@ class Conversation:
             if self.checkpointer is not None:
                 await self.checkpointer.recover()
             try:
+                try:  # MCP servers start (bounded) before the first model call lists tools
+                    runtime.registry = await self.run_registry()
+                except asyncio.CancelledError:
+                    return _aborted_early(self.log, observer, run_id, self.provider.model_id)
                 result = await loop.run(
                     run_id, user_text(prompt), self.messages, self.settings.budget()
                 )
@@ -212,6 +220,13 @@ class Conversation:
 
         self.current = RunHandle(self.session_id, run_id, asyncio.create_task(run()))
         return self.current
+
+    async def run_registry(self) -> ToolRegistry:
+        """The built-in tools and those of the MCP servers in the settings (started if need be)."""
+        if self.mcp is None or not self.settings.mcp_servers:
+            return self.registry
+        external = await self.mcp.tools(self.workspace.root, self.settings.mcp_servers)
+        return self.registry.extended(external)
 
     async def ask(
         self,
@@ -243,6 +258,7 @@ class ConversationManager:
         self.store = store
         self.settings_files = SettingsFiles(store.state_dir)
         self.registry = ToolRegistry(tools)
+        self.mcp = McpHub()  # MCP servers, shared by the sessions of a workspace
         self.provider_factory = provider_factory
         self.conversations: dict[str, Conversation] = {}
 
@@ -285,7 +301,7 @@ class ConversationManager:
         conversation = Conversation(
             session_id, log, messages, workspace, settings, provider, self.registry,
             edits_reviewed_by_workspace=edits_reviewed_by_workspace,
-            settings_files=self.settings_files, state_dir=self.store.state_dir,
+            settings_files=self.settings_files, state_dir=self.store.state_dir, mcp=self.mcp,
         )  # fmt: skip
         if resumed is not None:
             conversation.resume_context(resumed)
@@ -317,6 +333,16 @@ def _close_interrupted_run(log: SessionLog, state: Any, messages: list[Message])
             "run_closed", run=open_run.run_id, reason="aborted",
             detail="the process ended before the run finished",
         )  # fmt: skip
+
+
+def _aborted_early(log: SessionLog, observer: RunObserver, run_id: str, model_id: str) -> RunResult:
+    """A run cancelled before its loop started (while MCP servers started): nothing ran."""
+    cost = 0.0 if price_for(model_id) is not None else None
+    detail = "the run was cancelled before its first turn"
+    result = RunResult(TerminalReason.ABORTED, "", Usage(), cost, 0, detail)
+    log.append("run_finished", run=run_id, turn=0, result=result.to_dict())
+    notify(observer.run_finished, result)
+    return result
 
 
 def _write_tools(registry: ToolRegistry) -> frozenset[str]:

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import logging
 
-from agentls.lsp import answers, code_actions, commands, lifecycle, log_forwarding, undo_command
+from agentls.lsp import (
+    answers,
+    code_actions,
+    commands,
+    framing,
+    lifecycle,
+    log_forwarding,
+    mcp_command,
+    undo_command,
+)
 from agentls.lsp.server import AgentServer
 
 log = logging.getLogger(__name__)
@@ -16,6 +25,7 @@ def build_server() -> AgentServer:
     commands.register(server)
     answers.register(server)
     undo_command.register(server)
+    mcp_command.register(server)
     code_actions.register(server)
     return server
 
@@ -24,10 +34,10 @@ def serve(tcp: str | None = None) -> int:
     server = build_server()
     log_forwarding.configure(server)
     if tcp is None:
-        server.start_io()
+        framing.start_io(server)
         return 0
     host, _, port = tcp.rpartition(":")
     # pygls serves one TCP connection, and the server ends when it closes.
     log.info("listening on %s:%s (one connection)", host or "127.0.0.1", port)
-    server.start_tcp(host or "127.0.0.1", int(port))
+    framing.start_tcp(server, host or "127.0.0.1", int(port))
     return 0

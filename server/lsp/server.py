@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcParseError
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.json_rpc import RPCRequest
 from pygls.uris import to_fs_path
 
 from agentls import __version__
@@ -32,6 +32,7 @@ ANNOTATIONS_WITHOUT_PREVIEW = frozenset({"Sublime Text LSP"})
 
 
 _ANSWERED = object()  # a message already answered with an error
+_WARNING = types.MessageType.Warning
 
 
 class AgentProtocol(LanguageServerProtocol):
@@ -55,22 +56,38 @@ class AgentProtocol(LanguageServerProtocol):
     def structure_message(self, data: dict[str, Any]) -> Any:
         """A request whose params do not fit its method gets an InvalidParams answer.
 
-        pygls only logs such a message, leaving the client waiting for ever.
+        pygls only logs such a message, leaving the client waiting for ever. So
+        it does with a notification's method sent with an id: that is answered
+        InvalidRequest (and not run). Params may be left out, as JSON-RPC allows.
         """
+        is_request = "id" in data and "method" in data
+        if "method" in data and "params" not in data:
+            data = {**data, "params": None}
         try:
-            return super().structure_message(data)
+            message = super().structure_message(data)
         except JsonRpcException as exc:
-            if "id" in data and "method" in data:
-                message = f"invalid params for {data.get('method')}: {exc.__cause__ or exc}"
-                error = JsonRpcInvalidParams(message=message[:500]).to_response_error()
-                self._send_response(data["id"], error=error)
+            if is_request:
+                text = f"invalid params for {data.get('method')}: {exc.__cause__ or exc}"
+                self._answer_error(data["id"], JsonRpcInvalidParams(message=text[:500]))
                 return _ANSWERED
             raise
+        if is_request and not hasattr(message, "id"):
+            text = f"{data['method']} is a notification: send it without an id"
+            self._answer_error(data["id"], JsonRpcInvalidRequest(message=text[:500]))
+            return _ANSWERED
+        return message
 
     def handle_message(self, message: Any) -> None:
         if message is _ANSWERED:
             return
+        if self._shutdown and isinstance(message, RPCRequest):
+            # The LSP says so; pygls drops them, leaving the client waiting.
+            self._answer_error(message.id, JsonRpcInvalidRequest(message="the server shut down"))
+            return
         super().handle_message(message)
+
+    def _answer_error(self, msg_id: Any, error: JsonRpcException) -> None:
+        self._send_response(msg_id, error=error.to_response_error())
 
 
 class AgentServer(LanguageServer):
@@ -81,6 +98,7 @@ class AgentServer(LanguageServer):
         self.waited_runs: dict[Any, RunHandle] = {}  # request id -> run, for $/cancelRequest
         self.store = store or SessionStore(default_state_dir())
         self.manager = ConversationManager(self.store)
+        self.manager.mcp.notify = lambda note: self.tell(f"agentls: {note}", _WARNING)
         self.settings = Settings()  # what the editor sent (files are added per root)
         self.editor_layers: list[Any] = []
         self._told: set[str] = set()
@@ -243,10 +261,7 @@ class AgentServer(LanguageServer):
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         # Logged, not shown: a person sees the errors of their own requests as answers.
-        if isinstance(error, json.JSONDecodeError):
-            # Not JSON at all: JSON-RPC answers ParseError with a null id.
-            parse_error = JsonRpcParseError(message=f"not JSON: {error}").to_response_error()
-            self.protocol._send_response(None, error=parse_error)  # type: ignore[arg-type]
+        # (Input that is not JSON is answered by framing.py, which reads the messages.)
         log.warning("server error (%s): %s", getattr(source, "__name__", source), error)
 
     async def shutdown_runs(self, grace_seconds: float = 5.0) -> None:
@@ -256,4 +271,5 @@ class AgentServer(LanguageServer):
             handle.cancel()
         if handles:
             await asyncio.wait([h.task for h in handles], timeout=grace_seconds)
+        await self.manager.mcp.aclose()
         self.manager.close()

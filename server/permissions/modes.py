@@ -22,5 +22,8 @@ def parse_mode(value: str) -> Mode:
         raise ValueError(f"unknown mode {value!r} (choose one of: {names})") from None
 
 
-def is_visible(risk: Risk, mode: Mode) -> bool:
-    return mode is not Mode.PLAN or risk is Risk.READ
+def is_visible(risk: Risk, mode: Mode, *, read_only_hint: bool = False) -> bool:
+    """Plan mode shows reads, and the external tools their server declares read-only."""
+    if mode is not Mode.PLAN or risk is Risk.READ:
+        return True
+    return risk is Risk.EXTERNAL and read_only_hint

@@ -106,6 +106,8 @@ class PermissionPolicy:
         if risk is Risk.READ:
             return PolicyDecision(Verdict.ALLOW, "reads are allowed")
         if mode is Mode.PLAN:
+            if risk is Risk.EXTERNAL:  # shown only when its server says read-only; still asked
+                return PolicyDecision(Verdict.ASK, "external tools need approval")
             return PolicyDecision(Verdict.DENY, "plan mode is read-only")
         if mode is Mode.BYPASS:
             return PolicyDecision(Verdict.ALLOW, "bypass mode")
@@ -115,6 +117,8 @@ class PermissionPolicy:
             if self.edits_reviewed_by_workspace:
                 return PolicyDecision(Verdict.ALLOW, "edit goes to review in the editor")
             return PolicyDecision(Verdict.ASK, "edits need review")
+        if risk is Risk.EXTERNAL:
+            return PolicyDecision(Verdict.ASK, "external tools need approval")
         return PolicyDecision(Verdict.ASK, "commands need approval")
 
     def remember(self, rules: Sequence[Rule]) -> None:

@@ -3,7 +3,9 @@
 For path tools the pattern is a glob relative to the workspace root (``**``
 crosses folders). For run_command it is matched word by word against each
 simple command the line runs (see shell.py), a trailing ``*`` matching any
-remaining words; each word of the pattern may itself be a glob.
+remaining words; each word of the pattern may itself be a glob. For external
+(MCP) tools it is a glob over their arguments as compact JSON, or over the one
+argument the server's settings name.
 """
 
 from __future__ import annotations
@@ -57,6 +59,8 @@ class Rule:
             return any(self.matches_command(tool, c) for c in analyse(subject).commands)
         if kind == "path":
             return glob_regex(self.pattern).fullmatch(subject) is not None
+        if kind == "text":  # `*` crosses everything here: the subject is not a path
+            return fnmatch.fnmatchcase(subject, self.pattern)
         return self.pattern == subject
 
 

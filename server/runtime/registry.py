@@ -19,6 +19,10 @@ class ToolRegistry:
             self._tools[tool.name] = tool
         self._specs: dict[Mode, tuple[ToolSpec, ...]] = {}
 
+    def extended(self, tools: Iterable[ToolDefinition[Any]]) -> ToolRegistry:
+        """These tools and more (a run's external tools); a name already taken is refused."""
+        return ToolRegistry([*self._tools.values(), *tools])
+
     def get(self, name: str) -> ToolDefinition[Any] | None:
         return self._tools.get(name)
 
@@ -33,7 +37,7 @@ class ToolRegistry:
             specs = tuple(
                 ToolSpec(t.name, t.description, t.input_schema())
                 for t in self._tools.values()
-                if is_visible(t.risk, mode)
+                if is_visible(t.risk, mode, read_only_hint=t.read_only_hint)
             )
             self._specs[mode] = specs
         return specs

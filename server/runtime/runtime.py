@@ -177,7 +177,7 @@ class ToolRuntime:
                 tool.validate(args, self.context)
         except ToolError as exc:
             return self._tool_error(intent, exc)
-        if not is_visible(tool.risk, self.policy.mode):
+        if not is_visible(tool.risk, self.policy.mode, read_only_hint=tool.read_only_hint):
             return self._deny(
                 intent, turn, f"{tool.name} is not available in {self.policy.mode.value} mode"
             )

@@ -130,7 +130,9 @@ class ToolContext:
 
 InputT = TypeVar("InputT", bound=BaseModel)
 
-SubjectKind = Literal["path", "command", "none"]
+# "text": rules match their pattern as a glob against free text (an external
+# tool's arguments as JSON, or the one argument its settings name).
+SubjectKind = Literal["path", "command", "text", "none"]
 
 
 @dataclass(frozen=True)
@@ -155,8 +157,16 @@ class ToolDefinition(Generic[InputT]):
     validate: Callable[[InputT, ToolContext], None] | None = None
     # Shown to a person before approving (a diff, the full command).
     detail: Callable[[InputT, ToolContext], Awaitable[str]] | None = None
+    # External tools (MCP) bring their own JSON schema: it is what the model sees,
+    # and their input_model checks input against it.
+    json_schema: dict[str, Any] | None = None
+    # The providing server says the tool changes nothing (MCP readOnlyHint): plan
+    # mode may show it, but it is still asked like any external tool.
+    read_only_hint: bool = False
 
     def input_schema(self) -> dict[str, Any]:
+        if self.json_schema is not None:
+            return self.json_schema
         return _schema_of(self.input_model)
 
 

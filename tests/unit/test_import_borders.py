@@ -33,6 +33,8 @@ FORBIDDEN: dict[str, set[str]] = {
     "checkpoints": {"loop", "runtime", "tools", "providers", "context", "conversation", "cli",
                     "lsp", "session", "permissions"},
     "conversation": {"cli", "lsp"},
+    "mcp": {"loop", "conversation", "cli", "lsp", "runtime", "tools", "providers", "session",
+            "context", "pricing"},
     "lsp": {"cli"},
 }  # fmt: skip
 THIRD_PARTY_ONLY_IN_LSP = {"pygls", "lsprotocol"}
