@@ -150,6 +150,28 @@ class LocalWorkspace:
             raise _os_error(rel, "write", exc) from exc
         return WriteOutcome(applied=True, version=new_version)
 
+    async def current_bytes(self, path: str) -> bytes | None:
+        """What a file holds now, None when it does not exist (for undo)."""
+        try:
+            return (self._root / self.relative(path)).read_bytes()
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+            return None
+
+    async def restore_files(self, files: list[tuple[str, bytes | None]]) -> None:
+        """Put files back as a checkpoint had them; None removes a file the turn created."""
+        for path, content in files:
+            rel = self.relative(path)
+            target = self._root / rel
+            if content is None:
+                with contextlib.suppress(FileNotFoundError):
+                    target.unlink()
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if target.exists():
+                _replace_atomically(target, content)  # keeps the file's mode
+            else:
+                target.write_bytes(content)
+
     async def run_command(
         self, command: str, timeout_seconds: float, output_limit: int
     ) -> CommandResult:
