@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 DEMO_PROMPT ?= Add a shout() function to greet.py that returns the greeting in capitals, then run it.
 DEMO_MODEL ?= anthropic:claude-sonnet-4-5
 
-.PHONY: demo test lint typecheck bench deps
+.PHONY: demo test python-test vscode-test lint typecheck bench deps
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,8 +25,13 @@ $(BIN)/.installed-local-model: $(BIN)/.installed
 # with eglot are the real editors tests/e2e/editors drives. The suite checks each
 # when it is there (CI installs them: Debian packages, root only). Each entry is
 # package:command, or package:/path for a package that installs no command.
+# The VS Code client's end-to-end run needs chromium, and the build libraries
+# code-server's native modules compile against (vscode-client/README.md).
 SYSTEM_PACKAGES := ripgrep:rg bubblewrap:bwrap neovim:nvim emacs-nox:emacs \
-	elpa-eglot:/usr/lib/emacsen-common/packages/install/elpa-eglot
+	elpa-eglot:/usr/lib/emacsen-common/packages/install/elpa-eglot \
+	chromium:chromium g++:g++ pkg-config:pkg-config libkrb5-dev:/usr/include/krb5.h \
+	libx11-dev:/usr/include/X11/Xlib.h libxkbfile-dev:/usr/include/X11/extensions/XKBfile.h \
+	libsecret-1-dev:/usr/include/libsecret-1/libsecret/secret.h
 deps:
 	@missing=""; for pair in $(SYSTEM_PACKAGES); do check=$${pair#*:}; \
 	  case $$check in /*) [ -e "$$check" ] ;; *) command -v $$check >/dev/null 2>&1 ;; esac \
@@ -42,8 +47,20 @@ demo: $(BIN)/.installed
 	echo "+ agentls ask \"$(DEMO_PROMPT)\" --workspace .demo-workspace --model $$model --yes"; \
 	$(BIN)/agentls ask "$(DEMO_PROMPT)" --workspace .demo-workspace --model $$model --yes
 
-test: $(BIN)/.installed-local-model deps
+test: python-test vscode-test
+
+python-test: $(BIN)/.installed-local-model deps
 	$(BIN)/pytest -q
+
+# The VS Code client: bundle, unit tests (node:test), .vsix, then one session in
+# a real VS Code (code-server, cached outside the clone) driven by Playwright.
+VSCODE := vscode-client
+$(VSCODE)/node_modules/.installed: $(VSCODE)/package.json $(VSCODE)/package-lock.json
+	cd $(VSCODE) && npm ci --prefer-offline --no-audit --no-fund
+	touch $@
+
+vscode-test: $(BIN)/.installed deps $(VSCODE)/node_modules/.installed
+	cd $(VSCODE) && npm run build && npm test && npm run package && npm run e2e
 
 lint: $(BIN)/.installed
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .

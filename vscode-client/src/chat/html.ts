@@ -1,0 +1,62 @@
+// The chat webview's HTML: a strict Content-Security-Policy (no remote
+// resources, no inline script but the nonce'd bundle), theme colours from
+// VS Code's CSS variables (media/chat.css). Pure.
+import { randomBytes } from 'node:crypto';
+
+export interface HtmlInputs {
+  cspSource: string;
+  nonce: string;
+  scriptUri: string;
+  styleUri: string;
+}
+
+export function contentSecurityPolicy(cspSource: string, nonce: string): string {
+  return [
+    "default-src 'none'",
+    `style-src ${cspSource}`,
+    `img-src ${cspSource} data:`,
+    `font-src ${cspSource}`,
+    `script-src 'nonce-${nonce}'`,
+  ].join('; ');
+}
+
+export function chatHtml(inputs: HtmlInputs): string {
+  const csp = contentSecurityPolicy(inputs.cspSource, inputs.nonce);
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeAttr(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${escapeAttr(inputs.styleUri)}">
+<title>agentls</title>
+</head>
+<body>
+<header class="bar">
+  <label class="visually-hidden" for="session">Session</label>
+  <select id="session" title="Continue an earlier session, or start a new one"></select>
+  <span id="usage" class="usage" aria-live="polite"></span>
+</header>
+<div id="server" class="server" role="status" hidden></div>
+<main id="log" class="log" role="log" aria-live="polite" aria-label="agentls conversation"></main>
+<footer class="composer">
+  <label class="visually-hidden" for="prompt">Ask agentls</label>
+  <textarea id="prompt" rows="3" placeholder="Ask agentls… (Enter to send, Shift+Enter for a new line)"></textarea>
+  <div class="actions">
+    <button id="cancel" class="secondary" type="button" hidden>Cancel run</button>
+    <button id="send" type="button" disabled>Ask</button>
+  </div>
+</footer>
+<script nonce="${escapeAttr(inputs.nonce)}" src="${escapeAttr(inputs.scriptUri)}"></script>
+</body>
+</html>`;
+}
+
+export function escapeAttr(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** A fresh nonce per page: the only script that may run is ours. */
+export function newNonce(): string {
+  return randomBytes(18).toString('base64url');
+}

@@ -1,0 +1,61 @@
+// Messages between the extension and the chat webview. Shared by both sides:
+// types only, plus the one function that builds what the webview draws.
+import type { ApprovalTitle } from '../protocol';
+import { sessionLabel } from '../commands/sessionLabels';
+import { type ChatItem, type ChatState, NEW_SESSION, type ServerState, sessionTotals } from './model';
+import { usageLine } from '../status/statusText';
+
+export interface SessionChoice {
+  id: string;
+  label: string;
+}
+
+export interface WebviewModel {
+  server: { state: ServerState; message: string };
+  sessionId: string;
+  title: string;
+  running: boolean;
+  items: ChatItem[];
+  sessions: SessionChoice[];
+  usage: string;
+}
+
+export type ToWebview = { type: 'model'; model: WebviewModel } | { type: 'focusInput' };
+
+export type FromWebview =
+  | { type: 'ready' }
+  | { type: 'ask'; prompt: string }
+  | { type: 'cancel' }
+  | { type: 'approve'; callId: string; title: ApprovalTitle }
+  | { type: 'answer'; id: string; answer: string }
+  | { type: 'showDiff'; id: string }
+  | { type: 'review'; action: 'applyAll' | 'discard' | 'show' }
+  | { type: 'pickSession'; sessionId: string }
+  | { type: 'refreshSessions' }
+  | { type: 'openTranscript' }
+  | { type: 'restartServer' }
+  | { type: 'openFile'; path: string };
+
+export function webviewModel(state: ChatState, now: Date = new Date()): WebviewModel {
+  const view = state.views[state.current];
+  const sessions: SessionChoice[] = [{ id: NEW_SESSION, label: 'New session' }];
+  const listed = new Set<string>();
+  for (const info of state.sessions) {
+    listed.add(info.sessionId);
+    const label = sessionLabel(info, now);
+    sessions.push({ id: info.sessionId, label: `${label.label} — ${label.description}` });
+  }
+  // A session asked in this window but not yet in the stored list still shows.
+  if (view && view.sessionId !== NEW_SESSION && !listed.has(view.sessionId)) {
+    sessions.splice(1, 0, { id: view.sessionId, label: view.title || view.sessionId });
+  }
+  return {
+    server: state.server,
+    sessionId: state.current,
+    title: view?.title ?? '',
+    running: Boolean(view?.runningRunId),
+    items: view?.items ?? [],
+    sessions,
+    usage: view ? usageLine(sessionTotals(view)) : '',
+  };
+}

@@ -1,0 +1,175 @@
+// What the chat view shows, as plain data: the reducer builds it from the
+// server's events, the webview draws it. No vscode here.
+import type { AnswerOption, Budget, SessionInfo, Usage } from '../protocol';
+
+export interface UserItem {
+  type: 'user';
+  id: string;
+  runId?: string;
+  text: string;
+  /** e.g. "greet.py:3-9", what was attached to the prompt. */
+  context?: string;
+  /** Sent, not yet answered by the server. */
+  pending: boolean;
+}
+
+export interface AnswerItem {
+  type: 'answer';
+  id: string;
+  runId: string;
+  markdown: string;
+}
+
+export interface ToolItem {
+  type: 'tool';
+  id: string;
+  runId: string;
+  callId: string;
+  name: string;
+  summary: string;
+  status: 'running' | 'ok' | 'failed';
+  error: string | null;
+  line: string;
+}
+
+export type ApprovalStatus = 'pending' | 'allow_once' | 'allow_always' | 'deny' | 'timeout' | 'cancelled';
+
+export interface ApprovalItem {
+  type: 'approval';
+  id: string;
+  runId: string;
+  callId: string;
+  tool: string;
+  summary: string;
+  detail: string;
+  rule: string;
+  status: ApprovalStatus;
+  /** How the person is being asked: a notification, a modal dialog, or code actions (`question`). */
+  via: 'prompt' | 'modal' | 'question' | null;
+  /** The answers a waiting question offers (when via is `question`). */
+  answers: AnswerOption[];
+  ruleAdded: string | null;
+}
+
+export interface QuestionItem {
+  type: 'question';
+  id: string;
+  runId: string;
+  questionId: string;
+  question: 'approval' | 'review';
+  summary: string;
+  detail: string;
+  path?: string;
+  answers: AnswerOption[];
+  /** `pending`, or the answer it closed with (`apply`, `reject`, `timeout`, `cancelled`, …). */
+  status: string;
+}
+
+export interface EditItem {
+  type: 'edit';
+  id: string;
+  runId: string;
+  path: string;
+  summary: string;
+  status: 'proposed' | 'applied' | 'rejected';
+  /** True when VS Code's Refactor Preview is the review. */
+  review: boolean;
+  reason?: string;
+  changed?: boolean;
+}
+
+export interface RunEndItem {
+  type: 'run_end';
+  id: string;
+  runId: string;
+  reason: string;
+  detail: string;
+  usage: Usage;
+  turns?: number;
+  budget?: Budget;
+}
+
+export interface NoticeItem {
+  type: 'notice';
+  id: string;
+  text: string;
+  tone: 'info' | 'error';
+}
+
+export type ChatItem =
+  | UserItem
+  | AnswerItem
+  | ToolItem
+  | ApprovalItem
+  | QuestionItem
+  | EditItem
+  | RunEndItem
+  | NoticeItem;
+
+/** Token and cost totals; cost stays unknown once any part of it was. */
+export interface Totals {
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  costUnknown: boolean;
+}
+
+export const NO_TOTALS: Totals = { inputTokens: 0, outputTokens: 0, costUsd: 0, costUnknown: false };
+
+/** The key of the view for a session not started yet. */
+export const NEW_SESSION = '';
+
+export interface SessionView {
+  sessionId: string;
+  title: string;
+  items: ChatItem[];
+  runningRunId: string | null;
+  /** The running run's usage so far. */
+  runUsage: Usage | null;
+  /** Finished runs (plus what the session list said for a session continued from before). */
+  done: Totals;
+  /** What the running run is doing, for the status bar. */
+  activity: string;
+}
+
+export type ServerState = 'starting' | 'running' | 'stopped' | 'failed';
+
+export interface ChatState {
+  current: string;
+  views: Record<string, SessionView>;
+  sessions: SessionInfo[];
+  server: { state: ServerState; message: string };
+  nextId: number;
+}
+
+export function emptyView(sessionId: string, title = ''): SessionView {
+  return { sessionId, title, items: [], runningRunId: null, runUsage: null, done: NO_TOTALS, activity: '' };
+}
+
+export function initialState(): ChatState {
+  return {
+    current: NEW_SESSION,
+    views: { [NEW_SESSION]: emptyView(NEW_SESSION) },
+    sessions: [],
+    server: { state: 'starting', message: '' },
+    nextId: 1,
+  };
+}
+
+export function addUsage(totals: Totals, usage: Usage): Totals {
+  return {
+    inputTokens: totals.inputTokens + usage.inputTokens,
+    outputTokens: totals.outputTokens + usage.outputTokens,
+    costUsd: totals.costUsd + (usage.costUsd ?? 0),
+    costUnknown: totals.costUnknown || usage.costUsd === null,
+  };
+}
+
+/** The session's totals so far, the running run included. */
+export function sessionTotals(view: SessionView): Totals {
+  return view.runUsage ? addUsage(view.done, view.runUsage) : view.done;
+}
+
+export function pendingApprovals(view: SessionView): ApprovalItem[] {
+  return view.items.filter((item): item is ApprovalItem => item.type === 'approval' && item.status === 'pending');
+}

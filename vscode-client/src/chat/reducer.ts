@@ -1,0 +1,344 @@
+// Folds the server's `agentls/event` notifications and the client's own
+// actions into the chat state. Pure: the same inputs give the same state, so
+// the tests drive it with recorded event sequences.
+import type { AgentEvent, SessionInfo, Usage } from '../protocol';
+import {
+  addUsage,
+  type ApprovalStatus,
+  type ChatItem,
+  type ChatState,
+  type EditItem,
+  emptyView,
+  NEW_SESSION,
+  NO_TOTALS,
+  type ServerState,
+  type SessionView,
+  type ToolItem,
+} from './model';
+
+export type ChatAction =
+  | { type: 'event'; event: AgentEvent }
+  /** The person asked; `sessionId` is NEW_SESSION for a new session. */
+  | { type: 'ask_sent'; localId: string; prompt: string; sessionId: string; context?: string }
+  | { type: 'ask_started'; localId: string; sessionId: string; runId: string }
+  | { type: 'ask_failed'; localId: string; message: string }
+  | { type: 'show_session'; sessionId: string; info?: SessionInfo }
+  | { type: 'sessions_listed'; sessions: SessionInfo[] }
+  | { type: 'server'; state: ServerState; message?: string }
+  | { type: 'approval_prompted'; callId: string; via: 'prompt' | 'modal' }
+  | { type: 'notice'; text: string; tone: 'info' | 'error' };
+
+export function reduce(state: ChatState, action: ChatAction): ChatState {
+  switch (action.type) {
+    case 'event':
+      return onEvent(state, action.event);
+    case 'ask_sent':
+      return onAskSent(state, action);
+    case 'ask_started':
+      return onAskStarted(state, action);
+    case 'ask_failed':
+      return onAskFailed(state, action);
+    case 'show_session':
+      return onShowSession(state, action.sessionId, action.info);
+    case 'sessions_listed':
+      return { ...state, sessions: action.sessions };
+    case 'server':
+      return { ...state, server: { state: action.state, message: action.message ?? '' } };
+    case 'approval_prompted': {
+      const views: Record<string, SessionView> = {};
+      for (const [key, view] of Object.entries(state.views)) {
+        views[key] = updateItems(view, (item) =>
+          item.type === 'approval' && item.callId === action.callId && item.status === 'pending'
+            ? { ...item, via: action.via }
+            : item,
+        );
+      }
+      return { ...state, views };
+    }
+    case 'notice': {
+      const [id, next] = newId(state, 'notice');
+      return mapView(next, next.current, (view) => push(view, { type: 'notice', id, text: action.text, tone: action.tone }));
+    }
+  }
+}
+
+function newId(state: ChatState, prefix: string): [string, ChatState] {
+  return [`${prefix}-${state.nextId}`, { ...state, nextId: state.nextId + 1 }];
+}
+
+function viewOf(state: ChatState, sessionId: string): SessionView {
+  return state.views[sessionId] ?? emptyView(sessionId);
+}
+
+function mapView(state: ChatState, sessionId: string, change: (view: SessionView) => SessionView): ChatState {
+  return { ...state, views: { ...state.views, [sessionId]: change(viewOf(state, sessionId)) } };
+}
+
+function push(view: SessionView, item: ChatItem): SessionView {
+  return { ...view, items: [...view.items, item] };
+}
+
+function updateItems(view: SessionView, change: (item: ChatItem) => ChatItem): SessionView {
+  return { ...view, items: view.items.map(change) };
+}
+
+/** Replace the last item that matches, or append `fallback` when none does. */
+function updateLast<T extends ChatItem>(
+  view: SessionView,
+  matches: (item: ChatItem) => item is T,
+  change: (item: T) => T,
+  fallback?: ChatItem,
+): SessionView {
+  for (let i = view.items.length - 1; i >= 0; i--) {
+    const item = view.items[i];
+    if (item !== undefined && matches(item)) {
+      const items = view.items.slice();
+      items[i] = change(item);
+      return { ...view, items };
+    }
+  }
+  return fallback ? push(view, fallback) : view;
+}
+
+function onAskSent(state: ChatState, action: Extract<ChatAction, { type: 'ask_sent' }>): ChatState {
+  const title = viewOf(state, action.sessionId).title || firstLine(action.prompt);
+  const next = mapView(state, action.sessionId, (view) =>
+    push(
+      { ...view, title },
+      { type: 'user', id: action.localId, text: action.prompt, context: action.context, pending: true },
+    ),
+  );
+  return { ...next, current: action.sessionId };
+}
+
+function onAskStarted(state: ChatState, action: Extract<ChatAction, { type: 'ask_started' }>): ChatState {
+  let sent: ChatItem | undefined;
+  let from: string | undefined;
+  for (const [key, view] of Object.entries(state.views)) {
+    sent = view.items.find((item) => item.id === action.localId);
+    if (sent) {
+      from = key;
+      break;
+    }
+  }
+  let next = state;
+  if (from !== undefined) {
+    // A new session's prompt moves from the placeholder view to the real one.
+    next = mapView(next, from, (view) => ({ ...view, items: view.items.filter((i) => i.id !== action.localId) }));
+    if (from === NEW_SESSION) {
+      next = { ...next, views: { ...next.views, [NEW_SESSION]: emptyView(NEW_SESSION) } };
+    }
+  }
+  const user: ChatItem =
+    sent && sent.type === 'user'
+      ? { ...sent, runId: action.runId, pending: false }
+      : { type: 'user', id: action.localId, runId: action.runId, text: '', pending: false };
+  next = mapView(next, action.sessionId, (view) => {
+    // Events of the run may have come before the answer to the ask: the prompt goes first.
+    const at = view.items.findIndex((item) => 'runId' in item && item.runId === action.runId);
+    const items = view.items.slice();
+    items.splice(at < 0 ? items.length : at, 0, user);
+    const finished = view.items.some((item) => item.type === 'run_end' && item.runId === action.runId);
+    const title = view.title || (user.type === 'user' ? firstLine(user.text) : '');
+    return { ...view, title, items, runningRunId: finished ? view.runningRunId : action.runId };
+  });
+  return { ...next, current: action.sessionId };
+}
+
+function onAskFailed(state: ChatState, action: Extract<ChatAction, { type: 'ask_failed' }>): ChatState {
+  const [id, next] = newId(state, 'notice');
+  for (const [key, view] of Object.entries(next.views)) {
+    const at = view.items.findIndex((item) => item.id === action.localId);
+    if (at >= 0) {
+      return mapView(next, key, (v) => {
+        const items = v.items.map((item) => (item.id === action.localId && item.type === 'user' ? { ...item, pending: false } : item));
+        items.splice(at + 1, 0, { type: 'notice', id, text: action.message, tone: 'error' });
+        return { ...v, items };
+      });
+    }
+  }
+  return mapView(next, next.current, (view) => push(view, { type: 'notice', id, text: action.message, tone: 'error' }));
+}
+
+function onShowSession(state: ChatState, sessionId: string, info?: SessionInfo): ChatState {
+  if (state.views[sessionId] !== undefined || sessionId === NEW_SESSION) {
+    return { ...state, current: sessionId, views: { ...state.views, [sessionId]: viewOf(state, sessionId) } };
+  }
+  const [id, next] = newId(state, 'notice');
+  const view = emptyView(sessionId, info?.firstPrompt ?? '');
+  const earlier = info ? `${info.runs} earlier run${info.runs === 1 ? '' : 's'}` : 'earlier runs';
+  const text = `Continuing session ${sessionId} (${earlier}; the transcript has them). Ask to go on.`;
+  view.items = [{ type: 'notice', id, text, tone: 'info' }];
+  // Tokens of earlier runs are not in the session list; their cost is.
+  view.done = info ? { ...NO_TOTALS, costUsd: info.costUsd ?? 0, costUnknown: info.costUsd === null && info.runs > 0 } : NO_TOTALS;
+  return { ...next, current: sessionId, views: { ...next.views, [sessionId]: view } };
+}
+
+function onEvent(state: ChatState, event: AgentEvent): ChatState {
+  const known = state.views[event.sessionId];
+  let next = state;
+  const newRun = !known || (known.runningRunId !== event.runId && !known.items.some((i) => 'runId' in i && i.runId === event.runId));
+  if (newRun && event.kind !== 'run_finished') {
+    // A run we did not start here (say, another window's code action): follow it
+    // unless the person is watching a run of their own.
+    const current = viewOf(state, state.current);
+    next = mapView(next, event.sessionId, (view) => ({ ...view, runningRunId: event.runId }));
+    if (current.runningRunId === null && state.current !== event.sessionId) {
+      next = { ...next, current: event.sessionId };
+    }
+  }
+  const [id, withId] = newId(next, event.kind);
+  return mapView(withId, event.sessionId, (view) => applyEvent(view, event, id));
+}
+
+function applyEvent(view: SessionView, event: AgentEvent, id: string): SessionView {
+  const runId = event.runId;
+  switch (event.kind) {
+    case 'text': {
+      const last = view.items[view.items.length - 1];
+      if (last && last.type === 'answer' && last.runId === runId) {
+        return { ...view, items: [...view.items.slice(0, -1), { ...last, markdown: last.markdown + event.text }] };
+      }
+      return push(view, { type: 'answer', id, runId, markdown: event.text });
+    }
+    case 'tool_started':
+      return push(
+        { ...view, activity: event.summary },
+        { type: 'tool', id, runId, callId: event.callId, name: event.name, summary: event.summary, status: 'running', error: null, line: '' },
+      );
+    case 'tool_finished': {
+      const done = { status: event.ok ? ('ok' as const) : ('failed' as const), error: event.error, line: event.line, summary: event.summary };
+      return updateLast(
+        view,
+        (item): item is ToolItem => item.type === 'tool' && item.callId === event.callId,
+        (item) => ({ ...item, ...done }),
+        { type: 'tool', id, runId, callId: event.callId, name: event.name, ...done },
+      );
+    }
+    case 'approval_asked':
+      return push(
+        { ...view, activity: `waiting for approval: ${event.summary}` },
+        {
+          type: 'approval', id, runId, callId: event.callId, tool: event.tool, summary: event.summary,
+          detail: event.detail, rule: event.rule, status: 'pending', via: null, answers: [], ruleAdded: null,
+        },
+      );
+    case 'approval_answered':
+      return updateItems({ ...view, activity: '' }, (item) =>
+        item.type === 'approval' && item.callId === event.callId
+          ? { ...item, status: approvalStatus(event.answer), ruleAdded: event.rule }
+          : item,
+      );
+    case 'question': {
+      const approval = view.items.some((i) => i.type === 'approval' && i.callId === event.id);
+      if (event.question === 'approval' && approval) {
+        return updateItems(view, (item) =>
+          item.type === 'approval' && item.callId === event.id ? { ...item, via: 'question', answers: event.answers } : item,
+        );
+      }
+      return push(
+        { ...view, activity: `waiting for you: ${event.summary}` },
+        {
+          type: 'question', id, runId, questionId: event.id, question: event.question, summary: event.summary,
+          detail: event.detail, path: event.path, answers: event.answers, status: 'pending',
+        },
+      );
+    }
+    case 'question_closed':
+      return updateItems(view, (item) => {
+        if (item.type === 'question' && item.questionId === event.id) {
+          return { ...item, status: event.answer };
+        }
+        if (item.type === 'approval' && item.callId === event.id && item.status === 'pending') {
+          return { ...item, status: approvalStatus(event.answer) };
+        }
+        return item;
+      });
+    case 'edit_proposed':
+      return push(
+        { ...view, activity: `review: ${event.summary}` },
+        { type: 'edit', id, runId, path: event.path, summary: event.summary, status: 'proposed', review: event.review },
+      );
+    case 'edit_applied':
+      return updateLast(
+        { ...view, activity: '' },
+        (item): item is EditItem => item.type === 'edit' && item.path === event.path && item.status === 'proposed',
+        (item) => ({ ...item, status: 'applied', changed: event.changed }),
+        { type: 'edit', id, runId, path: event.path, summary: event.summary, status: 'applied', review: false, changed: event.changed },
+      );
+    case 'edit_rejected':
+      return updateLast(
+        { ...view, activity: '' },
+        (item): item is EditItem => item.type === 'edit' && item.path === event.path && item.status === 'proposed',
+        (item) => ({ ...item, status: 'rejected', reason: event.reason }),
+        { type: 'edit', id, runId, path: event.path, summary: `edit ${event.path}`, status: 'rejected', review: false, reason: event.reason },
+      );
+    case 'usage':
+      return { ...view, runUsage: event.usage };
+    case 'run_finished':
+      return finishRun(view, event.runId, id, event);
+  }
+}
+
+function finishRun(
+  view: SessionView,
+  runId: string,
+  id: string,
+  event: Extract<AgentEvent, { kind: 'run_finished' }>,
+): SessionView {
+  // Whatever still waits in this run will not be answered any more.
+  const closed = view.items.map((item): ChatItem => {
+    if (!('runId' in item) || item.runId !== runId) {
+      return item;
+    }
+    if (item.type === 'approval' && item.status === 'pending') {
+      return { ...item, status: 'cancelled' };
+    }
+    if (item.type === 'question' && item.status === 'pending') {
+      return { ...item, status: 'cancelled' };
+    }
+    if (item.type === 'tool' && item.status === 'running') {
+      return { ...item, status: 'failed', error: 'cancelled' };
+    }
+    if (item.type === 'edit' && item.status === 'proposed') {
+      return { ...item, status: 'rejected', reason: 'the run ended first' };
+    }
+    if (item.type === 'user' && item.pending) {
+      return { ...item, pending: false };
+    }
+    return item;
+  });
+  const usage: Usage = event.usage ?? view.runUsage ?? { inputTokens: 0, outputTokens: 0, costUsd: 0 };
+  const end: ChatItem = {
+    type: 'run_end', id, runId, reason: event.terminalReason, detail: event.detail ?? '',
+    usage, turns: event.turns, budget: event.budget,
+  };
+  return {
+    ...view,
+    items: [...closed, end],
+    runningRunId: view.runningRunId === runId ? null : view.runningRunId,
+    runUsage: view.runningRunId === runId ? null : view.runUsage,
+    done: addUsage(view.done, usage),
+    activity: '',
+  };
+}
+
+function approvalStatus(answer: string): ApprovalStatus {
+  switch (answer) {
+    case 'allow_once':
+    case 'allow_always':
+    case 'deny':
+    case 'timeout':
+    case 'cancelled':
+      return answer;
+    case 'allow_always_workspace':
+      return 'allow_always';
+    default:
+      return 'deny';
+  }
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n').find((l) => l.trim() !== '') ?? '';
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}

@@ -1,0 +1,95 @@
+// Activation: wires the store, the server connection, the chat view, the
+// status bar and the commands together. Agent logic stays in the server.
+import * as vscode from 'vscode';
+import { ApprovalBroker } from './approvals/broker';
+import { ReviewBroker } from './approvals/reviews';
+import { vscodeApprovalUi } from './approvals/vscodeUi';
+import { ChatStore } from './chat/store';
+import { ChatViewProvider } from './chat/viewProvider';
+import { AgentConnection } from './client/connection';
+import { effectiveSettings, SECTION } from './client/settings';
+import { Actions } from './commands/actions';
+import { onWebviewMessage, registerCommands } from './commands/register';
+import { COMMANDS } from './protocol';
+import { modalApprovals, RESTART_KEYS } from './settings/serverSettings';
+import { createStatusBar } from './status/statusBar';
+
+let running: AgentConnection | undefined;
+
+export function activate(context: vscode.ExtensionContext): void {
+  const log = vscode.window.createOutputChannel('agentls', { log: true });
+  const trace = vscode.window.createOutputChannel('agentls LSP trace', { log: true });
+  const store = new ChatStore();
+  const broker = new ApprovalBroker({
+    ui: vscodeApprovalUi,
+    pending: () => store.pendingApprovals(),
+    modalSetting: () => modalApprovals(effectiveSettings()),
+    prompted: (callId, via) => store.dispatch({ type: 'approval_prompted', callId, via }),
+  });
+  const reviews = new ReviewBroker(() => Promise.resolve(vscode.commands.executeCommand('refactorPreview.discard')));
+  let chat: ChatViewProvider | undefined;
+  const connection = new AgentConnection({
+    store,
+    broker,
+    reviews,
+    log,
+    trace,
+    chatVisible: () => chat?.visible ?? false,
+    openChat: () => void chat?.reveal(),
+    onCommands: (commands) => void vscode.commands.executeCommand('setContext', 'agentls.serverCanUndo', commands.includes(COMMANDS.undo)),
+  });
+  running = connection;
+  const actions = new Actions({ connection, store, broker, reviews, revealChat: (focus) => chat?.reveal(focus) ?? Promise.resolve(), log });
+  chat = new ChatViewProvider(
+    context.extensionUri,
+    store,
+    onWebviewMessage(actions, () => connection.restart(), () => connection.refreshSessions()),
+  );
+
+  context.subscriptions.push(
+    log,
+    trace,
+    vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, chat, { webviewOptions: { retainContextWhenHidden: true } }),
+    chat,
+    createStatusBar(store),
+    ...registerCommands(actions, { restart: () => connection.restart(), showLog: () => log.show() }),
+    runningContextKey(store),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (RESTART_KEYS.some((key) => event.affectsConfiguration(`${SECTION}.${key}`))) {
+        void restartForNewSettings(connection, store);
+      }
+    }),
+  );
+  void connection.start();
+}
+
+/** VS Code waits for this: the server gets its shutdown and aborts its runs cleanly. */
+export function deactivate(): Promise<void> | undefined {
+  return running?.stop();
+}
+
+/** `agentls.running`, for the palette's Cancel and the chat view's title bar. */
+function runningContextKey(store: ChatStore): vscode.Disposable {
+  let running = false;
+  return store.subscribe(() => {
+    const now = store.runningSessions().length > 0;
+    if (now !== running) {
+      running = now;
+      void vscode.commands.executeCommand('setContext', 'agentls.running', now);
+    }
+  });
+}
+
+async function restartForNewSettings(connection: AgentConnection, store: ChatStore): Promise<void> {
+  if (store.runningSessions().length > 0) {
+    const choice = await vscode.window.showInformationMessage(
+      'agentls: the server path or environment changed. Restarting the server aborts the run going on.',
+      'Restart Now',
+      'Later',
+    );
+    if (choice !== 'Restart Now') {
+      return;
+    }
+  }
+  await connection.restart();
+}

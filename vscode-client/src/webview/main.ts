@@ -1,0 +1,130 @@
+// The chat view's script (runs in the webview, bundled for the browser). It
+// only draws the model the extension sends and posts back what the person did.
+import type { FromWebview, ToWebview, WebviewModel } from '../chat/messages';
+import { ItemList } from './render';
+
+interface VsCodeApi {
+  postMessage(message: FromWebview): void;
+  getState(): { draft?: string } | undefined;
+  setState(state: { draft?: string }): void;
+}
+
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const post = (message: FromWebview): void => vscode.postMessage(message);
+
+const log = byId('log');
+const prompt = byId('prompt') as HTMLTextAreaElement;
+const send = byId('send') as HTMLButtonElement;
+const cancel = byId('cancel') as HTMLButtonElement;
+const session = byId('session') as HTMLSelectElement;
+const usage = byId('usage');
+const server = byId('server');
+const items = new ItemList(log, post);
+let model: WebviewModel | undefined;
+
+prompt.value = vscode.getState()?.draft ?? '';
+
+function byId(id: string): HTMLElement {
+  const found = document.getElementById(id);
+  if (!found) {
+    throw new Error(`chat view: no #${id}`);
+  }
+  return found;
+}
+
+function ask(): void {
+  const text = prompt.value.trim();
+  // While the server starts, the ask waits for it in the extension; only a run
+  // going on in this session holds the next prompt back.
+  if (text === '' || model === undefined || model.running) {
+    return;
+  }
+  post({ type: 'ask', prompt: text });
+  prompt.value = '';
+  vscode.setState({ draft: '' });
+}
+
+prompt.addEventListener('keydown', (event) => {
+  if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+    event.preventDefault();
+    ask();
+  } else if (event.key === 'Escape' && model?.running) {
+    event.preventDefault();
+    post({ type: 'cancel' });
+  }
+});
+prompt.addEventListener('input', () => vscode.setState({ draft: prompt.value }));
+send.addEventListener('click', ask);
+cancel.addEventListener('click', () => post({ type: 'cancel' }));
+session.addEventListener('change', () => post({ type: 'pickSession', sessionId: session.value }));
+session.addEventListener('focus', () => post({ type: 'refreshSessions' }));
+
+function drawSessions(next: WebviewModel): void {
+  const wanted = next.sessions.map((s) => `${s.id}\u0000${s.label}`).join('\u0001');
+  if (session.dataset.options !== wanted) {
+    session.dataset.options = wanted;
+    session.replaceChildren(
+      ...next.sessions.map((choice) => {
+        const option = document.createElement('option');
+        option.value = choice.id;
+        option.textContent = choice.label;
+        return option;
+      }),
+    );
+  }
+  session.value = next.sessionId;
+}
+
+function drawServer(next: WebviewModel): void {
+  const { state, message } = next.server;
+  server.hidden = state === 'running';
+  server.className = `server ${state}`;
+  server.replaceChildren();
+  if (state === 'running') {
+    return;
+  }
+  const text = { starting: 'Starting the agentls server…', stopped: 'The agentls server is stopped.', failed: 'The agentls server is not running.' }[state];
+  server.append(document.createTextNode(`${text} ${message}`.trim()));
+  if (state !== 'starting') {
+    const restart = document.createElement('button');
+    restart.type = 'button';
+    restart.textContent = 'Restart server';
+    restart.addEventListener('click', () => post({ type: 'restartServer' }));
+    server.append(' ', restart);
+  }
+}
+
+function draw(next: WebviewModel): void {
+  model = next;
+  drawSessions(next);
+  drawServer(next);
+  usage.textContent = next.usage;
+  cancel.hidden = !next.running;
+  document.body.dataset.server = next.server.state;
+  send.disabled = next.running;
+  send.title = next.running ? 'A run is going on in this session' : '';
+  if (next.items.length === 0) {
+    log.replaceChildren();
+    const empty = document.createElement('div');
+    empty.className = 'empty';
+    empty.textContent = 'Ask agentls about this workspace. Edits open in the Refactor Preview for your review; commands ask first.';
+    log.append(empty);
+    items.update([]);
+    return;
+  }
+  log.querySelector(':scope > .empty')?.remove();
+  items.update(next.items);
+}
+
+window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
+  const message = event.data;
+  if (message.type === 'model') {
+    draw(message.model);
+  } else if (message.type === 'focusInput') {
+    prompt.focus();
+  }
+});
+
+post({ type: 'ready' });

@@ -1,0 +1,243 @@
+// Draws chat items as DOM elements. Each item is rebuilt only when its data
+// changed, so an open tool row stays open and focus survives streaming.
+import type { ApprovalItem, ApprovalStatus, ChatItem, EditItem, QuestionItem, RunEndItem, ToolItem } from '../chat/model';
+import type { FromWebview } from '../chat/messages';
+import { APPROVAL_ACTIONS } from '../protocol';
+import { renderMarkdown } from './markdown';
+
+export type Post = (message: FromWebview) => void;
+
+const APPROVAL_OUTCOME: Record<ApprovalStatus, string> = {
+  pending: 'Waiting for an answer',
+  allow_once: 'Allowed once',
+  allow_always: 'Always allowed',
+  deny: 'Denied',
+  timeout: 'No answer in time: denied',
+  cancelled: 'The run ended first',
+};
+
+interface Rendered {
+  signature: string;
+  element: HTMLElement;
+}
+
+export class ItemList {
+  private readonly rendered = new Map<string, Rendered>();
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly post: Post,
+  ) {}
+
+  update(items: ChatItem[]): void {
+    const nearBottom = this.root.scrollHeight - this.root.scrollTop - this.root.clientHeight < 48;
+    const keep = new Set<string>();
+    let previous: HTMLElement | null = null;
+    for (const item of items) {
+      keep.add(item.id);
+      const signature = JSON.stringify(item);
+      let entry = this.rendered.get(item.id);
+      if (!entry || entry.signature !== signature) {
+        const element = this.build(item);
+        if (entry) {
+          carryOver(entry.element, element);
+          entry.element.replaceWith(element);
+        }
+        entry = { signature, element };
+        this.rendered.set(item.id, entry);
+      }
+      const expected: Element | null = previous ? previous.nextElementSibling : this.root.firstElementChild;
+      if (expected !== entry.element) {
+        this.root.insertBefore(entry.element, expected);
+      }
+      previous = entry.element;
+    }
+    for (const [id, entry] of this.rendered) {
+      if (!keep.has(id)) {
+        entry.element.remove();
+        this.rendered.delete(id);
+      }
+    }
+    if (nearBottom) {
+      this.root.scrollTop = this.root.scrollHeight;
+    }
+  }
+
+  private build(item: ChatItem): HTMLElement {
+    switch (item.type) {
+      case 'user': {
+        const box = el('div', `item user${item.pending ? ' pending' : ''}`);
+        box.append(el('div', 'who', 'You'), el('div', 'text', item.text));
+        if (item.context) {
+          box.append(el('div', 'context', item.context));
+        }
+        return box;
+      }
+      case 'answer': {
+        const box = el('div', 'item answer markdown');
+        box.innerHTML = renderMarkdown(item.markdown); // markdown-it with html off: escaped
+        return box;
+      }
+      case 'tool':
+        return this.tool(item);
+      case 'approval':
+        return this.approval(item);
+      case 'question':
+        return this.question(item);
+      case 'edit':
+        return this.edit(item);
+      case 'run_end':
+        return runEnd(item);
+      case 'notice':
+        return el('div', `item notice ${item.tone}`, item.text);
+    }
+  }
+
+  private tool(item: ToolItem): HTMLElement {
+    const box = el('details', `item tool ${item.status}`);
+    const summary = el('summary');
+    const state = { running: 'running', ok: 'done', failed: item.error ? `failed: ${item.error}` : 'failed' }[item.status];
+    const what = el('span', 'summary', withoutToolName(item.summary, item.name));
+    what.title = item.summary;
+    summary.append(el('span', 'icon', { running: '◌', ok: '✓', failed: '✗' }[item.status]), el('span', 'name', item.name), what, el('span', 'state', state));
+    summary.setAttribute('aria-label', `${item.name} ${item.summary}: ${state}`);
+    box.append(summary, el('pre', 'body', item.line || (item.status === 'running' ? 'running…' : '(no output)')));
+    return box;
+  }
+
+  private approval(item: ApprovalItem): HTMLElement {
+    if (item.status !== 'pending') {
+      return answeredApproval(item);
+    }
+    const box = el('section', 'item approval pending');
+    box.setAttribute('role', 'group');
+    box.setAttribute('aria-label', `Approval: ${item.tool} ${item.summary}`);
+    const heading = item.tool === 'run_command' ? 'Run this command?' : `Allow ${item.tool}: ${item.summary}?`;
+    box.append(el('div', 'title', heading), el('pre', 'detail', item.detail || item.summary));
+    if (item.rule) {
+      box.append(el('div', 'rule', `Always allow adds the rule ${item.rule}`));
+    }
+    if (item.via === 'modal') {
+      box.append(el('div', 'hint', 'Answer in the dialog.'));
+    }
+    const buttons = el('div', 'buttons');
+    if (item.via === 'question') {
+      for (const option of item.answers) {
+        buttons.append(button(option.title.split(':')[0] ?? option.title, option.answer !== 'allow_once', () => this.post({ type: 'answer', id: item.callId, answer: option.answer })));
+      }
+    } else {
+      for (const title of APPROVAL_ACTIONS) {
+        buttons.append(button(title, title !== 'Allow once', () => this.post({ type: 'approve', callId: item.callId, title })));
+      }
+    }
+    box.append(buttons);
+    return box;
+  }
+
+  private question(item: QuestionItem): HTMLElement {
+    const box = el('section', `item question ${item.status === 'pending' ? 'pending' : 'answered'}`);
+    box.setAttribute('role', 'group');
+    box.setAttribute('aria-label', `${item.question === 'review' ? 'Review' : 'Approval'}: ${item.summary}`);
+    box.append(el('div', 'title', item.question === 'review' ? `Review: ${item.summary}` : `Approve: ${item.summary}`));
+    if (item.detail) {
+      const diff = el('details', 'diff');
+      diff.append(el('summary', '', item.question === 'review' ? 'Diff' : 'Details'), el('pre', 'detail', item.detail));
+      diff.open = item.status === 'pending';
+      box.append(diff);
+    }
+    if (item.status !== 'pending') {
+      box.append(el('div', 'outcome', `Answered: ${item.status}`));
+      return box;
+    }
+    const buttons = el('div', 'buttons');
+    for (const option of item.answers) {
+      const title = option.title.split(':')[0] ?? option.title;
+      buttons.append(button(title, option.answer === 'reject' || option.answer === 'deny', () => this.post({ type: 'answer', id: item.questionId, answer: option.answer })));
+    }
+    if (item.question === 'review') {
+      buttons.append(button('Show diff', true, () => this.post({ type: 'showDiff', id: item.questionId })));
+    }
+    box.append(buttons);
+    return box;
+  }
+
+  private edit(item: EditItem): HTMLElement {
+    const box = el('section', `item edit ${item.status}`);
+    box.setAttribute('role', 'group');
+    box.setAttribute('aria-label', `Edit ${item.path}: ${item.status}`);
+    const file = button(item.path, true, () => this.post({ type: 'openFile', path: item.path }));
+    file.classList.add('link');
+    file.title = `Open ${item.path}`;
+    const title = el('div', 'title');
+    title.append('✎ ', file);
+    box.append(title, el('div', 'summary', item.summary));
+    if (item.status === 'proposed' && item.review) {
+      box.append(el('div', 'hint', 'Review it in the Refactor Preview: tick the changes to keep and Apply there, or apply all of it here.'));
+      const buttons = el('div', 'buttons');
+      buttons.append(
+        button('Apply all', false, () => this.post({ type: 'review', action: 'applyAll' })),
+        button('Discard', true, () => this.post({ type: 'review', action: 'discard' })),
+        button('Show preview', true, () => this.post({ type: 'review', action: 'show' })),
+      );
+      box.append(buttons);
+    } else if (item.status === 'proposed') {
+      box.append(el('div', 'hint', 'Applying…'));
+    } else if (item.status === 'applied') {
+      box.append(el('div', 'outcome', item.changed ? 'Applied, with your changes' : 'Applied'));
+    } else {
+      box.append(el('div', 'outcome', `Rejected${item.reason ? `: ${item.reason}` : ''}`));
+    }
+    return box;
+  }
+}
+
+/** An answered approval shrinks to one line; the command stays one click away. */
+function answeredApproval(item: ApprovalItem): HTMLElement {
+  const box = el('details', `item approval answered ${item.status}`);
+  const said = APPROVAL_OUTCOME[item.status];
+  const line = el('summary');
+  line.append(el('span', 'outcome', item.ruleAdded ? `${said} (rule ${item.ruleAdded} added)` : said), el('span', 'summary', `: ${withoutToolName(item.summary, item.tool)}`));
+  box.append(line, el('pre', 'detail', item.detail || item.summary));
+  return box;
+}
+
+function runEnd(item: RunEndItem): HTMLElement {
+  const tokens = item.usage.inputTokens + item.usage.outputTokens;
+  const cost = item.usage.costUsd === null ? 'cost unknown' : `$${item.usage.costUsd.toFixed(4)}`;
+  const turns = item.turns === undefined ? '' : ` · ${item.turns} turn${item.turns === 1 ? '' : 's'}`;
+  const box = el('div', `item run-end ${item.reason === 'completed' ? 'ok' : 'stopped'}`);
+  box.append(el('span', 'reason', item.reason.replace(/_/g, ' ')), el('span', 'numbers', `${turns} · ${tokens.toLocaleString('en-US')} tokens · ${cost}`));
+  if (item.reason !== 'completed' && item.detail) {
+    box.append(el('div', 'detail', item.detail));
+  }
+  return box;
+}
+
+/** The server's summaries start with the tool's name ("read_file a.py", "run_command: ls"); the row shows it already. */
+export function withoutToolName(summary: string, tool: string): string {
+  return summary.startsWith(tool) ? summary.slice(tool.length).replace(/^:?\s+/, '') || summary : summary;
+}
+
+function carryOver(from: HTMLElement, to: HTMLElement): void {
+  if (from instanceof HTMLDetailsElement && to instanceof HTMLDetailsElement) {
+    to.open = from.open;
+  }
+}
+
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className = '', text?: string): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag);
+  if (className) {
+    element.className = className;
+  }
+  if (text !== undefined) {
+    element.textContent = text;
+  }
+  return element;
+}
+
+function button(title: string, secondary: boolean, onClick: () => void): HTMLButtonElement {
+  const element = el('button', secondary ? 'secondary' : '', title);
+  element.type = 'button';
+  element.addEventListener('click', onClick);
+  return element;
+}
