@@ -84,7 +84,8 @@ async def _undo(
 
 
 def _choose(log_path: Path, number: int | None) -> dict[str, Any]:
-    checkpoints = {int(e["number"]): e for e in checkpoint_events(log_path)}
+    # Turns that changed nothing (a command that only read) are not worth an undo.
+    checkpoints = {int(e["number"]): e for e in checkpoint_events(log_path) if e.get("changed")}
     undone = {
         int(e["turn"]) for e in read_events(log_path, kinds=(UNDO,))
         if e.get("kind") == UNDO and e.get("done")
