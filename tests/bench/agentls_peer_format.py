@@ -43,6 +43,8 @@ TOOL: ToolDefinition[Any] = ToolDefinition(
     lambda a: a.path, lambda a: f"read_file {a.path}",
 )  # fmt: skip
 ROOT = Path(tempfile.mkdtemp(prefix="agentls-bench-"))
+# The state dir lives outside the workspace, as it does for a person (~/.local/state).
+STATE = Path(tempfile.mkdtemp(prefix="agentls-bench-state-"))
 
 
 def script(n: int) -> list[dict[str, Any]]:
@@ -65,7 +67,7 @@ class _Next:
 
 
 MANAGER = ConversationManager(
-    SessionStore(ROOT / "state"), tools=[TOOL], provider_factory=lambda s: _Next.provider
+    SessionStore(STATE), tools=[TOOL], provider_factory=lambda s: _Next.provider
 )
 
 

@@ -68,7 +68,7 @@ async def one_run(n: int, root: Path) -> tuple[float, float]:
     counter = [0]
     provider = ScriptedProvider(script(n))
     manager = ConversationManager(
-        SessionStore(root / "state"), tools=[instant_read_tool(counter)],
+        SessionStore(root.with_name(root.name + "-state")), tools=[instant_read_tool(counter)],
         provider_factory=lambda settings: provider,
     )  # fmt: skip
     settings = load_settings({"model": "scripted:bench", "maxTurns": n + 5})
