@@ -47,7 +47,8 @@ demo: $(BIN)/.installed
 	echo "+ agentls ask \"$(DEMO_PROMPT)\" --workspace .demo-workspace --model $$model --yes"; \
 	$(BIN)/agentls ask "$(DEMO_PROMPT)" --workspace .demo-workspace --model $$model --yes
 
-test: python-test vscode-test
+# The VS Code part first, so the Python suite's summary is the closing line.
+test: vscode-test python-test
 
 python-test: $(BIN)/.installed-local-model deps
 	$(BIN)/pytest -q
