@@ -12,8 +12,11 @@ file once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import os
+import secrets
+import shutil
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -49,15 +52,23 @@ class GitStore:
         self._ready = False
 
     async def git(
-        self, *args: str, stdin: bytes | None = None, check: bool = True, private: bool = True
+        self,
+        *args: str,
+        stdin: bytes | None = None,
+        check: bool = True,
+        private: bool = True,
+        git_dir: Path | None = None,
+        index: Path | None = None,
     ) -> bytes:
         """Run git on the private repository (``private`` False: no repository at all)."""
         env = {**os.environ, **_IDENTITY, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"}
         for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
             env.pop(name, None)
         if private:
-            env["GIT_DIR"] = str(self.git_dir)
+            env["GIT_DIR"] = str(git_dir or self.git_dir)
             env["GIT_WORK_TREE"] = str(self.root)
+        if index is not None:
+            env["GIT_INDEX_FILE"] = str(index)
         process = await asyncio.create_subprocess_exec(
             "git", *args, cwd=self.root, env=env,
             stdin=asyncio.subprocess.PIPE if stdin is not None else asyncio.subprocess.DEVNULL,
@@ -72,31 +83,58 @@ class GitStore:
         if self._ready:
             return
         if not (self.git_dir / "HEAD").exists():
-            self.git_dir.parent.mkdir(parents=True, exist_ok=True)
-            await self.git("init", "--quiet", "--bare", str(self.git_dir), private=False)
-            await self.git("config", "core.bare", "false")
-            await self.git("config", "core.autocrlf", "false")
-            await self.git("config", "gc.auto", "0")  # pruning is ours, on our schedule
-            info = self.git_dir / "info"
-            info.mkdir(exist_ok=True)
-            (info / "exclude").write_text("\n".join(DEFAULT_EXCLUDES) + "\n", encoding="utf-8")
+            await self._create()
         person = self.root / ".git"
         alternates = self.git_dir / "objects" / "info" / "alternates"
         if (person / "objects").is_dir() and not alternates.exists():
-            alternates.write_text(str((person / "objects").resolve()) + "\n", encoding="utf-8")
+            _write_atomically(alternates, str((person / "objects").resolve()) + "\n")
         self._ready = True
+
+    async def _create(self) -> None:
+        """Made aside, then renamed into place: sessions (and processes) of one workspace
+        may all start at once, and only one of them gets to make the repository."""
+        self.git_dir.parent.mkdir(parents=True, exist_ok=True)
+        fresh = self.git_dir.with_name(f"{self.git_dir.name}.{_unique()}.new")
+        try:
+            await self.git("init", "--quiet", "--bare", str(fresh), private=False)
+            await self.git("config", "core.bare", "false", git_dir=fresh)
+            await self.git("config", "core.autocrlf", "false", git_dir=fresh)
+            await self.git("config", "gc.auto", "0", git_dir=fresh)  # pruning is ours
+            info = fresh / "info"
+            info.mkdir(exist_ok=True)
+            (info / "exclude").write_text("\n".join(DEFAULT_EXCLUDES) + "\n", encoding="utf-8")
+            try:
+                fresh.rename(self.git_dir)
+            except OSError:
+                if not (self.git_dir / "HEAD").exists():
+                    raise  # not a lost race: a real failure
+        finally:
+            shutil.rmtree(fresh, ignore_errors=True)
 
     async def snapshot(self, ref: str, overlays: Mapping[str, str | None] | None = None) -> str:
         """Record the work tree (plus unsaved buffers in ``overlays``) as a commit under ``ref``."""
         await self.ready()
-        await self.git("add", "--all", "--", ".")
-        for path, text in (overlays or {}).items():
-            if text is None:
-                await self.git("rm", "--cached", "--quiet", "--ignore-unmatch", "--", path)
-                continue
-            blob = (await self.git("hash-object", "-w", "--stdin", stdin=text.encode())).strip()
-            await self.git("update-index", "--add", "--cacheinfo", f"100644,{blob.decode()},{path}")
-        tree = (await self.git("write-tree")).strip().decode()
+        # An index of its own, started from the last one (so unchanged files are not
+        # hashed again): snapshots of sessions running at once never share a lock.
+        shared = self.git_dir / "index"
+        index = self.git_dir / f"index.{_unique()}"
+        try:
+            with contextlib.suppress(FileNotFoundError):
+                shutil.copyfile(shared, index)
+            await self.git("add", "--all", "--", ".", index=index)
+            for path, text in (overlays or {}).items():
+                if text is None:
+                    await self.git(
+                        "rm", "--cached", "--quiet", "--ignore-unmatch", "--", path, index=index
+                    )
+                    continue
+                blob = (await self.git("hash-object", "-w", "--stdin", stdin=text.encode())).strip()
+                cacheinfo = f"100644,{blob.decode()},{path}"
+                await self.git("update-index", "--add", "--cacheinfo", cacheinfo, index=index)
+            tree = (await self.git("write-tree", index=index)).strip().decode()
+            index.replace(shared)  # the next snapshot starts from this one
+        finally:
+            index.unlink(missing_ok=True)
         commit = (
             (await self.git("commit-tree", tree, "-m", f"agentls checkpoint {ref}"))
             .strip()
@@ -137,5 +175,17 @@ class GitStore:
         for name in doomed:
             await self.git("update-ref", "-d", name)
         if doomed:
-            await self.git("prune", "--expire=now", check=False)
+            # Not --expire=now: the loose objects of a snapshot another session is
+            # making right now are not referenced yet, and must not go.
+            await self.git("prune", "--expire=1.hour.ago", check=False)
         return len(doomed)
+
+
+def _unique() -> str:
+    return f"{os.getpid()}-{secrets.token_hex(4)}"
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    temporary = path.with_name(f"{path.name}.{_unique()}")
+    temporary.write_text(text, encoding="utf-8")
+    temporary.replace(path)

@@ -209,8 +209,7 @@ def with_editor_context(server: AgentServer, workspace: Any, params: AskParams) 
         return params.prompt
     if params.range is None:
         return f"{params.prompt}\n\n(The person is looking at {rel}.)"
-    doc = server.workspace.get_text_document(params.uri)
-    lines = doc.lines[params.range.start.line : params.range.end.line + 1]
+    lines = server.document_lines(params.uri)[params.range.start.line : params.range.end.line + 1]
     text = "".join(lines)[:MAX_SELECTION_CHARS]
     first, last = params.range.start.line + 1, params.range.end.line + 1
     return f"{params.prompt}\n\nFrom {rel}, lines {first}-{last}:\n```\n{text.rstrip()}\n```"

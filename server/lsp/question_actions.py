@@ -81,11 +81,7 @@ def _diagnostics_for(question: Question, params: types.CodeActionParams) -> list
 def marker_actions(server: AgentServer, params: types.CodeActionParams) -> list[types.CodeAction]:
     """ "Ask agentls: …" for each `agentls: <request>` line in the range."""
     uri = params.text_document.uri
-    doc = server.workspace.get_text_document(uri)
-    try:
-        lines = doc.lines
-    except OSError:
-        return []
+    lines = server.document_lines(uri)
     start = params.range.start.line
     end = min(max(params.range.end.line, start), start + MAX_LINES_SCANNED)
     if params.range.end.line > start and params.range.end.character == 0:

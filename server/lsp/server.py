@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import stat
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +31,7 @@ log = logging.getLogger(__name__)
 # Clients that declare changeAnnotationSupport but apply annotated edits without
 # showing a preview: their edits are reviewed as if they had no preview.
 ANNOTATIONS_WITHOUT_PREVIEW = frozenset({"Sublime Text LSP"})
+MAX_CLOSED_DOCUMENT_BYTES = 8 * 1024 * 1024
 
 
 _ANSWERED = object()  # a message already answered with an error
@@ -163,6 +166,23 @@ class AgentServer(LanguageServer):
 
     # --- documents -------------------------------------------------------
 
+    def document_lines(self, uri: str) -> Sequence[str]:
+        """The lines of a document: the editor's buffer when it is open, else a regular
+        file on disk of at most MAX_CLOSED_DOCUMENT_BYTES in UTF-8, else none. (Reading
+        a device, a pipe or a huge file would block the server or fill its memory.)"""
+        doc = self.workspace.get_text_document(uri)
+        if doc.version is None:
+            try:
+                info = Path(to_fs_path(uri) or "").stat()
+            except (OSError, ValueError):
+                return []
+            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_CLOSED_DOCUMENT_BYTES:
+                return []
+        try:
+            return doc.lines
+        except (OSError, ValueError):  # gone since, unreadable, or not UTF-8
+            return []
+
     @property
     def documents_changed(self) -> asyncio.Condition:
         """Notified on every didOpen/didChange/didClose, for edits waiting to land."""
@@ -212,8 +232,8 @@ class AgentServer(LanguageServer):
             existing = self.manager.get(session_id)
             if existing is not None:
                 return existing
-        workspace = LspWorkspace(self, root)
-        try:
+        try:  # (a root that is no folder, e.g. a file named as rootUri: ValueError)
+            workspace = LspWorkspace(self, root)
             conversation = self.manager.open(
                 workspace,
                 self.settings_for(root),
