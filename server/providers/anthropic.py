@@ -39,6 +39,7 @@ from agentls.contracts.model_io import (
     ToolUseStarted,
 )
 from agentls.contracts.usage import Usage
+from agentls.providers.errors import describe, error_field, one_line
 
 CREDENTIAL_VARS = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
 KNOWN_STOP_REASONS: frozenset[str] = frozenset(
@@ -141,7 +142,7 @@ class AnthropicProvider:
                         model_events = assembler.feed(event)
                     except (AttributeError, TypeError, ValueError) as exc:
                         raise ModelError(
-                            f"unexpected event from the Anthropic API ({_describe(exc)})",
+                            f"unexpected event from the Anthropic API ({describe(exc)})",
                             kind="stream",
                         ) from None
                     for model_event in model_events:
@@ -345,20 +346,20 @@ def to_model_error(exc: Exception, model_name: str) -> ModelError:
         return ModelError("the Anthropic API timed out (no data in time)", kind="timeout")
     if isinstance(exc, anthropic.APIConnectionError | httpx2.TransportError):
         return ModelError(
-            f"could not reach the Anthropic API ({_describe(exc)}); check the network",
+            f"could not reach the Anthropic API ({describe(exc)}); check the network",
             kind="connection",
         )
     if isinstance(exc, anthropic.APIResponseValidationError | ValueError | LookupError):
         return ModelError(
-            f"malformed response from the Anthropic API ({_describe(exc)})", kind="stream"
+            f"malformed response from the Anthropic API ({describe(exc)})", kind="stream"
         )
-    return ModelError(f"Anthropic API call failed ({_describe(exc)})", kind="api")
+    return ModelError(f"Anthropic API call failed ({describe(exc)})", kind="api")
 
 
 def _status_error(exc: anthropic.APIStatusError, model_name: str) -> ModelError:
     code = exc.status_code
-    error_type = _body_error_type(exc.body)
-    detail = _one_line(exc.api_message or error_type or str(exc))
+    error_type = error_field(exc.body, "type")
+    detail = one_line(exc.api_message or error_type or str(exc))
     if code == 200:  # an `event: error` inside an otherwise good stream; never retried
         kind = "overloaded" if error_type == "overloaded_error" else "stream"
         return ModelError(
@@ -385,19 +386,3 @@ def _status_error(exc: anthropic.APIStatusError, model_name: str) -> ModelError:
     if code == 408:
         return made("the Anthropic API timed out", "timeout")
     return made("the Anthropic API returned an error", "api")
-
-
-def _body_error_type(body: object) -> str | None:
-    error = body.get("error") if isinstance(body, dict) else None
-    kind = error.get("type") if isinstance(error, dict) else None
-    return kind if isinstance(kind, str) else None
-
-
-def _describe(exc: Exception) -> str:
-    text = _one_line(str(exc))
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
-
-
-def _one_line(text: str, limit: int = 300) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

@@ -38,6 +38,7 @@ from agentls.contracts.model_io import (
     ToolUseStarted,
 )
 from agentls.contracts.usage import Usage
+from agentls.providers.errors import describe, error_field, one_line
 
 INVALID_JSON_KEY = "__invalid_json__"
 # A local server ignores the key, but the SDK insists on one.
@@ -314,16 +315,16 @@ def to_model_error(exc: Exception, model_name: str) -> ModelError:
         return ModelError("the model server timed out (no data in time)", kind="timeout")
     if isinstance(exc, openai.APIConnectionError | httpx2.TransportError):
         return ModelError(
-            f"could not reach the model server ({_describe(exc)}); is it running, and is "
+            f"could not reach the model server ({describe(exc)}); is it running, and is "
             "OPENAI_BASE_URL (or baseUrl) right?",
             kind="connection",
         )
-    return ModelError(f"malformed response from the model server ({_describe(exc)})", kind="stream")
+    return ModelError(f"malformed response from the model server ({describe(exc)})", kind="stream")
 
 
 def _status_error(exc: openai.APIStatusError, model_name: str) -> ModelError:
     code = exc.status_code
-    detail = _one_line(_api_message(exc.body) or exc.message or str(exc))
+    detail = one_line(error_field(exc.body, "message") or exc.message or str(exc))
 
     def made(text: str, kind: str) -> ModelError:
         return ModelError(f"{text} ({code}: {detail})", kind=kind, status=code)
@@ -344,19 +345,3 @@ def _status_error(exc: openai.APIStatusError, model_name: str) -> ModelError:
     if code in (503, 529):
         return made("the model server is overloaded; try again later", "overloaded")
     return made("the model server returned an error", "api")
-
-
-def _api_message(body: object) -> str | None:
-    error = body.get("error") if isinstance(body, dict) else None
-    message = error.get("message") if isinstance(error, dict) else None
-    return message if isinstance(message, str) else None
-
-
-def _describe(exc: Exception) -> str:
-    text = _one_line(str(exc))
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
-
-
-def _one_line(text: str, limit: int = 300) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
