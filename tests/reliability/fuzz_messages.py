@@ -128,13 +128,13 @@ scalars = (
     | st.text(max_size=20)
     | st.sampled_from(NASTY)
 )
-json_values = st.recursive(
-    scalars,
-    lambda kids: (
-        st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids, max_size=4)
-    ),
-    max_leaves=10,
-)
+
+
+def containers(kids: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    return st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids, max_size=4)
+
+
+json_values = st.recursive(scalars, containers, max_leaves=10)
 
 
 def paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:

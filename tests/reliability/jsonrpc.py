@@ -122,12 +122,15 @@ class RawServer:
 
     # --- input ----------------------------------------------------------------
 
-    def send_bytes(self, data: bytes) -> None:
+    def send_bytes(self, *pieces: bytes) -> None:
+        """Write the pieces one by one, flushing each; nothing else is written between
+        them (the thread answering the server's requests waits)."""
         stdin = self.proc.stdin
         assert stdin is not None
         with self._write_lock:
-            stdin.write(data)
-            stdin.flush()
+            for piece in pieces:
+                stdin.write(piece)
+                stdin.flush()
 
     def send(self, message: Any) -> None:
         self.send_bytes(frame(encode(message)))

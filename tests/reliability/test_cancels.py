@@ -250,7 +250,7 @@ def ctrl_c_run(base: Path, n: int, point: str, k: int) -> dict[str, Any]:
                 {"name": "read_file", "input": {"path": "a.py"}},
                 {"name": "search", "input": {"pattern": "def"}},
             ]
-            turns = [{"toolCalls": [c], "delaySeconds": 0.02} for c in calls] + [{"text": "Done"}]
+            turns = [{"toolCalls": [c], "delaySeconds": 0.05} for c in calls] + [{"text": "Done"}]
             args = ["--model", write_script(script, turns)]
         proc = cli.popen("ask", f"task {n}", *args, "--yes", env=env)
         try:
@@ -295,7 +295,7 @@ def ctrl_c_run(base: Path, n: int, point: str, k: int) -> dict[str, Any]:
 def test_30_ctrl_c_on_agentls_ask(tmp_path: Path, figures: Figures) -> None:
     rng = random.Random(SEED + 1)
     plans = [
-        (n, rng.choice(["stream", "thinking", "command", "kth-line"]), rng.randint(3, 30))
+        (n, rng.choice(["stream", "thinking", "command", "kth-line"]), rng.randint(3, 28))
         for n in range(CLI_CANCELS)
     ]
     with ThreadPoolExecutor(max_workers=2) as pool:

@@ -59,6 +59,7 @@ class Tally:
     kinds: collections.Counter[str] = field(default_factory=collections.Counter)
     codes: collections.Counter[str] = field(default_factory=collections.Counter)
     slowest: float = 0.0
+    shutdown: float = 0.0
     runs: int = 0
     internal: list[str] = field(default_factory=list)  # internal errors, with their request
 
@@ -86,8 +87,7 @@ def test_fuzzed_json_rpc_never_stops_the_server(tmp_path: Path, figures: Figures
                 server.forget(i)  # an id used before (0) must be answered again
             nulls_before = server.null_id_errors
             for f in frames:
-                for piece in f.data if isinstance(f.data, list) else [f.data]:
-                    server.send_bytes(piece)
+                server.send_bytes(*(f.data if isinstance(f.data, list) else [f.data]))
             probe = f"probe-{ids.fresh('int')}"
             server.send({"jsonrpc": "2.0", "id": probe, "method": "agentls/probe", "params": {}})
             owed_ids = [i for f in frames for i in f.owed_ids] + [probe]
@@ -157,7 +157,9 @@ def test_fuzzed_json_rpc_never_stops_the_server(tmp_path: Path, figures: Figures
             },
         )
         assert any("selection" in a["title"] for a in actions["result"]), actions
-        assert server.request("after-3", "shutdown")["result"] is None
+        t0 = time.monotonic()
+        assert server.request("after-3", "shutdown", timeout=60)["result"] is None
+        tally.shutdown = time.monotonic() - t0
         late = server.request("after-4", "workspace/executeCommand",
                               {"command": "agentls.sessions", "arguments": []})  # fmt: skip
         assert late["error"]["code"] == -32600, late
@@ -170,7 +172,8 @@ def test_fuzzed_json_rpc_never_stops_the_server(tmp_path: Path, figures: Figures
         f"fuzz: {tally.frames} frames in {EXAMPLES} batches, {elapsed:.1f} s; "
         f"{tally.requests_answered} requests answered ({tally.runs} started agent runs), "
         f"{tally.null_id_errors} null-id errors; "
-        f"slowest batch {tally.slowest * 1000:.0f} ms; answers {dict(tally.codes)}"
+        f"slowest batch {tally.slowest * 1000:.0f} ms; answers {dict(tally.codes)}; "
+        f"shutdown took {tally.shutdown * 1000:.0f} ms"
     )
     assert tally.frames >= 3 * EXAMPLES  # about 4 frames and a probe per batch
     # Internal errors mean a handler raised on bad input instead of saying what is wrong.
