@@ -94,27 +94,23 @@ class ToolRuntime:
         self._denials = self._crashes = self._failures = 0
 
     async def execute_batch(self, intents: Sequence[ToolIntent], turn: int) -> list[Observation]:
-        """Read-only calls run concurrently; the others one by one, in order."""
+        """In the model's order; only a run of adjacent read-only calls runs concurrently,
+        so a read that follows a write in the same response sees the write."""
         self.completed = {}
-        results: dict[str, Observation] = {}
-        reads = [i for i in intents if self._is_read_only(i)]
-        if len(reads) == 1:  # no tasks to spawn for the common single call
-            results[reads[0].call_id] = await self.execute(reads[0], turn)
-        elif reads:
-            observed = await asyncio.gather(*(self.execute(i, turn) for i in reads))
-            results.update((o.call_id, o) for o in observed)
-        for intent in intents:
-            if intent.call_id in results:
-                continue
+        results: list[Observation] = []
+        for group in _runs_of_reads(intents, self._is_read_only):
             if self.stop is not None:
-                results[intent.call_id] = self._record(
-                    intent,
-                    turn,
-                    shaping.error(intent, ErrorCode.CANCELLED, f"not run: {self.stop.detail}"),
-                )
-                continue
-            results[intent.call_id] = await self.execute(intent, turn)
-        return [results[i.call_id] for i in intents]
+                results.extend(self._not_run(i, turn, self.stop.detail) for i in group)
+            elif len(group) == 1:  # no tasks to spawn for the common single call
+                results.append(await self.execute(group[0], turn))
+            else:
+                results.extend(await asyncio.gather(*(self.execute(i, turn) for i in group)))
+        return results
+
+    def _not_run(self, intent: ToolIntent, turn: int, why: str) -> Observation:
+        return self._record(
+            intent, turn, shaping.error(intent, ErrorCode.CANCELLED, f"not run: {why}")
+        )
 
     def _is_read_only(self, intent: ToolIntent) -> bool:
         tool = self.registry.get(intent.name)
@@ -312,3 +308,16 @@ class ToolRuntime:
         )  # fmt: skip
         self.completed[observation.call_id] = observation
         return observation
+
+
+def _runs_of_reads(
+    intents: Sequence[ToolIntent], is_read_only: Callable[[ToolIntent], bool]
+) -> list[list[ToolIntent]]:
+    """Split into groups in order: each run of adjacent reads together, every other call alone."""
+    groups: list[list[ToolIntent]] = []
+    for intent in intents:
+        if is_read_only(intent) and groups and is_read_only(groups[-1][0]):
+            groups[-1].append(intent)
+        else:
+            groups.append([intent])
+    return groups

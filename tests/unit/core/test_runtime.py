@@ -22,6 +22,7 @@ from agentls.permissions.policy import PermissionPolicy
 from agentls.permissions.rules import RuleSet
 from agentls.runtime.registry import ToolRegistry
 from agentls.runtime.runtime import ToolRuntime
+from agentls.tools import tools_by_name
 from agentls.workspace.interface import ToolContext, ToolDefinition
 from agentls.workspace.local import LocalWorkspace
 
@@ -151,7 +152,9 @@ async def test_deny_rule_beats_allow_rule_and_yes(tmp_path: Path) -> None:
     assert allowed.ok
 
 
-async def test_read_only_calls_run_concurrently_and_writes_in_order(tmp_path: Path) -> None:
+async def test_adjacent_reads_run_concurrently_and_the_rest_in_the_models_order(
+    tmp_path: Path,
+) -> None:
     gates = Gates()
     rt, _ = runtime(tmp_path, make_tools(gates))
     intents = [
@@ -159,25 +162,44 @@ async def test_read_only_calls_run_concurrently_and_writes_in_order(tmp_path: Pa
         ToolIntent("r1", "wait_read", {"name": "r1"}),
         ToolIntent("r2", "wait_read", {"name": "r2"}),
         ToolIntent("w2", "wait_write", {"name": "w2"}),
+        ToolIntent("r3", "wait_read", {"name": "r3"}),
     ]
     batch = asyncio.create_task(rt.execute_batch(intents, 1))
+    w1, relw1 = gates.pair("w1")
+    await w1.wait()
+    assert gates.log == ["enter:w1"]  # the reads after a write wait for it
+    relw1.set()
     r1, rel1 = gates.pair("r1")
     r2, rel2 = gates.pair("r2")
     await r1.wait()
-    await r2.wait()  # both reads are inside their tool at the same time
-    assert "enter:w1" not in gates.log
+    await r2.wait()  # adjacent reads are inside their tool at the same time
+    assert "enter:w2" not in gates.log
     rel1.set()
     rel2.set()
-    w1, relw1 = gates.pair("w1")
-    await w1.wait()
-    assert "enter:w2" not in gates.log  # writes one by one
-    relw1.set()
     w2, relw2 = gates.pair("w2")
     await w2.wait()
+    assert "enter:r3" not in gates.log  # the read after the second write waits too
     relw2.set()
+    r3, rel3 = gates.pair("r3")
+    await r3.wait()
+    rel3.set()
     results: list[Observation] = await batch
-    assert [o.call_id for o in results] == ["w1", "r1", "r2", "w2"]
+    assert [o.call_id for o in results] == ["w1", "r1", "r2", "w2", "r3"]
     assert all(o.ok for o in results)
+    assert gates.log.index("leave:w2") < gates.log.index("enter:r3")
+
+
+async def test_a_read_after_a_write_in_one_response_sees_the_write(tmp_path: Path) -> None:
+    by_name = tools_by_name()
+    rt, _ = runtime(tmp_path, [by_name["read_file"], by_name["write_file"]], mode=Mode.ACCEPT_EDITS)
+    (tmp_path / "notes.txt").write_text("old\n")
+    intents = [
+        ToolIntent("w", "write_file", {"path": "notes.txt", "content": "new\n"}),
+        ToolIntent("r", "read_file", {"path": "notes.txt"}),
+    ]
+    written, read = await rt.execute_batch(intents, 1)
+    assert written.ok and read.ok
+    assert "new" in read.content and "old" not in read.content
 
 
 async def test_output_is_bounded_with_a_note(tmp_path: Path) -> None:
