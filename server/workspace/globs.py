@@ -1,0 +1,63 @@
+"""The one glob engine: permission rules, search and list_files globs, secret patterns.
+
+Built on wcmatch so that every place that matches a glob agrees on its meaning.
+
+Path globs (``match_path``) work on POSIX relative paths: ``*`` and ``?`` stay
+within one segment, ``**`` spans any number of segments (also none), ``[...]``
+is a class (``[!...]`` negates), ``{a,b}`` alternates, and dotfiles are matched
+like any other name. A leading ``./`` in the pattern or the path means the same
+as none. A backslash escapes the next character.
+
+Text globs (``match_text``) are fnmatch-like, for command rules: ``*`` matches
+any characters, spaces and ``/`` included; ``?`` one character; ``[...]`` a
+class. Braces are literal there, since shell commands use them.
+
+``escape_path``/``escape_text`` turn any text into a pattern matching exactly it.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from wcmatch import fnmatch as _fnmatch
+from wcmatch import glob as _glob
+
+_PATH_FLAGS = _glob.GLOBSTAR | _glob.BRACE | _glob.DOTGLOB | _glob.FORCEUNIX
+_TEXT_FLAGS = _fnmatch.DOTMATCH | _fnmatch.FORCEUNIX
+
+
+def match_path(pattern: str, path: str) -> bool:
+    """True when the relative POSIX ``path`` matches the path glob ``pattern``."""
+    return _path_matcher(_strip_dot(pattern)).match(_strip_dot(path))
+
+
+def match_text(pattern: str, text: str) -> bool:
+    """True when ``text`` matches the fnmatch-like ``pattern`` (``*`` crosses spaces and ``/``)."""
+    return _text_matcher(pattern).match(text)
+
+
+def escape_path(text: str) -> str:
+    """A path glob matching exactly the path ``text``."""
+    return _glob.escape(_strip_dot(text))
+
+
+def escape_text(text: str) -> str:
+    """A text glob matching exactly ``text``."""
+    return _fnmatch.escape(text)
+
+
+def _strip_dot(text: str) -> str:
+    # The literal prefix "./" (never a character set, unlike str.lstrip("./")).
+    while text.startswith("./"):
+        text = text[2:]
+    return text
+
+
+@lru_cache(maxsize=4096)
+def _path_matcher(pattern: str) -> _glob.WcMatcher[str]:
+    return _glob.compile(pattern, flags=_PATH_FLAGS)
+
+
+@lru_cache(maxsize=4096)
+def _text_matcher(pattern: str) -> _fnmatch.WcMatcher[str]:
+    return _fnmatch.compile(pattern, flags=_TEXT_FLAGS)
