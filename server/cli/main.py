@@ -59,6 +59,11 @@ def build_parser() -> argparse.ArgumentParser:
     mcp_list.add_argument("--workspace", metavar="DIR", default=".", help="workspace root")
     mcp_list.add_argument("--json", action="store_true", help="print one JSON array")
 
+    doctor = sub.add_parser("doctor", help="what blocks or weakens the next ask (exit 2: blocked)")
+    doctor.add_argument("--workspace", metavar="DIR", default=".", help="workspace root")
+    doctor.add_argument("--model", metavar="PROVIDER:NAME", help="check this model instead")
+    doctor.add_argument("--json", action="store_true", help="print one JSON object")
+
     trust = sub.add_parser("trust", help="approve the workspace's .agentls/settings.json")
     trust.add_argument("--workspace", metavar="DIR", default=".", help="workspace root")
 
@@ -95,6 +100,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from agentls.cli.mcp_list import run_mcp_list
 
         return run_mcp_list(args)
+    if args.command == "doctor":
+        from agentls.cli.doctor import run_doctor
+
+        return run_doctor(args)
     if args.command == "trust":
         from agentls.cli.trust import run_trust
 

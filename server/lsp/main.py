@@ -8,6 +8,7 @@ from agentls.lsp import (
     answers,
     code_actions,
     commands,
+    doctor_command,
     framing,
     lifecycle,
     log_forwarding,
@@ -26,6 +27,7 @@ def build_server() -> AgentServer:
     answers.register(server)
     undo_command.register(server)
     mcp_command.register(server)
+    doctor_command.register(server)
     code_actions.register(server)
     return server
 

@@ -1,0 +1,94 @@
+"""`agentls doctor`: what blocks or weakens the next ask, for people and scripts.
+
+Exit status 0 when an ask could start, 2 (the configuration-error status) when
+something blocks it: no key for the model, a settings file that does not load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from agentls.contracts.errors import ConfigError
+from agentls.contracts.outcomes import EXIT_USAGE
+from agentls.conversation.doctor import build_report
+from agentls.conversation.settings import Settings, load_settings
+from agentls.conversation.settings_files import SettingsFiles
+from agentls.session.store import default_state_dir
+
+
+def run_doctor(args: argparse.Namespace) -> int:
+    root = Path(args.workspace).expanduser()
+    if not root.is_dir():
+        print(f"agentls: workspace {root} is not a directory", file=sys.stderr)
+        return EXIT_USAGE
+    root = root.resolve()
+    state_dir = default_state_dir()
+    settings = _with_model_flag(root, state_dir, args.model) if args.model else None
+    report = build_report(root, state_dir, settings)
+    if args.json:
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        print(render(report))
+    return 0 if report["ok"] else EXIT_USAGE
+
+
+def _with_model_flag(root: Path, state_dir: Path, model: str) -> Settings | None:
+    """The files' settings with --model on top; None lets the report name the broken file."""
+    try:
+        layers, _ = SettingsFiles(state_dir).layers(root)
+        settings = Settings()
+        for layer in [*layers, {"model": model}]:
+            settings = load_settings(layer, base=settings)
+        return settings
+    except (ConfigError, ValueError):
+        return None
+
+
+def _yes(flag: bool | None, yes: str = "yes", no: str = "no") -> str:
+    return yes if flag else no
+
+
+def render(report: dict[str, Any]) -> str:
+    model = report["model"]
+    if model["keySet"] is None:
+        key = "no key needed"
+    else:
+        key = f"{model['keyVariable']} {_yes(model['keySet'], 'is set', 'is NOT set')}"
+    rg = report["ripgrep"]
+    rows = [
+        ("agentls", f"{report['version']} (Python {report['python']['version']}, "
+                    f"{report['python']['executable']})"),
+        ("workspace", report["workspace"] or "-"),
+        ("model", f"{model['id'] or '-'}: {key}"
+                  + (f", base URL {model['baseUrl']}" if model.get("baseUrl") else "")),
+        ("ripgrep", f"{rg['path']} {rg['version'] or ''}".strip() if rg["found"]
+                    else "not found (slower search)"),
+        ("sandbox", f"{_yes(report['sandbox']['on'], 'on', 'off')}: "
+                    f"{report['sandbox']['detail']}"),
+        ("state", report["folders"]["state"]),
+        ("config", report["folders"]["config"]),
+    ]  # fmt: skip
+    for scope, state in report["settings"].items():
+        text = f"{state['path']}: " + ("present" if state["exists"] else "none")
+        if state.get("trusted") is not None:
+            text += ", " + _yes(state["trusted"], "approved", "NOT approved (agentls trust)")
+        if "error" in state:
+            text += f", ERROR: {state['error']}"
+        rows.append((f"{scope} settings", text))
+    rows.append(("MCP servers", ", ".join(report["mcpServers"]) or "none configured"))
+    servers = [
+        f"{s['name']} {s['version'] or ''}".strip() for s in report["languageServers"] if s["found"]
+    ]
+    rows.append(("language servers", ", ".join(servers) or "none found on PATH"))
+    editors = [f"{e['editor']} {e['version'] or '?'} ({e['path']})" for e in report["editors"]]
+    rows.append(("editors", "; ".join(editors) or "no agentls editor client found"))
+    width = max(len(name) for name, _ in rows)
+    lines = [f"{name:<{width}}  {value}" for name, value in rows]
+    lines += [f"warning: {w}" for w in report["warnings"]]
+    lines += [f"BLOCKING: {b}" for b in report["blocking"]]
+    lines.append("ready to ask" if report["ok"] else "not ready: fix what is BLOCKING above")
+    return "\n".join(lines)

@@ -1,0 +1,253 @@
+"""What a person needs to know before the first ask: one report for every face.
+
+`agentls doctor` prints it, the language server returns it from `agentls.doctor`,
+and the editors show it. It reads the environment and the settings files and
+runs a few `--version` probes; it never starts an MCP server and never shows a
+key's value, only whether one is set. `blocking` lists what would stop an ask.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from agentls import __version__
+from agentls.contracts.errors import ConfigError
+from agentls.conversation.settings import Settings, load_settings
+from agentls.conversation.settings_files import (
+    WORKSPACE_FILE,
+    SettingsFiles,
+    read_json,
+    user_settings_path,
+)
+from agentls.workspace.filesearch import ripgrep_path
+from agentls.workspace.sandbox import bwrap_problem
+from agentls.workspace.sandbox import describe as describe_sandbox
+
+LANGUAGE_SERVERS = (
+    "basedpyright-langserver",
+    "pyright-langserver",
+    "ruff",
+    "typescript-language-server",
+    "gopls",
+    "rust-analyzer",
+)
+# gopls answers `version`, the rest `--version`.
+_VERSION_ARGS = {"gopls": ["version"]}
+_PROBE_SECONDS = 5.0
+_VERSION_RE = re.compile(r"\d+\.\d+(?:\.\d+)?(?:[-.+\w]*)?")
+_HEADER_VERSION = re.compile(r"^;+\s*Version:\s*(\S+)", re.MULTILINE)
+_LUA_VERSION = re.compile(r"""["']([0-9][^"']*)["']""")
+
+
+def build_report(
+    root: Path | None, state_dir: Path, settings: Settings | None = None
+) -> dict[str, Any]:
+    """The whole report as JSON-ready data; ``settings`` defaults to the files' own."""
+    blocking: list[str] = []
+    warnings: list[str] = []
+    files = SettingsFiles(state_dir)
+    settings_part = _settings_files(root, files, blocking, warnings)
+    if settings is None:
+        settings = _settings_from_files(root, files, blocking)
+    model = _model(settings, blocking)
+    ripgrep = _ripgrep(warnings)
+    sandbox = _sandbox(settings, warnings)
+    return {
+        "version": __version__,
+        "python": {"version": platform.python_version(), "executable": sys.executable},
+        "workspace": str(root) if root is not None else None,
+        "model": model,
+        "ripgrep": ripgrep,
+        "sandbox": sandbox,
+        "folders": {"state": str(state_dir), "config": str(user_settings_path().parent)},
+        "settings": settings_part,
+        "mcpServers": sorted(settings.mcp_servers) if settings is not None else [],
+        "languageServers": [_language_server(name) for name in LANGUAGE_SERVERS],
+        "editors": editor_integrations(),
+        "blocking": blocking,
+        "warnings": warnings,
+        "ok": not blocking,
+    }
+
+
+def _settings_files(
+    root: Path | None, files: SettingsFiles, blocking: list[str], warnings: list[str]
+) -> dict[str, Any]:
+    user_path = user_settings_path()
+    part: dict[str, Any] = {"user": _file_state(user_path, blocking)}
+    if root is not None:
+        path = root / WORKSPACE_FILE
+        state = _file_state(path, blocking)
+        state["trusted"] = files.is_trusted(path) if state["exists"] else None
+        if state["exists"] and not state["trusted"] and "error" not in state:
+            warnings.append(
+                f"{path} is not approved: its allow rules, looser modes and MCP servers are "
+                f"ignored until `agentls trust --workspace {root}`"
+            )
+        part["workspace"] = state
+    return part
+
+
+def _file_state(path: Path, blocking: list[str]) -> dict[str, Any]:
+    state: dict[str, Any] = {"path": str(path), "exists": path.exists()}
+    try:
+        read_json(path)
+    except ConfigError as exc:
+        state["error"] = str(exc)
+        blocking.append(str(exc))
+    return state
+
+
+def _settings_from_files(
+    root: Path | None, files: SettingsFiles, blocking: list[str]
+) -> Settings | None:
+    try:
+        layers, _ = files.layers(root) if root is not None else ([], [])
+        if root is None:
+            user = read_json(user_settings_path())
+            layers = [user] if user is not None else []
+        settings = Settings()
+        for layer in layers:
+            settings = load_settings(layer, base=settings)
+        return settings
+    except ConfigError as exc:
+        if str(exc) not in blocking:
+            blocking.append(str(exc))
+        return None
+    except ValueError as exc:  # a setting that does not validate
+        blocking.append(f"the settings are not valid: {exc}")
+        return None
+
+
+def _model(settings: Settings | None, blocking: list[str]) -> dict[str, Any]:
+    if settings is None:
+        return {"id": None, "provider": None, "keyVariable": None, "keySet": False}
+    provider, _, name = settings.model.partition(":")
+    info: dict[str, Any] = {"id": settings.model, "provider": provider}
+    if provider == "anthropic":
+        var = next((v for v in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN") if _set(v)), None)
+        info |= {"keyVariable": var or "ANTHROPIC_API_KEY", "keySet": var is not None}
+        info["baseUrl"] = os.environ.get("ANTHROPIC_BASE_URL") or None
+        if var is None:
+            blocking.append(f"{settings.model} needs an API key: set ANTHROPIC_API_KEY")
+    elif provider == "openai":
+        url = settings.base_url or os.environ.get("OPENAI_BASE_URL") or None
+        info |= {"keyVariable": "OPENAI_API_KEY", "keySet": _set("OPENAI_API_KEY"), "baseUrl": url}
+        if not info["keySet"] and url is None:
+            blocking.append(
+                f"{settings.model} needs OPENAI_API_KEY, or a local server's URL in "
+                "OPENAI_BASE_URL or the baseUrl setting"
+            )
+    elif provider == "scripted":
+        info |= {"keyVariable": None, "keySet": None}
+        from agentls.providers.scripted import BUILTIN_SCRIPTS
+
+        if name not in BUILTIN_SCRIPTS and not Path(name).expanduser().is_file():
+            blocking.append(f"{settings.model}: no script file at {Path(name).expanduser()}")
+    else:
+        info |= {"keyVariable": None, "keySet": None}
+        blocking.append(f"unknown model provider {provider!r} in {settings.model!r}")
+    return info
+
+
+def _set(var: str) -> bool:
+    return bool(os.environ.get(var, "").strip())
+
+
+def _ripgrep(warnings: list[str]) -> dict[str, Any]:
+    path = ripgrep_path()
+    if path is None:
+        warnings.append("ripgrep (rg) is not on PATH: search and listing use a slower fallback")
+        return {"found": False, "path": None, "version": None}
+    return {"found": True, "path": path, "version": probe_version([path, "--version"])}
+
+
+def _sandbox(settings: Settings | None, warnings: list[str]) -> dict[str, Any]:
+    sandbox = settings.sandbox_settings() if settings is not None else None
+    problem = bwrap_problem()
+    if sandbox is None:
+        return {
+            "on": False,
+            "detail": "unknown: the settings do not load",
+            "bwrap": problem is None,
+        }
+    on = sandbox.enabled and problem is None
+    if not on:
+        warnings.append(f"commands run without a sandbox: {describe_sandbox(sandbox)}")
+    return {"on": on, "detail": describe_sandbox(sandbox), "bwrap": problem is None}
+
+
+def _language_server(name: str) -> dict[str, Any]:
+    path = shutil.which(name)
+    version = probe_version([path, *_VERSION_ARGS.get(name, ["--version"])]) if path else None
+    return {"name": name, "found": path is not None, "path": path, "version": version}
+
+
+def probe_version(argv: list[str]) -> str | None:
+    """The first version-looking word a program prints, or None (bounded in time)."""
+    try:
+        done = subprocess.run(
+            argv, capture_output=True, text=True, timeout=_PROBE_SECONDS, check=False,
+            stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return None
+    found = _VERSION_RE.search(done.stdout or done.stderr or "")
+    return found.group(0) if found else None
+
+
+def editor_integrations(home: Path | None = None) -> list[dict[str, Any]]:
+    """agentls's editor clients installed in the usual places, with their versions."""
+    home = home or Path.home()
+    data = Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share")
+    config = Path(os.environ.get("XDG_CONFIG_HOME") or home / ".config")
+    found: list[dict[str, Any]] = []
+    vscode = (".vscode", ".vscode-oss", ".vscode-server", ".vscode-insiders", ".cursor")
+    vscode_dirs = [home / d / "extensions" for d in vscode] + [data / "code-server/extensions"]
+    for base in vscode_dirs:
+        for ext in sorted(base.glob("agentls.agentls-*")):
+            version = _package_json_version(ext / "package.json")
+            found.append({"editor": "vscode", "path": str(ext), "version": version})
+    nvim = data / "nvim"
+    nvim_roots = [*nvim.glob("lazy/agentls*"), *nvim.glob("site/pack/*/*/agentls*")]
+    for root in sorted(nvim_roots):
+        for file in (
+            root / "lua/agentls/version.lua",
+            root / "editors/neovim/lua/agentls/version.lua",
+        ):
+            if file.is_file():
+                found.append({"editor": "neovim", "path": str(file.parents[2]),
+                              "version": _first_match(_LUA_VERSION, file)})  # fmt: skip
+                break
+    for emacs in (home / ".emacs.d", config / "emacs"):
+        for el in sorted(
+            [*emacs.glob("elpa/agentls-*/agentls.el"), *emacs.glob("elpa/agentls/**/agentls.el")]
+        ):
+            found.append({"editor": "emacs", "path": str(el.parent),
+                          "version": _first_match(_HEADER_VERSION, el)})  # fmt: skip
+    return found
+
+
+def _package_json_version(path: Path) -> str | None:
+    import json
+
+    try:
+        version = json.loads(path.read_text("utf-8")).get("version")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return str(version) if version else None
+
+
+def _first_match(pattern: re.Pattern[str], path: Path) -> str | None:
+    try:
+        found = pattern.search(path.read_text("utf-8", errors="replace"))
+    except OSError:
+        return None
+    return found.group(1) if found else None

@@ -1,0 +1,40 @@
+"""`agentls.doctor`: the same report as `agentls doctor --json`, for the editors to show.
+
+The report is for the workspace folder of ``uri`` (else the first folder) under
+the settings this server uses there, the editor's own included.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from agentls.contracts.errors import ConfigError
+from agentls.conversation.doctor import build_report
+from agentls.conversation.settings import Settings
+from agentls.lsp.commands import CommandParams, parse
+from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
+
+DOCTOR = "agentls.doctor"
+
+
+class DoctorParams(CommandParams):
+    uri: str | None = None
+
+
+def register(server: AgentServer) -> None:
+    @server.command(DOCTOR)
+    async def doctor(ls: AgentServer, *args: Any) -> dict[str, Any]:
+        params = DoctorParams() if not args or args == ({},) else parse(DoctorParams, args, DOCTOR)
+        await ls.wait_for_settings()
+        roots = ls.roots()
+        root = ls.root_for(params.uri) if params.uri and roots else (roots[0] if roots else None)
+        settings: Settings | None = None
+        if root is not None:
+            try:
+                settings = ls.settings_for(root)
+            except ConfigError:
+                settings = None  # the report names the file that does not load
+        # Version probes run programs: off the event loop, so the editor stays served.
+        state_dir = ls.store.state_dir
+        return await asyncio.to_thread(build_report, root, state_dir, settings)
