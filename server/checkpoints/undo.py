@@ -1,4 +1,4 @@
-"""Undoing one checkpointed turn: restore what it changed, and nothing else.
+"""Undoing checkpointed turns (one, or all of an ask): restore what they changed, and nothing else.
 
 A file is restored only if it still holds exactly what the turn left; a file
 the person (or a later turn) changed since is a conflict, and then nothing is
@@ -7,7 +7,7 @@ restored at all, so an undo never half-happens.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -34,13 +34,33 @@ class UndoPlan:
 
 
 async def plan_undo(store: GitStore, before: str, after: str, current: CurrentReader) -> UndoPlan:
+    return await plan_undo_steps(store, [(before, after)], current)
+
+
+async def plan_undo_steps(
+    store: GitStore, steps: Sequence[tuple[str, str]], current: CurrentReader
+) -> UndoPlan:
+    """Undo several turns at once (``steps`` oldest first, each its before and after).
+
+    Each file goes back to what it held before the first of these turns that
+    changed it. Walking from the newest turn back, a file must hold what the
+    newest turn that changed it left, and each earlier turn must have left what
+    the next one found; anything else is a change made in between: a conflict.
+    """
     plan = UndoPlan()
-    for change in await store.changes(before, after):
-        left = await store.read(after, change.path)
-        if await current(change.path) != left:
-            plan.conflicts.append(change.path)
-            continue
-        plan.restores.append(Restore(change.path, await store.read(before, change.path)))
+    restore: dict[str, bytes | None] = {}
+    for before, after in reversed(steps):
+        for change in await store.changes(before, after):
+            path = change.path
+            if path in plan.conflicts:
+                continue
+            left = await store.read(after, path)
+            found = restore[path] if path in restore else await current(path)
+            if found != left:
+                plan.conflicts.append(path)
+                continue
+            restore[path] = await store.read(before, path)
+    plan.restores = [Restore(p, c) for p, c in sorted(restore.items()) if p not in plan.conflicts]
     return plan
 
 

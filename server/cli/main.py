@@ -45,9 +45,10 @@ def build_parser() -> argparse.ArgumentParser:
             help=f"a permission rule to {kind}, e.g. 'run_command(pytest *)' (repeatable)",
         )  # fmt: skip
 
-    undo = sub.add_parser("undo", help="undo the files a turn of a session changed")
+    undo = sub.add_parser("undo", help="Undo last ask: put back every file the session's last "
+                          "ask changed, over all its turns")  # fmt: skip
     undo.add_argument("session_id", metavar="SESSION_ID")
-    undo.add_argument("--turn", type=int, metavar="N", help="which turn (default: the last)")
+    undo.add_argument("--turn", type=int, metavar="N", help="undo only checkpointed turn N")
 
     replay = sub.add_parser("replay", help="re-run a session's recorded model output and "
                             "check the runtime decides the same")  # fmt: skip

@@ -1,4 +1,8 @@
-"""Undo one checkpointed turn of a session: the files it changed, nothing else."""
+"""Undo checkpointed work of a session: the last ask (all its turns), or one turn.
+
+Only the files those turns changed are put back, nothing else; a file changed
+since stops the whole undo, which then changes nothing.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from agentls.checkpoints.gitstore import GitError, GitStore
-from agentls.checkpoints.undo import RestoreTarget, plan_undo
+from agentls.checkpoints.undo import RestoreTarget, plan_undo_steps
 from agentls.conversation.checkpointing import checkpoint_events, finish_interrupted
 from agentls.session.log import SessionLog
 from agentls.session.reader import read_events
 
 UNDO = "undo"
+_PROMPT_WIDTH = 60
 
 
 class UndoRefused(Exception):
@@ -21,23 +26,30 @@ class UndoRefused(Exception):
 
 @dataclass
 class UndoResult:
-    number: int
+    number: int  # the (last) checkpointed turn undone
     restored: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     conflicts: list[str] = field(default_factory=list)
+    turns: list[int] = field(default_factory=list)  # every turn undone, oldest first
+    whole_ask: bool = False
+    run_id: str | None = None  # the ask's run, when a whole ask was undone
+    prompt: str = ""
 
     @property
     def done(self) -> bool:
         return not self.conflicts
 
     def to_dict(self) -> dict[str, Any]:
-        return {"turn": self.number, "restored": self.restored, "removed": self.removed,
+        return {"turn": self.number, "turns": self.turns or [self.number], "ask": self.whole_ask,
+                "runId": self.run_id,
+                "restored": self.restored, "removed": self.removed,
                 "conflicts": self.conflicts, "done": self.done}  # fmt: skip
 
     def describe(self) -> str:
+        what = self._what()
         if self.conflicts:
             return (
-                f"undo of turn {self.number} stopped: changed since the turn, so kept as they "
+                f"undo of {what} stopped: changed since, so kept as they "
                 f"are: {', '.join(self.conflicts)}. Nothing was undone."
             )
         parts = []
@@ -45,7 +57,26 @@ class UndoResult:
             parts.append(f"restored {', '.join(self.restored)}")
         if self.removed:
             parts.append(f"removed {', '.join(self.removed)}")
-        return f"undid turn {self.number}: " + ("; ".join(parts) or "nothing had changed")
+        return f"undid {what}: " + ("; ".join(parts) or "nothing had changed")
+
+    def _what(self) -> str:
+        if not self.whole_ask:
+            return f"turn {self.number}"
+        turns = self.turns or [self.number]
+        label = f"turn {turns[0]}" if len(turns) == 1 else f"turns {_numbers(turns)}"
+        asked = f" “{self.prompt}”" if self.prompt else ""
+        return f"the ask{asked} ({label})"
+
+
+async def undo_last_ask(
+    state_dir: Path,
+    log_path: Path,
+    workspace_root: Path,
+    target: RestoreTarget,
+    log: SessionLog | None = None,
+) -> UndoResult:
+    """Restore every file the last ask not undone changed, over all its turns."""
+    return await _with_store(state_dir, log_path, workspace_root, target, None, log, ask=True)
 
 
 async def undo_turn(
@@ -57,11 +88,25 @@ async def undo_turn(
     log: SessionLog | None = None,
 ) -> UndoResult:
     """Restore the files checkpoint ``number`` (default: the last not undone) changed."""
+    return await _with_store(state_dir, log_path, workspace_root, target, number, log, ask=False)
+
+
+async def _with_store(
+    state_dir: Path,
+    log_path: Path,
+    workspace_root: Path,
+    target: RestoreTarget,
+    number: int | None,
+    log: SessionLog | None,
+    *,
+    ask: bool,
+) -> UndoResult:
     store = GitStore(state_dir, workspace_root)
     writer = log if log is not None else SessionLog(log_path)
     try:
         await finish_interrupted(store, writer)
-        return await _undo(store, log_path, target, number, writer)
+        chosen = _choose_ask(log_path) if ask else [_choose(log_path, number)]
+        return await _undo(store, log_path, target, chosen, writer, ask=ask)
     except GitError as exc:
         raise UndoRefused(f"the checkpoints of this workspace cannot be read: {exc}") from None
     finally:
@@ -70,11 +115,22 @@ async def undo_turn(
 
 
 async def _undo(
-    store: GitStore, log_path: Path, target: RestoreTarget, number: int | None, log: SessionLog
+    store: GitStore,
+    log_path: Path,
+    target: RestoreTarget,
+    checkpoints: list[dict[str, Any]],
+    log: SessionLog,
+    *,
+    ask: bool,
 ) -> UndoResult:
-    checkpoint = _choose(log_path, number)
-    plan = await plan_undo(store, checkpoint["before"], checkpoint["after"], target.current_bytes)
-    result = UndoResult(int(checkpoint["number"]), conflicts=plan.conflicts)
+    steps = [(str(c["before"]), str(c["after"])) for c in checkpoints]
+    plan = await plan_undo_steps(store, steps, target.current_bytes)
+    numbers = [int(c["number"]) for c in checkpoints]
+    result = UndoResult(numbers[-1], conflicts=plan.conflicts, turns=numbers)
+    if ask:
+        run = checkpoints[-1].get("run")
+        result.whole_ask, result.run_id = True, None if run is None else str(run)
+        result.prompt = _prompt_of(log_path, checkpoints[-1].get("run"))
     if plan.possible:
         await target.restore_files([(r.path, r.content) for r in plan.restores])
         result.restored = [r.path for r in plan.restores if r.content is not None]
@@ -83,15 +139,33 @@ async def _undo(
     return result
 
 
-def _choose(log_path: Path, number: int | None) -> dict[str, Any]:
+def _undoable(log_path: Path) -> tuple[dict[int, dict[str, Any]], set[int]]:
     # Turns that changed nothing (a command that only read) are not worth an undo.
     checkpoints = {int(e["number"]): e for e in checkpoint_events(log_path) if e.get("changed")}
-    undone = {
-        int(e["turn"]) for e in read_events(log_path, kinds=(UNDO,))
-        if e.get("kind") == UNDO and e.get("done")
-    }  # fmt: skip
+    undone: set[int] = set()
+    for event in read_events(log_path, kinds=(UNDO,)):
+        if event.get("kind") == UNDO and event.get("done"):
+            turns = event.get("turns")
+            undone.update(int(n) for n in (turns if isinstance(turns, list) else [event["turn"]]))
     if not checkpoints:
         raise UndoRefused("this session changed no files, so there is nothing to undo")
+    return checkpoints, undone
+
+
+def _choose_ask(log_path: Path) -> list[dict[str, Any]]:
+    """The checkpoints of the newest ask with a turn not undone yet, oldest first."""
+    checkpoints, undone = _undoable(log_path)
+    left = [checkpoints[n] for n in sorted(checkpoints) if n not in undone]
+    if not left:
+        raise UndoRefused("every ask of this session that changed files is undone already")
+    run = left[-1].get("run")
+    if run is None:  # a checkpoint without its ask: it stands alone
+        return [left[-1]]
+    return [c for c in left if c.get("run") == run]
+
+
+def _choose(log_path: Path, number: int | None) -> dict[str, Any]:
+    checkpoints, undone = _undoable(log_path)
     if number is None:
         left = [n for n in checkpoints if n not in undone]
         if not left:
@@ -103,3 +177,16 @@ def _choose(log_path: Path, number: int | None) -> dict[str, Any]:
     if number in undone:
         raise UndoRefused(f"turn {number} is undone already")
     return checkpoints[number]
+
+
+def _prompt_of(log_path: Path, run_id: Any) -> str:
+    for event in read_events(log_path, kinds=("run_started",)):
+        if event.get("kind") == "run_started" and event.get("run") == run_id:
+            line = " ".join(str(event.get("prompt", "")).split())
+            cut = len(line) > _PROMPT_WIDTH
+            return line[: _PROMPT_WIDTH - 1].rstrip() + "…" if cut else line
+    return ""
+
+
+def _numbers(numbers: list[int]) -> str:
+    return ", ".join(str(n) for n in numbers[:-1]) + f" and {numbers[-1]}"

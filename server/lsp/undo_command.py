@@ -1,4 +1,4 @@
-"""`agentls.undo` {"sessionId", "turn"?}: put back the files a turn changed.
+"""`agentls.undo` {"sessionId", "turn"?}: Undo last ask (every turn of it), or one turn.
 
 Open documents go back through workspace/applyEdit, so the editor's own undo
 and its buffers stay right; closed files are put back on disk.
@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import Field
 from pygls.exceptions import JsonRpcInvalidParams
 
-from agentls.conversation.undo import UndoRefused, undo_turn
+from agentls.conversation.undo import UndoRefused, undo_last_ask, undo_turn
 from agentls.lsp.commands import CommandParams, parse
 from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
 from agentls.lsp.workspace import LspWorkspace
@@ -45,11 +45,15 @@ def register(server: AgentServer) -> None:
         else:
             root = Path(reduce(read_events(path, kinds=("session_started",))).workspace)
             workspace = LspWorkspace(ls, root)
+        log = conversation.log if conversation is not None else None
+        state_dir = ls.store.state_dir
         try:
-            result = await undo_turn(
-                ls.store.state_dir, path, workspace.root, workspace, params.turn,
-                log=conversation.log if conversation is not None else None,
-            )  # fmt: skip
+            if params.turn is None:
+                result = await undo_last_ask(state_dir, path, workspace.root, workspace, log)
+            else:
+                result = await undo_turn(
+                    state_dir, path, workspace.root, workspace, params.turn, log
+                )
         except UndoRefused as exc:
             raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
         ls.tell(f"agentls: {result.describe()}")

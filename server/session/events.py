@@ -41,7 +41,8 @@ mode_changed      mode
 checkpoint_started number, before (the snapshot before a turn that may change files)
 checkpoint        number, before, after (private git commits), changed [{path, status}],
                   interrupted (closed after a crash)
-undo              turn (the checkpoint number), restored, removed, conflicts, done
+undo              turn (the last checkpoint number undone), turns (all of them), ask (a whole
+                  ask: its runId), restored, removed, conflicts, done
 rules_saved       rules (allow rules "always allow" saved), path (the workspace settings file)
 run_finished      result (RunResult.to_dict)
 run_closed        reason, detail  (written on resume for a run that never finished)

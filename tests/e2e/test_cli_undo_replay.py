@@ -85,6 +85,53 @@ def test_a_turn_with_edits_and_a_command_is_undone_exactly(
     assert f"agentls undo {session} --turn 1" in shown and "Undid turn 1" in shown
 
 
+def test_undo_puts_back_the_whole_last_ask_then_the_ask_before(
+    cli: Cli, repo: Path, tmp_path: Path
+) -> None:
+    first = script(tmp_path, [{"toolCalls": [edit("b.py", "B = 1", "B = 5")]}, {"text": "ok"}],
+                   "first.json")  # fmt: skip
+    assert cli.run("ask", "first", "--model", first, "--yes").returncode == 0
+    session = cli.session_files()[0].stem
+    second = script(tmp_path, [
+        {"toolCalls": [edit("a.py", "A = 1", "A = 2")]},
+        {"toolCalls": [command("cat a.py > copy.txt")]},
+        {"text": "Changed a.py, then copied it."},
+    ], "second.json")  # fmt: skip
+    proc = cli.run("ask", "second", "--model", second, "--yes", "--session", session)
+    assert proc.returncode == 0, proc.stderr
+    assert (repo / "copy.txt").read_text() == "A = 2\n"
+
+    undo = cli.run("undo", session)
+    assert undo.returncode == 0, undo.stderr
+    assert "the ask “second” (turns 2 and 3)" in undo.stdout
+    assert "restored a.py" in undo.stdout and "removed copy.txt" in undo.stdout
+    assert (repo / "a.py").read_text() == "A = 1\n" and not (repo / "copy.txt").exists()
+    assert (repo / "b.py").read_text() == "B = 5\n"  # the ask before is kept
+
+    before = cli.run("undo", session)  # again: the ask before
+    assert before.returncode == 0 and "the ask “first” (turn 1)" in before.stdout
+    assert (repo / "b.py").read_text() == "B = 1\n"
+    done = cli.run("undo", session)
+    assert done.returncode == 2 and "undone already" in done.stderr
+
+
+def test_undo_of_an_ask_stops_at_a_file_changed_since(cli: Cli, repo: Path, tmp_path: Path) -> None:
+    model = script(tmp_path, [
+        {"toolCalls": [edit("a.py", "A = 1", "A = 2")]},
+        {"toolCalls": [command("echo made > new.txt")]},
+        {"text": "ok"},
+    ])  # fmt: skip
+    assert cli.run("ask", "two turns", "--model", model, "--yes").returncode == 0
+    (repo / "a.py").write_text("A = 2\nPERSON = 1\n")
+    session = cli.session_files()[0].stem
+    undo = cli.run("undo", session)
+    assert undo.returncode == 1 and "a.py" in undo.stdout and "Nothing was undone" in undo.stdout
+    assert (repo / "new.txt").exists()  # not half undone
+    one = cli.run("undo", session, "--turn", "2")  # the per-step form still works
+    assert one.returncode == 0 and "undid turn 2: removed new.txt" in one.stdout
+    assert (repo / "a.py").read_text() == "A = 2\nPERSON = 1\n"
+
+
 def test_an_undo_meeting_the_persons_change_stops(cli: Cli, repo: Path, tmp_path: Path) -> None:
     cli.run("ask", "change things", "--model", two_edits_and_a_command(tmp_path), "--yes")
     (repo / "b.py").write_text("B = 2\nPERSON = True\n")

@@ -29,13 +29,39 @@ async def test_undo_restores_an_open_buffer_through_the_editor(
     edits_before = len(editor.edits)
 
     undone = await editor.command("agentls.undo", {"sessionId": result["sessionId"]})
-    assert undone == {"turn": 1, "restored": ["a.py"], "removed": [], "conflicts": [],
+    assert undone == {"turn": 1, "turns": [1], "ask": True, "runId": result["runId"],
+                      "restored": ["a.py"], "removed": [], "conflicts": [],
                       "done": True}  # fmt: skip
     assert editor.text(uri) == "A = 1\n"
     (undo_edit,) = editor.edits[edits_before:]
     assert undo_edit.label == "agentls: undo"
     (change,) = undo_edit.edit.document_changes
     assert isinstance(change, types.TextDocumentEdit) and change.text_document.version == 2
-    await editor.wait_for_message("undid turn 1")
+    await editor.wait_for_message("undid the ask “change A” (turn 1)")
     with pytest.raises(JsonRpcInvalidParams, match="undone already"):
         await editor.command("agentls.undo", {"sessionId": result["sessionId"]})
+
+
+async def test_undo_of_a_two_turn_ask_then_one_turn_by_number(
+    editor: Editor, fake: FakeAnthropic, root: Path
+) -> None:
+    (root / "a.py").write_text("A = 1\n")
+    editor.answers = ["Apply", "Allow once"]
+    fake.add(
+        turn(tool_calls=[("toolu_1", "edit_file",
+                          {"path": "a.py", "old_text": "A = 1", "new_text": "A = 2"})]),
+        turn(tool_calls=[("toolu_2", "run_command", {"command": "cp a.py copy.py"})]),
+        turn("Copied."),
+    )  # fmt: skip
+    result = await editor.ask("change and copy", wait=True)
+    assert result["terminalReason"] == "completed"
+    assert (root / "copy.py").read_text() == "A = 2\n"
+    session = result["sessionId"]
+
+    with pytest.raises(JsonRpcInvalidParams, match="no turn 7"):
+        await editor.command("agentls.undo", {"sessionId": session, "turn": 7})
+    undone = await editor.command("agentls.undo", {"sessionId": session})
+    assert undone["turns"] == [1, 2] and undone["done"]
+    assert undone["restored"] == ["a.py"] and undone["removed"] == ["copy.py"]
+    assert (root / "a.py").read_text() == "A = 1\n" and not (root / "copy.py").exists()
+    await editor.wait_for_message("undid the ask “change and copy” (turns 1 and 2)")
