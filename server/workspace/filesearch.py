@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agentls.contracts.tooling import ErrorCode, ToolError
+from agentls.workspace import globs
 from agentls.workspace.interface import Listing, SearchMatch, SearchResult
 
 _RG_COMMON = ("--no-config", "--no-require-git", "--no-ignore-global", "--sort", "path")
@@ -67,7 +68,7 @@ async def search(
     wanted = _path_filter(base, glob)
     rg = ripgrep_path(use_ripgrep)
     if rg is not None:
-        found = await _rg_search(rg, root, pattern, base, glob, wanted, limit)
+        found = await _rg_search(rg, root, pattern, base, wanted, limit)
         if found is not None:
             return found
     return await asyncio.to_thread(_py_search, root, regex, base, wanted, limit)
@@ -86,7 +87,10 @@ def ripgrep_path(use_ripgrep: bool | None = None) -> str | None:
 
 
 def glob_to_regex(glob: str, *, braces: bool = True) -> str:
-    """Translate a glob (see the module docstring) to a regex body matching a posix path."""
+    """Translate a gitignore-format glob to a regex body matching a posix path.
+
+    Only for ignore files, whose format is git's; globs given by the model or
+    the settings go through ``agentls.workspace.globs``."""
     out: list[str] = []
     i, n = 0, len(glob)
     while i < n:
@@ -162,20 +166,23 @@ def _split_top_level(body: str) -> list[str]:
     return parts
 
 
-def _compile_glob(glob: str) -> re.Pattern[str]:
+def path_glob_matcher(glob: str) -> Callable[[str], bool]:
+    """A predicate on paths relative to the folder searched (see the module docstring)."""
     glob = glob.strip()
     if glob.endswith("/"):
         glob += "**"
-    anchored = "/" in glob
-    prefix = "" if anchored else "(?:.*/)?"
-    return re.compile(f"^{prefix}{glob_to_regex(glob.lstrip('/'))}$", re.DOTALL)
+    if glob.startswith("/"):
+        glob = glob.lstrip("/")
+    elif "/" not in glob:
+        glob = "**/" + glob  # a name glob matches at any depth
+    return lambda below: globs.match_path(glob, below)
 
 
 def _path_filter(base: str, glob: str | None) -> Callable[[str], bool]:
     """A predicate on workspace-relative file paths: does the part below ``base`` match?"""
     if not glob:
         return lambda _rel: True
-    regex = _compile_glob(glob)
+    matches = path_glob_matcher(glob)
 
     def wanted(rel: str) -> bool:
         if base == ".":
@@ -184,7 +191,7 @@ def _path_filter(base: str, glob: str | None) -> Callable[[str], bool]:
             below = rel[len(base) + 1 :]
         else:  # base is the file itself
             below = rel.rsplit("/", 1)[-1]
-        return regex.match(below) is not None
+        return matches(below)
 
     return wanted
 
@@ -369,13 +376,12 @@ async def _rg_search(
     root: Path,
     pattern: str,
     base: str,
-    glob: str | None,
     wanted: Callable[[str], bool],
     limit: int,
 ) -> SearchResult | None:
-    # A simple name glob narrows the files ripgrep reads; ours decides (so both engines agree).
-    prefilter = ["--glob", glob] if glob and "/" not in glob and not glob.startswith("!") else []
-    args = [rg, "--json", *_RG_COMMON, *prefilter, "--regexp", pattern, "--", *_base_arg(base)]
+    # No --glob for ripgrep: its globs override ignore files (a gitignored *.py would be
+    # searched for glob "*.py"); our filter decides, so both engines agree.
+    args = [rg, "--json", *_RG_COMMON, "--regexp", pattern, "--", *_base_arg(base)]
     matches: list[SearchMatch] = []
     async with _spawn(args, root) as (records, exit_code):
         async for record in records(b"\n"):

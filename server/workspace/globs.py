@@ -46,6 +46,11 @@ def escape_text(text: str) -> str:
     return _fnmatch.escape(text)
 
 
+def normalise(path: str) -> str:
+    """A relative POSIX path without a leading "./" (the literal prefix, repeated)."""
+    return _strip_dot(path)
+
+
 def _strip_dot(text: str) -> str:
     # The literal prefix "./" (never a character set, unlike str.lstrip("./")).
     while text.startswith("./"):

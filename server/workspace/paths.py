@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import fnmatch
 import os
-import re
 from functools import cache
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from agentls.contracts.tooling import ErrorCode, ToolError
+from agentls.workspace import globs
 
 # Matched case-insensitively. A pattern without "/" is matched against the file
 # name at any depth; one with "/" against the path's trailing components. A
@@ -42,35 +41,21 @@ DEFAULT_SECRET_PATTERNS: tuple[str, ...] = (
 
 def is_secret_path(rel: str, patterns: tuple[str, ...] = DEFAULT_SECRET_PATTERNS) -> bool:
     """True when a workspace-relative path names a file that usually holds secrets."""
-    path = rel.replace("\\", "/").lower()
-    if _any_secret_pattern(patterns).search(path) is None:
-        return False  # the common case: one regex, no per-pattern loop
-    parts = [p for p in PurePosixPath(path).parts if p not in ("/", ".")]
-    if not parts:
+    path = globs.normalise(rel.replace("\\", "/").lower())
+    if not path or path == ".":
         return False
     secret = False
     for raw in patterns:
         negated = raw.startswith("!")
-        pattern = (raw[1:] if negated else raw).lower().strip("/")
-        wanted = pattern.split("/")
-        if len(wanted) > len(parts):
-            continue
-        tail = parts[-len(wanted) :]
-        if all(fnmatch.fnmatchcase(part, glob) for part, glob in zip(tail, wanted, strict=True)):
+        if globs.match_path(_anywhere((raw[1:] if negated else raw).lower()), path):
             secret = not negated
     return secret
 
 
 @cache
-def _any_secret_pattern(patterns: tuple[str, ...]) -> re.Pattern[str]:
-    """One regex matching a path that any positive pattern matches."""
-    alternatives = []
-    for raw in patterns:
-        if raw.startswith("!"):
-            continue
-        pieces = [fnmatch.translate(part)[4:-3] for part in raw.lower().strip("/").split("/")]
-        alternatives.append("(?:^|/)" + "/".join(f"(?:{p})" for p in pieces) + "/?$")
-    return re.compile("|".join(alternatives) or "(?!)", re.DOTALL)
+def _anywhere(pattern: str) -> str:
+    """The pattern matched against a path's trailing components."""
+    return "**/" + globs.normalise(pattern).strip("/")
 
 
 def confine(root: Path, path: str) -> str:
