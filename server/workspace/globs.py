@@ -17,6 +17,8 @@ class. Braces are literal there, since shell commands use them.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from functools import lru_cache
 
 from wcmatch import fnmatch as _fnmatch
@@ -44,6 +46,20 @@ def escape_path(text: str) -> str:
 def escape_text(text: str) -> str:
     """A text glob matching exactly ``text``."""
     return _fnmatch.escape(text)
+
+
+def any_path_matcher(patterns: tuple[str, ...]) -> Callable[[str], bool]:
+    """One predicate true when any of the path globs matches (one regex, for hot loops)."""
+    return _any_path(tuple(_strip_dot(p) for p in patterns))
+
+
+@lru_cache(maxsize=64)
+def _any_path(patterns: tuple[str, ...]) -> Callable[[str], bool]:
+    if not patterns:
+        return lambda _path: False
+    regexes, _ = _glob.translate(list(patterns), flags=_PATH_FLAGS)
+    combined = re.compile("|".join(f"(?:{r})" for r in regexes))
+    return lambda path: combined.match(_strip_dot(path)) is not None
 
 
 def normalise(path: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -42,14 +43,21 @@ DEFAULT_SECRET_PATTERNS: tuple[str, ...] = (
 def is_secret_path(rel: str, patterns: tuple[str, ...] = DEFAULT_SECRET_PATTERNS) -> bool:
     """True when a workspace-relative path names a file that usually holds secrets."""
     path = globs.normalise(rel.replace("\\", "/").lower())
-    if not path or path == ".":
-        return False
+    if not path or path == "." or not _positives(patterns)(path):
+        return False  # the common case: one regex, no per-pattern loop
     secret = False
     for raw in patterns:
         negated = raw.startswith("!")
         if globs.match_path(_anywhere((raw[1:] if negated else raw).lower()), path):
             secret = not negated
     return secret
+
+
+@cache
+def _positives(patterns: tuple[str, ...]) -> Callable[[str], bool]:
+    return globs.any_path_matcher(
+        tuple(_anywhere(p.lower()) for p in patterns if not p.startswith("!"))
+    )
 
 
 @cache
