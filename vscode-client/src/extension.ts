@@ -9,14 +9,17 @@ import { ChatViewProvider } from './chat/viewProvider';
 import { AgentConnection } from './client/connection';
 import { effectiveSettings, SECTION } from './client/settings';
 import { Actions } from './commands/actions';
+import { registerDoctor } from './commands/doctor';
 import { onWebviewMessage, registerCommands } from './commands/register';
 import { COMMANDS } from './protocol';
+import { useExtensionContext } from './server/locate';
 import { modalApprovals, RESTART_KEYS } from './settings/serverSettings';
 import { createStatusBar } from './status/statusBar';
 
 let running: AgentConnection | undefined;
 
 export function activate(context: vscode.ExtensionContext): void {
+  useExtensionContext(context); // the bundled server installs into its global storage
   const log = vscode.window.createOutputChannel('agentls', { log: true });
   const trace = vscode.window.createOutputChannel('agentls LSP trace', { log: true });
   const store = new ChatStore();
@@ -53,6 +56,7 @@ export function activate(context: vscode.ExtensionContext): void {
     chat,
     createStatusBar(store),
     ...registerCommands(actions, { restart: () => connection.restart(), showLog: () => log.show() }),
+    registerDoctor(connection, String(context.extension.packageJSON.version)),
     runningContextKey(store),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (RESTART_KEYS.some((key) => event.affectsConfiguration(`${SECTION}.${key}`))) {

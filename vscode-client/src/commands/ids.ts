@@ -12,4 +12,5 @@ export const CLIENT_COMMANDS = {
   undoLastTurn: 'agentls.client.undoLastTurn',
   restartServer: 'agentls.client.restartServer',
   showServerLog: 'agentls.client.showServerLog',
+  doctor: 'agentls.client.doctor',
 } as const;

@@ -1,10 +1,12 @@
 // The VS Code side of finding the server: settings, the Python extension's
-// selected interpreter, the file system and PATH, fed to resolveServer().
+// selected interpreter, the file system and PATH, fed to resolveServer(); when
+// none has agentls, the server bundled in the .vsix, installed on first use.
 import { execFile } from 'node:child_process';
 import { constants, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { bundledServer } from './bundled';
 import { type Resolution, resolveServer } from './resolve';
 
 const PYTHON_EXTENSION = 'ms-python.python';
@@ -18,19 +20,36 @@ interface PythonApi {
   };
 }
 
+let extension: { extensionPath: string; globalStoragePath: string } | undefined;
+
+/** Where the bundled server's wheels are and where it is installed (called on activation). */
+export function useExtensionContext(context: vscode.ExtensionContext): void {
+  extension = { extensionPath: context.extensionPath, globalStoragePath: context.globalStorageUri.fsPath };
+}
+
 export async function locateServer(): Promise<Resolution> {
   const folder = vscode.workspace.workspaceFolders?.[0];
   const serverPath = vscode.workspace.getConfiguration('agentls').get<string>('serverPath') ?? '';
-  return resolveServer({
+  const interpreter = serverPath ? undefined : await selectedInterpreter(folder?.uri);
+  const found = await resolveServer({
     serverPath,
     home: os.homedir(),
     workspaceFolder: folder?.uri.fsPath,
-    pythonInterpreter: serverPath ? undefined : await selectedInterpreter(folder?.uri),
+    pythonInterpreter: interpreter,
     pythonHasAgentls,
     isExecutable,
     pathDirs: (process.env.PATH ?? '').split(path.delimiter),
     platform: process.platform,
   });
+  // A broken serverPath is the person's to fix; otherwise the bundle is the last resort.
+  if (found.ok || serverPath.trim() !== '' || !extension) {
+    return found;
+  }
+  const bundled = await bundledServer(extension.extensionPath, extension.globalStoragePath, interpreter);
+  if (bundled.ok) {
+    return bundled;
+  }
+  return { ok: false, message: `${found.message} (Also: ${bundled.message})`, tried: [...found.tried, ...bundled.tried] };
 }
 
 async function selectedInterpreter(resource?: vscode.Uri): Promise<string | undefined> {

@@ -1,6 +1,7 @@
 // Finding `agentls serve`: the agentls.serverPath setting, else the Python
 // extension's selected interpreter (`python -m agentls serve`) when agentls is
-// installed there, else `agentls` on PATH. Pure, over injected checks, so the
+// installed there, else `agentls` on PATH (then locate.ts falls back to the
+// server bundled in the .vsix). Pure, over injected checks, so the
 // order and the messages are tested without VS Code or a real Python.
 import * as path from 'node:path';
 
@@ -8,7 +9,7 @@ export interface ServerCommand {
   command: string;
   args: string[];
   /** Where it came from, for the log and the error message. */
-  source: 'setting' | 'python' | 'path';
+  source: 'setting' | 'python' | 'path' | 'bundled';
 }
 
 export type Resolution = { ok: true; server: ServerCommand } | { ok: false; message: string; tried: string[] };
@@ -95,6 +96,11 @@ export function isPython(file: string): boolean {
 }
 
 export function describe(server: ServerCommand): string {
-  const origin = { setting: 'agentls.serverPath', python: 'the selected Python interpreter', path: 'PATH' }[server.source];
+  const origin = {
+    setting: 'agentls.serverPath',
+    python: 'the selected Python interpreter',
+    path: 'PATH',
+    bundled: 'the server bundled with the extension',
+  }[server.source];
   return `${[server.command, ...server.args].join(' ')} (from ${origin})`;
 }

@@ -1,0 +1,56 @@
+// `agentls.doctor`'s report (the same as `agentls doctor --json`) as markdown.
+// Free of `vscode`, so it is unit-tested.
+
+interface Report {
+  version: string;
+  python: { version: string; executable: string };
+  workspace: string | null;
+  model: { id: string | null; keyVariable: string | null; keySet: boolean | null; baseUrl?: string | null };
+  ripgrep: { found: boolean; path: string | null; version: string | null };
+  sandbox: { on: boolean; detail: string };
+  folders: { state: string; config: string };
+  settings: Record<string, { path: string; exists: boolean; trusted?: boolean | null; error?: string }>;
+  mcpServers: string[];
+  languageServers: { name: string; found: boolean; version: string | null }[];
+  editors: { editor: string; path: string; version: string | null }[];
+  blocking: string[];
+  warnings: string[];
+  ok: boolean;
+}
+
+export function renderDoctor(data: unknown, clientVersion: string): string {
+  const r = data as Report;
+  if (!r || typeof r !== 'object' || typeof r.version !== 'string') {
+    return '# agentls doctor\n\nThe server sent no report.\n';
+  }
+  const key =
+    r.model.keySet === null ? 'no key needed' : `\`${r.model.keyVariable}\` ${r.model.keySet ? 'is set' : '**is not set**'}`;
+  const settings = Object.entries(r.settings).map(([scope, s]) => {
+    const trust = s.trusted === true ? ', approved' : s.trusted === false ? ', **not approved** (`agentls trust`)' : '';
+    return `| ${scope} settings | \`${s.path}\`: ${s.exists ? 'present' : 'none'}${trust}${s.error ? `, **error**: ${s.error}` : ''} |`;
+  });
+  const servers = r.languageServers.filter((s) => s.found).map((s) => `${s.name} ${s.version ?? ''}`.trim());
+  const editors = r.editors.map((e) => `${e.editor} ${e.version ?? '?'}`);
+  const lines = [
+    `# agentls doctor: ${r.ok ? 'ready to ask' : 'not ready'}`,
+    '',
+    ...r.blocking.map((b) => `- **Blocking:** ${b}`),
+    ...r.warnings.map((w) => `- Warning: ${w}`),
+    ...(r.blocking.length + r.warnings.length > 0 ? [''] : []),
+    '| | |',
+    '|---|---|',
+    `| server | ${r.version} (Python ${r.python.version}, \`${r.python.executable}\`) |`,
+    `| extension | ${clientVersion}${clientVersion === r.version ? '' : ' (**differs from the server**)'} |`,
+    `| workspace | ${r.workspace ? `\`${r.workspace}\`` : '-'} |`,
+    `| model | ${r.model.id ?? '-'}: ${key}${r.model.baseUrl ? `, base URL ${r.model.baseUrl}` : ''} |`,
+    `| ripgrep | ${r.ripgrep.found ? `${r.ripgrep.version ?? ''} \`${r.ripgrep.path}\`` : 'not found (slower search)'} |`,
+    `| sandbox | ${r.sandbox.on ? 'on' : 'off'}: ${r.sandbox.detail} |`,
+    `| state | \`${r.folders.state}\` |`,
+    `| config | \`${r.folders.config}\` |`,
+    ...settings,
+    `| MCP servers | ${r.mcpServers.join(', ') || 'none configured'} |`,
+    `| language servers | ${servers.join(', ') || 'none found on PATH'} |`,
+    `| editors | ${editors.join(', ') || 'none found'} |`,
+  ];
+  return lines.join('\n') + '\n';
+}

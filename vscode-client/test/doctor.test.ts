@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { renderDoctor } from '../src/commands/doctorReport';
+
+const report = {
+  version: '0.1.0',
+  python: { version: '3.11.2', executable: '/venv/bin/python' },
+  workspace: '/work/p',
+  model: { id: 'anthropic:claude-sonnet-4-5', provider: 'anthropic', keyVariable: 'ANTHROPIC_API_KEY', keySet: false },
+  ripgrep: { found: false, path: null, version: null },
+  sandbox: { on: false, detail: 'unavailable: bubblewrap (bwrap) is not installed', bwrap: false },
+  folders: { state: '/s', config: '/c' },
+  settings: { user: { path: '/c/settings.json', exists: false }, workspace: { path: '/work/p/.agentls/settings.json', exists: true, trusted: false } },
+  mcpServers: ['files'],
+  languageServers: [{ name: 'ruff', found: true, path: '/bin/ruff', version: '0.6.1' }, { name: 'gopls', found: false, path: null, version: null }],
+  editors: [],
+  blocking: ['anthropic:claude-sonnet-4-5 needs an API key: set ANTHROPIC_API_KEY'],
+  warnings: [],
+  ok: false,
+};
+
+describe('the doctor report', () => {
+  it('leads with what blocks the next ask and shows each part', () => {
+    const text = renderDoctor(report, '0.1.0');
+    assert.match(text, /^# agentls doctor: not ready\n\n- \*\*Blocking:\*\* anthropic:claude-sonnet-4-5 needs an API key/);
+    assert.match(text, /`ANTHROPIC_API_KEY` \*\*is not set\*\*/);
+    assert.match(text, /\| workspace settings \| `\/work\/p\/.agentls\/settings.json`: present, \*\*not approved\*\*/);
+    assert.match(text, /\| language servers \| ruff 0\.6\.1 \|/);
+    assert.match(text, /\| MCP servers \| files \|/);
+    assert.doesNotMatch(text, /differs from the server/);
+  });
+
+  it('says when the extension and the server differ, and when there is no report', () => {
+    assert.match(renderDoctor({ ...report, ok: true, blocking: [] }, '0.2.0'), /ready to ask[\s\S]*0\.2\.0 \(\*\*differs from the server\*\*\)/);
+    assert.match(renderDoctor(null, '0.1.0'), /no report/);
+  });
+});
