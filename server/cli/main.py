@@ -27,6 +27,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio")
     serve.add_argument("--stdio", action="store_true", help="stdio (the default; editors pass it)")
 
+    acp = sub.add_parser("acp", help="an Agent Client Protocol agent on stdio (Zed, JetBrains, ...)")
+    acp.add_argument("--model", metavar="PROVIDER:NAME", help="e.g. anthropic:claude-sonnet-4-5")
+
     ask = sub.add_parser("ask", help="run the agent once, headless, on PROMPT")
     ask.add_argument("prompt", metavar="PROMPT")
     ask.add_argument("--workspace", metavar="DIR", default=".", help="workspace root (default .)")
@@ -89,6 +92,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from agentls.lsp.main import serve
 
         return serve(args.tcp)
+    if args.command == "acp":
+        from agentls.acp.main import run_acp
+
+        return run_acp(args.model)
     if args.command == "ask":
         from agentls.cli.ask import run_ask
 

@@ -36,8 +36,10 @@ FORBIDDEN: dict[str, set[str]] = {
     "mcp": {"loop", "conversation", "cli", "lsp", "runtime", "tools", "providers", "session",
             "context", "pricing"},
     "lsp": {"cli"},
+    "acp": {"cli", "lsp"},
 }  # fmt: skip
 THIRD_PARTY_ONLY_IN_LSP = {"pygls", "lsprotocol"}
+THIRD_PARTY_ONLY_IN_ACP = {"acp"}
 
 
 def package_files(package: str) -> list[Path]:
@@ -94,3 +96,14 @@ def test_the_border_checker_sees_a_violation(tmp_path: Path) -> None:
     modules = imported_modules(bad)
     assert agentls_package("agentls.tools.BUILTIN_TOOLS") == "tools"
     assert "pygls.server" in modules and "agentls.tools" in modules
+
+
+def test_only_the_acp_face_imports_the_acp_sdk() -> None:
+    offences = []
+    for path in [*ROOT.joinpath("server").rglob("*.py"), *ROOT.joinpath("tools").rglob("*.py")]:
+        if "acp" in path.relative_to(ROOT).parts[1:2]:
+            continue
+        for module in imported_modules(path):
+            if module.split(".")[0] in THIRD_PARTY_ONLY_IN_ACP:
+                offences.append(f"{path.relative_to(ROOT)} imports {module}")
+    assert not offences, "\n".join(offences)

@@ -1,0 +1,1 @@
+"""The Agent Client Protocol face (`agentls acp`): the only code that imports `acp`."""

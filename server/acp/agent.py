@@ -1,0 +1,300 @@
+"""AgentlsAgent: ACP requests as ConversationManager and Conversation calls.
+
+No agent logic lives here: a prompt is one `Conversation.start`, its callbacks
+become updates (`observer.py`), the gate's questions become permission
+requests (`approver.py`), and file access goes through `AcpWorkspace`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import Any
+
+from acp.interfaces import Client
+from acp.schema import (
+    AgentCapabilities,
+    AgentMessageChunk,
+    AuthenticateResponse,
+    AuthMethodAgent,
+    AvailableCommandsUpdate,
+    ClientCapabilities,
+    Implementation,
+    InitializeResponse,
+    ListSessionsResponse,
+    LoadSessionResponse,
+    McpCapabilities,
+    NewSessionResponse,
+    PromptCapabilities,
+    PromptResponse,
+    SessionCapabilities,
+    SessionInfo,
+    SessionListCapabilities,
+    SetSessionConfigOptionResponse,
+    SetSessionModeResponse,
+    TextContentBlock,
+)
+
+from agentls import __version__
+from agentls.acp import commands
+from agentls.acp.approver import AcpApprover
+from agentls.acp.errors import auth_required, internal, invalid_params, invalid_request
+from agentls.acp.modes import config_options, mode_state
+from agentls.acp.observer import AcpObserver
+from agentls.acp.permission import PermissionAsker
+from agentls.acp.prompt import prompt_text
+from agentls.acp.replay import history_updates
+from agentls.acp.session import AcpSession
+from agentls.acp.settings import session_settings
+from agentls.acp.stop_reasons import stop_reason
+from agentls.acp.updates import UpdateStream
+from agentls.acp.workspace import AcpWorkspace, ClientFiles
+from agentls.contracts.errors import ConfigError
+from agentls.conversation.manager import ConversationManager, SessionBusy
+from agentls.conversation.settings import Settings
+from agentls.permissions.modes import parse_mode
+from agentls.session.store import SessionNotFound
+
+log = logging.getLogger(__name__)
+
+PROTOCOL_VERSION = 1
+AUTH_METHOD = "agentls-api-key"
+
+
+class AgentlsAgent:
+    def __init__(self, manager: ConversationManager, model: str | None = None) -> None:
+        self.manager = manager
+        self.model = model
+        self.client: Client | None = None
+        self.capabilities = ClientCapabilities()
+        self.sessions: dict[str, AcpSession] = {}
+
+    def on_connect(self, conn: Client) -> None:
+        self.client = conn
+
+    # --- lifecycle --------------------------------------------------------
+
+    async def initialize(
+        self,
+        protocol_version: int,
+        client_capabilities: ClientCapabilities | None = None,
+        client_info: Implementation | None = None,
+        **kwargs: Any,
+    ) -> InitializeResponse:
+        self.capabilities = client_capabilities or ClientCapabilities()
+        return InitializeResponse(
+            protocol_version=PROTOCOL_VERSION,
+            agent_capabilities=AgentCapabilities(
+                load_session=True,
+                # The core takes text prompts: files come as text, images are not passed on.
+                prompt_capabilities=PromptCapabilities(
+                    image=False, audio=False, embedded_context=True
+                ),
+                mcp_capabilities=McpCapabilities(http=True, sse=False),
+                session_capabilities=SessionCapabilities(list=SessionListCapabilities()),
+            ),
+            auth_methods=[
+                AuthMethodAgent(
+                    id=AUTH_METHOD,
+                    name="API key from the environment",
+                    description="agentls reads ANTHROPIC_API_KEY (or OPENAI_API_KEY for openai: "
+                    "models) from the environment the editor starts it in",
+                )
+            ],
+            agent_info=Implementation(name="agentls", title="agentls", version=__version__),
+        )
+
+    async def authenticate(self, method_id: str, **kwargs: Any) -> AuthenticateResponse:
+        if method_id != AUTH_METHOD:
+            raise invalid_params(f"unknown auth method {method_id!r}")
+        try:
+            self.manager.provider_factory(self._settings_probe())
+        except ConfigError as exc:
+            raise auth_required(f"agentls: {exc}") from None
+        return AuthenticateResponse()
+
+    def _settings_probe(self) -> Settings:
+        return Settings(model=self.model) if self.model else Settings()
+
+    # --- sessions ------------------------------------------------------------
+
+    async def new_session(
+        self, cwd: str, mcp_servers: list[Any] | None = None, **kwargs: Any
+    ) -> NewSessionResponse:
+        session = self._open(cwd, None, mcp_servers)
+        self._announce(session)
+        return NewSessionResponse(
+            session_id=session.id, modes=mode_state(session.mode),
+            config_options=config_options(session.mode, session.conversation.provider.model_id),
+        )  # fmt: skip
+
+    async def load_session(
+        self, cwd: str, session_id: str, mcp_servers: list[Any] | None = None, **kwargs: Any
+    ) -> LoadSessionResponse:
+        known = self.sessions.get(session_id)
+        if known is not None and known.conversation.running:
+            raise invalid_request("that session has a prompt running")
+        session = known or self._open(cwd, session_id, mcp_servers)
+        for update in history_updates(session.conversation.messages, session.workspace.root):
+            session.updates.push(update)
+        await session.updates.flush()  # the history arrives before the answer
+        self._announce(session)
+        return LoadSessionResponse(
+            modes=mode_state(session.mode),
+            config_options=config_options(session.mode, session.conversation.provider.model_id),
+        )
+
+    async def list_sessions(
+        self, cwd: str | None = None, cursor: str | None = None, **kwargs: Any
+    ) -> ListSessionsResponse:
+        root = Path(cwd) if cwd else None
+        infos = self.manager.store.list(root)
+        return ListSessionsResponse(
+            sessions=[
+                SessionInfo(
+                    session_id=info.id,
+                    cwd=info.workspace,
+                    title=info.first_prompt or None,
+                    updated_at=info.created_at or None,
+                )
+                for info in infos
+            ]
+        )
+
+    def _open(self, cwd: str, session_id: str | None, servers: list[Any] | None) -> AcpSession:
+        client = self._client()
+        root = Path(cwd)
+        if not root.is_absolute() or not root.is_dir():
+            raise invalid_params(f"cwd {cwd!r} is not an absolute folder")
+        fs = self.capabilities.fs
+        files = ClientFiles(
+            client, "", bool(fs and fs.read_text_file), bool(fs and fs.write_text_file)
+        )
+        updates = UpdateStream(client, "")
+        holder: list[AcpSession] = []
+        asker = PermissionAsker(client, "", updates.flush, lambda: holder[0].cancel())
+        workspace = AcpWorkspace(root.resolve(), files, updates, asker)
+        try:
+            settings = session_settings(self.manager.settings_files, root, self.model, servers)
+            conversation = self.manager.open(workspace, settings, session_id)
+        except ConfigError as exc:
+            if "api key" in str(exc).lower():
+                raise auth_required(f"agentls: {exc}") from None
+            raise invalid_params(f"agentls: {exc}") from None
+        except (SessionNotFound, ValueError) as exc:
+            raise invalid_params(f"agentls: {exc}") from None
+        files.session_id = updates.session_id = asker.session_id = conversation.session_id
+        workspace.policy = conversation.policy
+        session = AcpSession(conversation, workspace, updates, asker)
+        workspace.cancel_run = session.cancel
+        holder.append(session)
+        self.sessions[session.id] = session
+        return session
+
+    def _announce(self, session: AcpSession) -> None:
+        # Pushed last in the handler: the answer is written before the pump runs.
+        session.updates.push(
+            AvailableCommandsUpdate(
+                session_update="available_commands_update", available_commands=commands.COMMANDS
+            )
+        )
+
+    async def set_session_mode(
+        self, session_id: str, mode_id: str, **kwargs: Any
+    ) -> SetSessionModeResponse:
+        session = self._session(session_id)
+        try:
+            session.set_mode(parse_mode(mode_id))
+        except ValueError as exc:
+            raise invalid_params(str(exc)) from None
+        return SetSessionModeResponse()
+
+    async def set_config_option(
+        self, config_id: str, session_id: str, value: str | bool, **kwargs: Any
+    ) -> SetSessionConfigOptionResponse:
+        session = self._session(session_id)
+        model = session.conversation.provider.model_id
+        if config_id == "mode" and isinstance(value, str):
+            await self.set_session_mode(session_id, value)
+        elif config_id != "model" or value != model:
+            raise invalid_params(f"cannot set {config_id} to {value!r}: the model is chosen per "
+                 "session (start agentls acp --model PROVIDER:NAME); the mode is one of "
+                 "default, accept-edits, plan, bypass"
+            )  # fmt: skip
+        return SetSessionConfigOptionResponse(config_options=config_options(session.mode, model))
+
+    # --- prompts -------------------------------------------------------------
+
+    async def prompt(self, session_id: str, prompt: list[Any], **kwargs: Any) -> PromptResponse:
+        session = self._session(session_id)
+        text = prompt_text(prompt, session.workspace.root).strip()
+        if not text:
+            raise invalid_params("the prompt is empty")
+        command = commands.command_of(text)
+        if command is not None:
+            if session.conversation.running:
+                raise invalid_request("a prompt is running: cancel it first")
+            told = await commands.run_command(session, self.manager.store, *command)
+            return await self._finish(session, "end_turn", told)
+        observer = AcpObserver(
+            session.updates, session.workspace.root,
+            session.conversation.projector.policy.window, session.cost_usd,
+        )  # fmt: skip
+        approver = AcpApprover(session.asker, session.conversation.policy)
+        try:
+            session.handle = session.conversation.start(text, approver=approver, observer=observer)
+        except SessionBusy:
+            raise invalid_request("this session already has a prompt running") from None
+        result = await session.handle.result()
+        session.cost_usd = (
+            None
+            if session.cost_usd is None or result.cost_usd is None
+            else session.cost_usd + result.cost_usd
+        )
+        reason, note = stop_reason(result)
+        return await self._finish(session, reason, note)
+
+    async def _finish(self, session: AcpSession, reason: Any, note: str | None) -> PromptResponse:
+        if note:
+            session.updates.push(
+                AgentMessageChunk(
+                    session_update="agent_message_chunk",
+                    content=TextContentBlock(type="text", text=note),
+                )
+            )
+        await session.updates.flush()  # every update of the turn comes before its answer
+        return PromptResponse(stop_reason=reason)
+
+    async def cancel(self, session_id: str, **kwargs: Any) -> None:
+        session = self.sessions.get(session_id)
+        if session is not None:
+            session.cancel()  # the run aborts; its command's process group is killed
+
+    # --- helpers -------------------------------------------------------------
+
+    def _client(self) -> Client:
+        if self.client is None:
+            raise internal("no client connection")
+        return self.client
+
+    def _session(self, session_id: str) -> AcpSession:
+        session = self.sessions.get(session_id)
+        if session is None:
+            raise invalid_params(f"no session {session_id!r} here: create it with session/new "
+                 "or session/load"
+            )  # fmt: skip
+        return session
+
+    async def shutdown(self, grace_seconds: float = 5.0) -> None:
+        """Abort every run, let each write its end, then close MCP servers and logs."""
+        tasks = [s.handle.task for s in self.sessions.values() if s.handle is not None]
+        for session in self.sessions.values():
+            session.cancel()
+        pending = [t for t in tasks if not t.done()]
+        if pending:
+            await asyncio.wait(pending, timeout=grace_seconds)
+        for session in self.sessions.values():
+            session.updates.close()
+        await self.manager.mcp.aclose()
+        self.manager.close()

@@ -1,0 +1,58 @@
+"""The session's slash commands, answered without the model: /undo and /mode."""
+
+from __future__ import annotations
+
+from acp.schema import AvailableCommand, AvailableCommandInput, UnstructuredCommandInput
+
+from agentls.acp.session import AcpSession
+from agentls.conversation.undo import UndoRefused, undo_turn
+from agentls.permissions.modes import parse_mode
+from agentls.session.store import SessionStore
+
+COMMANDS = [
+    AvailableCommand(
+        name="undo",
+        description="Put back the files the last turn that changed files changed",
+        input=AvailableCommandInput(UnstructuredCommandInput(hint="turn number (default: last)")),
+    ),
+    AvailableCommand(
+        name="mode",
+        description="Switch the permission mode: default, accept-edits, plan or bypass",
+        input=AvailableCommandInput(
+            UnstructuredCommandInput(hint="default | accept-edits | plan | bypass")
+        ),
+    ),
+]
+NAMES = frozenset(c.name for c in COMMANDS)
+
+
+def command_of(text: str) -> tuple[str, str] | None:
+    """(name, argument) when the prompt is one of the session's commands."""
+    if not text.startswith("/"):
+        return None
+    name, _, argument = text[1:].strip().partition(" ")
+    return (name, argument.strip()) if name in NAMES else None
+
+
+async def run_command(session: AcpSession, store: SessionStore, name: str, argument: str) -> str:
+    """What to tell the person; the command's effect is done when this returns."""
+    if name == "mode":
+        if not argument:
+            return f"the mode is {session.mode.value}"
+        try:
+            mode = parse_mode(argument)
+        except ValueError as exc:
+            return str(exc)
+        session.set_mode(mode)
+        return f"mode: {mode.value}"
+    if argument and not argument.isdigit():
+        return f"/undo takes a turn number, not {argument!r}"
+    conversation = session.conversation
+    try:
+        result = await undo_turn(
+            store.state_dir, store.path_for(session.id), session.workspace.root,
+            session.workspace, int(argument) if argument else None, log=conversation.log,
+        )  # fmt: skip
+    except UndoRefused as exc:
+        return f"nothing undone: {exc}"
+    return result.describe()

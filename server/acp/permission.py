@@ -1,0 +1,92 @@
+"""session/request_permission: the four ACP answers and what each one means here.
+
+allow_always adds the narrowest rules (the policy's suggestion) for the rest of
+the session; reject_always adds the same rules as session deny rules. A
+``cancelled`` outcome (the client cancelled the prompt) aborts the run. A
+failed request (the connection broke) counts as a rejection, never a hang.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from enum import StrEnum
+
+from acp.interfaces import Client
+from acp.schema import AllowedOutcome, PermissionOption, ToolCallUpdate
+
+from agentls.permissions.policy import PermissionPolicy
+from agentls.permissions.rules import Rule
+
+log = logging.getLogger(__name__)
+
+
+class Choice(StrEnum):
+    ALLOW_ONCE = "allow_once"
+    ALLOW_ALWAYS = "allow_always"
+    REJECT_ONCE = "reject_once"
+    REJECT_ALWAYS = "reject_always"
+    CANCELLED = "cancelled"
+
+    @property
+    def allows(self) -> bool:
+        return self in (Choice.ALLOW_ONCE, Choice.ALLOW_ALWAYS)
+
+
+def options(rules: Sequence[Rule]) -> list[PermissionOption]:
+    shown = ", ".join(str(r) for r in rules)
+    return [
+        PermissionOption(option_id=Choice.ALLOW_ONCE, name="Allow once", kind="allow_once"),
+        PermissionOption(
+            option_id=Choice.ALLOW_ALWAYS, name=f"Always allow {shown}", kind="allow_always"
+        ),
+        PermissionOption(option_id=Choice.REJECT_ONCE, name="Reject", kind="reject_once"),
+        PermissionOption(
+            option_id=Choice.REJECT_ALWAYS, name=f"Always reject {shown}", kind="reject_always"
+        ),
+    ]
+
+
+class PermissionAsker:
+    """Asks the client about one call, and keeps "always" answers for the session."""
+
+    def __init__(
+        self,
+        client: Client,
+        session_id: str,
+        flush: Callable[[], Awaitable[None]],
+        on_cancelled: Callable[[], object],
+    ) -> None:
+        self.client = client
+        self.session_id = session_id
+        self._flush = flush
+        self._on_cancelled = on_cancelled
+
+    async def ask(self, tool_call: ToolCallUpdate, rules: Sequence[Rule]) -> Choice:
+        await self._flush()  # the tool call and its diff reach the client first
+        try:
+            response = await self.client.request_permission(
+                self.session_id, tool_call, options(rules)
+            )
+        except Exception as exc:
+            log.warning("the permission request failed (%s); counted as a rejection", exc)
+            return Choice.REJECT_ONCE
+        outcome = response.outcome
+        if not isinstance(outcome, AllowedOutcome):
+            self._on_cancelled()
+            return Choice.CANCELLED
+        try:
+            return Choice(outcome.option_id)
+        except ValueError:
+            log.warning("unknown permission option %r; counted as a rejection", outcome.option_id)
+            return Choice.REJECT_ONCE
+
+
+def remember(policy: PermissionPolicy, choice: Choice, rules: Sequence[Rule]) -> None:
+    """The session-long effect of an "always" answer (allow: the runtime may add it too)."""
+    if choice is Choice.ALLOW_ALWAYS:
+        policy.remember(rules)
+    elif choice is Choice.REJECT_ALWAYS:
+        for rule in rules:
+            if rule not in policy.rules.deny:
+                policy.rules.deny.append(rule)

@@ -1,0 +1,63 @@
+"""session/load: an earlier session's history, replayed as updates from its log alone."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from acp.schema import (
+    AgentMessageChunk,
+    AgentThoughtChunk,
+    TextContentBlock,
+    ToolCallProgress,
+    ToolCallStart,
+    UserMessageChunk,
+)
+
+from agentls.acp.toolcalls import kind_of, locations, text_content
+from agentls.contracts.messages import (
+    Message,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+
+
+def history_updates(messages: Sequence[Message], root: Path) -> Iterator[Any]:
+    for message in messages:
+        for block in message.content:
+            yield from _block(message.role, block, root)
+
+
+def _block(role: str, block: Any, root: Path) -> Iterator[Any]:
+    if isinstance(block, TextBlock) and block.text:
+        content = TextContentBlock(type="text", text=block.text)
+        if role == "user":
+            yield UserMessageChunk(session_update="user_message_chunk", content=content)
+        else:
+            yield AgentMessageChunk(session_update="agent_message_chunk", content=content)
+    elif isinstance(block, ThinkingBlock) and block.thinking:
+        content = TextContentBlock(type="text", text=block.thinking)
+        yield AgentThoughtChunk(session_update="agent_thought_chunk", content=content)
+    elif isinstance(block, ToolUseBlock):
+        yield ToolCallStart(
+            session_update="tool_call", tool_call_id=block.id, title=_title(block),
+            kind=kind_of(block.name), status="pending", raw_input=block.input,
+            locations=locations(root, block.input),
+        )  # fmt: skip
+    elif isinstance(block, ToolResultBlock):
+        yield ToolCallProgress(
+            session_update="tool_call_update", tool_call_id=block.tool_use_id,
+            status="failed" if block.is_error else "completed",
+            content=[text_content(block.content)],
+        )  # fmt: skip
+
+
+def _title(block: ToolUseBlock) -> str:
+    for key in ("command", "path", "pattern"):
+        value = block.input.get(key)
+        if isinstance(value, str) and value:
+            return f"{block.name} {value}"
+    return block.name

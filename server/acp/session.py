@@ -1,0 +1,47 @@
+"""One ACP session: its conversation, its ACP workspace, its updates and its run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from acp.schema import ConfigOptionUpdate, CurrentModeUpdate
+
+from agentls.acp.modes import config_options
+from agentls.acp.permission import PermissionAsker
+from agentls.acp.updates import UpdateStream
+from agentls.acp.workspace import AcpWorkspace
+from agentls.conversation.manager import Conversation, RunHandle
+from agentls.permissions.modes import Mode
+
+
+@dataclass
+class AcpSession:
+    conversation: Conversation
+    workspace: AcpWorkspace
+    updates: UpdateStream
+    asker: PermissionAsker
+    cost_usd: float | None = 0.0  # the runs of this session so far; None once unknown
+    handle: RunHandle | None = field(default=None, repr=False)
+
+    @property
+    def id(self) -> str:
+        return self.conversation.session_id
+
+    @property
+    def mode(self) -> Mode:
+        return self.conversation.policy.mode
+
+    def set_mode(self, mode: Mode) -> None:
+        self.conversation.set_mode(mode)
+        self.updates.push(
+            CurrentModeUpdate(session_update="current_mode_update", current_mode_id=mode.value)
+        )
+        self.updates.push(
+            ConfigOptionUpdate(
+                session_update="config_option_update",
+                config_options=config_options(mode, self.conversation.provider.model_id),
+            )
+        )
+
+    def cancel(self) -> bool:
+        return self.conversation.cancel()

@@ -1,0 +1,46 @@
+"""How agentls's tool calls look as ACP tool calls: kind, title, locations, content."""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+from pathlib import Path
+from typing import Any, Literal
+
+from acp.schema import ContentToolCallContent, TextContentBlock, ToolCallLocation
+
+ToolKind = Literal[
+    "read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other"
+]
+
+_KINDS: dict[str, ToolKind] = {
+    "read_file": "read",
+    "list_files": "search",
+    "search": "search",
+    "write_file": "edit",
+    "edit_file": "edit",
+    "run_command": "execute",
+}
+# A tool call's output shown in the client is cut here; the model got its own bounded copy.
+SHOWN_OUTPUT_CHARS = 8000
+
+# The tool call running in this task: (call id, tool name). Write tools run one at a
+# time, each in the task of its call, so the workspace knows which call an edit is.
+CURRENT_CALL: ContextVar[tuple[str, str] | None] = ContextVar("acp_current_call", default=None)
+
+
+def kind_of(tool: str) -> ToolKind:
+    return _KINDS.get(tool, "other")
+
+
+def locations(root: Path, tool_input: dict[str, Any]) -> list[ToolCallLocation] | None:
+    path = tool_input.get("path")
+    if not isinstance(path, str) or not path:
+        return None
+    line = tool_input.get("offset") if isinstance(tool_input.get("offset"), int) else None
+    return [ToolCallLocation(path=str((root / path).resolve()), line=line)]
+
+
+def text_content(text: str) -> ContentToolCallContent:
+    if len(text) > SHOWN_OUTPUT_CHARS:
+        text = text[:SHOWN_OUTPUT_CHARS] + f"\n… ({len(text) - SHOWN_OUTPUT_CHARS} more characters)"
+    return ContentToolCallContent(type="content", content=TextContentBlock(type="text", text=text))

@@ -1,0 +1,225 @@
+"""AcpWorkspace: the files as the ACP client sees them, commands in agentls's sandbox.
+
+Reads go through ``fs/read_text_file`` when the client offers it, so unsaved
+buffers are seen. Every change is first shown as a diff on its tool call; in
+the modes that review edits the person is asked, and an accepted edit goes
+through ``fs/write_text_file`` when offered, else to disk. Versions are content
+hashes: the client's buffers have no other version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from acp.interfaces import Client
+from acp.schema import FileEditToolCallContent, ToolCallProgress, ToolCallStart, ToolCallUpdate
+
+from agentls.acp.permission import Choice, PermissionAsker, remember
+from agentls.acp.toolcalls import CURRENT_CALL, locations
+from agentls.acp.updates import UpdateStream
+from agentls.contracts.decisions import Verdict
+from agentls.contracts.tooling import ErrorCode, Risk, ToolError
+from agentls.permissions.policy import PermissionPolicy
+from agentls.permissions.rules import Rule
+from agentls.workspace.interface import (
+    CommandResult,
+    FileSnapshot,
+    Listing,
+    SearchResult,
+    WriteOutcome,
+)
+from agentls.workspace.local import LocalWorkspace
+from agentls.workspace.sandbox import SandboxSettings
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class ClientFiles:
+    """What the client offered in initialize, and how to reach it for one session."""
+
+    client: Client
+    session_id: str
+    can_read: bool
+    can_write: bool
+
+
+def content_version(data: bytes) -> str:
+    return "sha256:" + hashlib.sha256(data).hexdigest()[:32]
+
+
+class AcpWorkspace:
+    def __init__(
+        self,
+        root: Path,
+        files: ClientFiles,
+        updates: UpdateStream,
+        asker: PermissionAsker,
+    ) -> None:
+        self._disk = LocalWorkspace(root)
+        self.files = files
+        self.updates = updates
+        self.asker = asker
+        self.policy: PermissionPolicy | None = None  # set once the conversation exists
+        self.cancel_run: Callable[[], object] = lambda: None
+
+    def use_sandbox(self, settings: SandboxSettings) -> None:
+        self._disk.use_sandbox(settings)
+
+    @property
+    def root(self) -> Path:
+        return self._disk.root
+
+    def relative(self, path: str) -> str:
+        return self._disk.relative(path)
+
+    def absolute(self, rel: str) -> str:
+        return str(self.root / rel)
+
+    async def read(self, path: str) -> FileSnapshot:
+        rel = self.relative(path)
+        on_disk = await self._disk.read(rel)  # not_found, directories, devices: as on disk
+        data = on_disk.data
+        if self.files.can_read and _is_text(data):
+            text = await self._client_text(rel)
+            if text is not None:
+                data = text.encode("utf-8")
+        return FileSnapshot(rel, data, content_version(data))
+
+    async def _client_text(self, rel: str) -> str | None:
+        try:
+            answer = await self.files.client.read_text_file(
+                self.files.session_id, self.absolute(rel)
+            )
+        except Exception as exc:  # the editor could not: the disk's copy is the truth
+            log.info("fs/read_text_file %s failed (%s); read from disk", rel, exc)
+            return None
+        return answer.content
+
+    async def version(self, path: str) -> str | None:
+        if await self._disk.version(path) is None:
+            return None
+        return (await self.read(path)).version
+
+    async def list_files(self, path: str, pattern: str | None, limit: int) -> Listing:
+        return await self._disk.list_files(path, pattern, limit)
+
+    async def search(self, pattern: str, path: str, glob: str | None, limit: int) -> SearchResult:
+        return await self._disk.search(pattern, path, glob, limit)
+
+    async def run_command(
+        self, command: str, timeout_seconds: float, output_limit: int
+    ) -> CommandResult:
+        return await self._disk.run_command(command, timeout_seconds, output_limit)
+
+    async def current_bytes(self, path: str) -> bytes | None:
+        return await self._disk.current_bytes(path)
+
+    async def restore_files(self, files: list[tuple[str, bytes | None]]) -> None:
+        await self._disk.restore_files(files)
+
+    async def write(
+        self, path: str, new_text: str, *, expected_version: str | None, create: bool
+    ) -> WriteOutcome:
+        rel = self.relative(path)
+        current = await self._current(rel)
+        if create and current is not None:
+            raise ToolError(ErrorCode.CONFLICT, f"{rel} already exists", retryable=True)
+        if not create and current is None:
+            raise ToolError(ErrorCode.NOT_FOUND, f"{rel} does not exist (any more)")
+        old_text, version = current if current is not None else (None, None)
+        if expected_version is not None and version is not None and expected_version != version:
+            raise ToolError(
+                ErrorCode.CONFLICT,
+                f"{rel} changed since you read it; read it again",
+                retryable=True,
+            )
+        if old_text == new_text:
+            return WriteOutcome(True, "no change", version=version)
+        call_id, tool = self._show_diff(rel, old_text, new_text)
+        rules = self._review_rules(tool, rel)
+        if rules is not None:
+            diff = self._diff(rel, old_text, new_text)
+            update = ToolCallUpdate(tool_call_id=call_id, status="pending", content=[diff])
+            choice = await self.asker.ask(update, rules)
+            if self.policy is not None:
+                remember(self.policy, choice, rules)
+            if choice is Choice.CANCELLED:
+                self.cancel_run()
+                return WriteOutcome(False, "the prompt was cancelled")
+            if not choice.allows:
+                return WriteOutcome(False, "the person rejected the edit in the editor")
+        await self._put(rel, new_text, create)
+        return WriteOutcome(True, version=content_version(new_text.encode("utf-8")))
+
+    async def _current(self, rel: str) -> tuple[str, str] | None:
+        if await self._disk.version(rel) is None:
+            return None
+        snapshot = await self.read(rel)
+        try:
+            return snapshot.data.decode("utf-8"), snapshot.version
+        except UnicodeDecodeError:
+            raise ToolError(ErrorCode.INVALID_INPUT, f"{rel} is not a UTF-8 text file") from None
+
+    def _diff(self, rel: str, old: str | None, new: str) -> FileEditToolCallContent:
+        return FileEditToolCallContent(
+            type="diff", path=self.absolute(rel), old_text=old, new_text=new
+        )
+
+    def _show_diff(self, rel: str, old: str | None, new: str) -> tuple[str, str]:
+        """The diff on the call that proposes it (or on a call of its own)."""
+        current = CURRENT_CALL.get()
+        diff = self._diff(rel, old, new)
+        if current is not None:
+            call_id, tool = current
+            self.updates.push(
+                ToolCallProgress(
+                    session_update="tool_call_update", tool_call_id=call_id, content=[diff]
+                )
+            )
+            return call_id, tool
+        call_id = f"edit-{secrets.token_hex(4)}"
+        self.updates.push(
+            ToolCallStart(
+                session_update="tool_call", tool_call_id=call_id, title=f"edit {rel}", kind="edit",
+                status="pending", content=[diff], locations=locations(self.root, {"path": rel}),
+            )
+        )  # fmt: skip
+        return call_id, "write_file"
+
+    def _review_rules(self, tool: str, rel: str) -> list[Rule] | None:
+        """The rules "always" would add when the person must review this edit, else None.
+
+        The gate let the edit through to this review; asked again without that
+        allowance, the policy says whether a rule or the mode already allows it.
+        """
+        if self.policy is None:
+            return []
+        unreviewed = replace(self.policy, edits_reviewed_by_workspace=False)
+        if unreviewed.evaluate(tool, Risk.WRITE, "path", rel).verdict is Verdict.ALLOW:
+            return None
+        return self.policy.suggested_rules(tool, "path", rel)
+
+    async def _put(self, rel: str, text: str, create: bool) -> None:
+        if not self.files.can_write:
+            await self._disk.write(rel, text, expected_version=None, create=create)
+            return
+        try:
+            await self.files.client.write_text_file(self.files.session_id, self.absolute(rel), text)
+        except Exception as exc:
+            raise ToolError(
+                ErrorCode.EXECUTION_FAILED, f"the editor could not write {rel}: {exc}"
+            ) from None
+
+
+def _is_text(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return b"\0" not in data[:8192]
