@@ -28,10 +28,16 @@ class TerminalApprover:
         self.out.write(f"\n\u26a0 agentls wants to {request.tool}: {request.summary}\n")
         if request.detail and request.detail != request.summary:
             self.out.write(_indent(request.detail) + "\n")
+        if request.reason:
+            self.out.write(f"  Why: {request.reason}\n")
+        always = (
+            f"  Always would add: {request.suggested_rule}\n"
+            if request.suggested_rule
+            else "  No rule can cover this call: [a] and [w] allow it once.\n"
+        )
         while True:
             self.out.write(
-                f"  Always would add: {request.suggested_rule}\n"
-                "  Allow? [y] once  [a] always, this session  "
+                always + "  Allow? [y] once  [a] always, this session  "
                 "[w] always, saved in .agentls/settings.json  [n] deny: "
             )
             self.out.flush()

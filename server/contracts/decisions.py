@@ -36,6 +36,8 @@ class PolicyDecision:
     verdict: Verdict
     source: str  # e.g. "rule deny:run_command(rm *)", "mode plan", "default for write"
     stop_run: bool = False  # a deny rule marked as stopping ends the run
+    # Only a person may say yes: automatic approvers (--yes) deny instead.
+    person_only: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +51,8 @@ class ApprovalRequest:
     detail: str  # the full command or diff
     suggested_rule: str  # what "always allow" would add, for a person to read
     rules: tuple[str, ...] = ()  # the same as rule strings, one per uncovered command
+    reason: str = ""  # why the gate asks, for the person to read
+    person_only: bool = False  # see PolicyDecision.person_only
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,9 +12,16 @@ class Approver(Protocol):
 
 
 class AutoApprover:
-    """``--yes``: approves every question (deny rules were applied before asking)."""
+    """``--yes``: approves every question a rule or the mode asks (deny rules were
+    applied before asking), but never one only a person may answer: a command
+    the analysis cannot resolve while deny rules exist, or a control file."""
+
+    reason = ""
 
     async def approve(self, request: ApprovalRequest) -> ApprovalAnswer:
+        if request.person_only:
+            self.reason = f"--yes does not answer this; {request.reason}"
+            return ApprovalAnswer.DENY
         return ApprovalAnswer.ALLOW_ONCE
 
 

@@ -14,8 +14,9 @@ from pathlib import Path
 from agentls.contracts.decisions import PolicyDecision, Verdict
 from agentls.contracts.tooling import Risk
 from agentls.permissions.modes import Mode
-from agentls.permissions.rules import Rule, RuleSet
-from agentls.permissions.shell import CommandAnalysis, SimpleCommand, analyse
+from agentls.permissions.rules import Rule, RuleSet, normalise_path
+from agentls.permissions.shell import CommandAnalysis, SimpleCommand, analyse, inside_workspace
+from agentls.workspace.globs import escape_path, escape_text
 from agentls.workspace.interface import SubjectKind
 from agentls.workspace.paths import DEFAULT_SECRET_PATTERNS, is_secret_path
 
@@ -38,6 +39,8 @@ class PermissionPolicy:
         for rule in self.rules.deny:
             if rule.matches(tool, kind, subject):
                 return PolicyDecision(Verdict.DENY, f"deny rule {rule}", stop_run=rule.stop)
+        if risk is Risk.WRITE and kind == "path" and self._protected(subject):
+            return self._control_file(subject)
         secret = kind == "path" and is_secret_path(subject, self.secret_patterns)
         for rule in self.rules.ask:
             if rule.matches(tool, kind, subject):
@@ -53,23 +56,57 @@ class PermissionPolicy:
         return self._by_mode(risk)
 
     def _command(self, tool: str, risk: Risk, analysis: CommandAnalysis) -> PolicyDecision:
-        """A compound command is allowed only if every simple command in it is."""
+        """Deny if any command could be denied; allow only what is fully resolved and
+        named, every simple command of it, by allow rules."""
         for command in analysis.commands:
             for rule in self.rules.deny:
-                if rule.matches_command(tool, command):
+                if rule.matches_command(tool, command, could=True):
                     return PolicyDecision(
                         Verdict.DENY, f"deny rule {rule} (matches `{command}`)", rule.stop
                     )
-        if analysis.concerns:
-            return PolicyDecision(Verdict.ASK, "always asks: " + "; ".join(analysis.concerns))
+        if not analysis.resolved:
+            why = "cannot be fully resolved: " + "; ".join(analysis.unresolved)
+            if not any(rule.applies_to(tool) for rule in self.rules.deny):
+                return PolicyDecision(Verdict.ASK, why)
+            why += (
+                ". While deny rules exist, only a person may approve such a command "
+                "(--yes and bypass mode do not): answer the prompt at a terminal or in "
+                "the editor, or spell it without that construct so that rules can see "
+                "every command it runs"
+            )
+            if self.mode is Mode.BYPASS:
+                return PolicyDecision(Verdict.DENY, why)
+            return PolicyDecision(Verdict.ASK, why, person_only=True)
+        protected = [p for p in analysis.writes if self._protected(p)]
+        if protected or analysis.blind_writes:
+            what = [f"writes control file {p}" for p in protected] + list(analysis.blind_writes)
+            return PolicyDecision(
+                Verdict.ASK,
+                "; ".join(what) + " (control files need a person; --yes does not approve)",
+                person_only=True,
+            )
+        if analysis.asks:
+            return PolicyDecision(Verdict.ASK, "always asks: " + "; ".join(analysis.asks))
         for command in analysis.commands:
             for rule in self.rules.ask:
-                if rule.matches_command(tool, command):
+                if rule.matches_command(tool, command, could=True):
                     return self._ask(f"ask rule {rule} (matches `{command}`)")
         covering = self._covering(tool, analysis.commands)
         if covering is not None:
             return PolicyDecision(Verdict.ALLOW, f"allow rule {', '.join(covering)}")
         return self._by_mode(risk)
+
+    def _protected(self, path: str) -> bool:
+        if self.rules.is_protected(path):
+            return True
+        if self.root is None:
+            return False
+        relative = inside_workspace(path, self.root)  # through symlinks
+        return relative is not None and self.rules.is_protected(relative)
+
+    def _control_file(self, path: str) -> PolicyDecision:
+        why = f"{path} is a control file: writing it needs a person (--yes does not approve)"
+        return PolicyDecision(Verdict.ASK, why, person_only=True)
 
     def _covering(self, tool: str, commands: Sequence[SimpleCommand]) -> list[str] | None:
         """The allow rules that cover every command, or None when one is not covered."""
@@ -127,16 +164,29 @@ class PermissionPolicy:
                 self.session_allow.append(rule)
 
     def suggested_rules(self, tool: str, kind: SubjectKind, subject: str) -> list[Rule]:
-        """The narrowest rules covering this call: what "always allow" adds."""
+        """The narrowest rules covering this call: what "always allow" adds.
+
+        Nothing for a call no rule could ever approve (an unresolved command, a
+        control file) or one that asks whatever the rules say: "always" would
+        otherwise add a rule broader than what the person saw.
+        """
         if kind == "command":
-            missing = self.unallowed(tool, analyse(subject, self.root).commands)
-            rules = [Rule(tool, shlex.join(_escape(w) for w in c.words)) for c in missing]
-            return rules or [Rule(tool, None)]
+            analysis = analyse(subject, self.root)
+            missing = self.unallowed(tool, analysis.commands)
+            if not analysis.resolved or any(c.known is not None for c in missing):
+                return []  # words computed at run time: no rule names exactly this
+            return [command_rule(tool, c) for c in missing]
         if kind == "path" and subject:
-            return [Rule(tool, _escape(subject))]
+            if self._protected(subject):
+                return []
+            return [Rule(tool, escape_path(normalise_path(subject)))]
         return [Rule(tool, None)]
 
 
-def _escape(word: str) -> str:
-    """A literal word as a glob that matches only itself (and never a trailing *)."""
-    return "".join(f"[{ch}]" if ch in "*?[" else ch for ch in word)
+def command_rule(tool: str, command: SimpleCommand) -> Rule:
+    """The rule naming exactly this command; words bash computes become a trailing *."""
+    known = command.words if command.known is None else command.words[: command.known]
+    pattern = shlex.join(escape_text(w) for w in known)
+    if command.known is not None:
+        pattern += " *"
+    return Rule(tool, pattern)

@@ -1,26 +1,38 @@
 """Permission rules: ``tool`` or ``tool(pattern)``, in allow / ask / deny lists.
 
-For path tools the pattern is a glob relative to the workspace root (``**``
-crosses folders). For run_command it is matched word by word against each
-simple command the line runs (see shell.py), a trailing ``*`` matching any
-remaining words; each word of the pattern may itself be a glob. For external
-(MCP) tools it is a glob over their arguments as compact JSON, or over the one
-argument the server's settings name.
+For path tools the pattern is a path glob relative to the workspace root
+(``**`` crosses folders; see workspace/globs.py, the one glob engine). For
+run_command it is matched word by word against each simple command the line
+runs (see shell.py), a trailing ``*`` matching any remaining words; each word
+of the pattern is a text glob. For external (MCP) tools it is a text glob over
+their arguments as compact JSON, or over the one argument the server's
+settings name.
+
+A command rule is read two ways. To *allow*, it must name the command exactly:
+every word the command may have is known and matched, and a program given by
+path (``./rm``) matches only a rule that spells that path. To *deny* or *ask*,
+it is enough that the command **could** be what the rule names: ``/bin/rm`` is
+``rm``, and words bash computes at run time (``$X``, globs) match anything.
 """
 
 from __future__ import annotations
 
-import fnmatch
+import os
 import re
 import shlex
 from dataclasses import dataclass, field
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from agentls.permissions.shell import SimpleCommand, analyse
+from agentls.workspace.globs import match_path, match_text
 from agentls.workspace.interface import SubjectKind
 
 _RULE = re.compile(r"^\s*([A-Za-z0-9_*.\-]+)\s*(?:\((.*)\))?\s*$", re.DOTALL)
+# Written by the project's own tools and read by them or by git, editors, CI and
+# shells: a model that could write these could grant itself more.
+PROTECTED_PATHS = (".git", ".git/**", ".agentls", ".agentls/**", ".vscode", ".vscode/**",
+                   ".envrc", ".github/workflows", ".github/workflows/**")  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,36 +44,76 @@ class Rule:
     def __str__(self) -> str:
         return self.tool if self.pattern is None else f"{self.tool}({self.pattern})"
 
-    def matches_command(self, tool: str, command: SimpleCommand) -> bool:
-        """Word by word against one simple command; a trailing ``*`` takes the rest."""
-        if not fnmatch.fnmatchcase(tool, self.tool):
+    def applies_to(self, tool: str) -> bool:
+        return match_text(self.tool, tool)
+
+    def matches_command(self, tool: str, command: SimpleCommand, *, could: bool = False) -> bool:
+        """Does this rule name ``command``? ``could``: might it, given the unknown words."""
+        if not self.applies_to(tool):
             return False
         if self.pattern is None:
             return True
-        try:
-            wanted = shlex.split(self.pattern)
-        except ValueError:
+        wanted = _pattern_words(self.pattern)
+        if wanted is None or not wanted or not command.words:
             return False
-        words = list(command.words)
-        if wanted and words and "/" not in wanted[0]:
-            words[0] = command.name  # /bin/rm is rm to a rule that says rm
-        if wanted and wanted[-1] == "*":
-            prefix = wanted[:-1]
-            return len(words) >= len(prefix) and _words_match(prefix, words[: len(prefix)])
-        return len(words) == len(wanted) and _words_match(wanted, words)
+        return (_could_match if could else _names_exactly)(wanted, command)
 
     def matches(self, tool: str, kind: SubjectKind, subject: str) -> bool:
-        if not fnmatch.fnmatchcase(tool, self.tool):
+        if not self.applies_to(tool):
             return False
         if self.pattern is None:
             return True
         if kind == "command":
             return any(self.matches_command(tool, c) for c in analyse(subject).commands)
         if kind == "path":
-            return glob_regex(self.pattern).fullmatch(subject) is not None
+            return match_path(self.pattern, normalise_path(subject))
         if kind == "text":  # `*` crosses everything here: the subject is not a path
-            return fnmatch.fnmatchcase(subject, self.pattern)
+            return match_text(self.pattern, subject)
         return self.pattern == subject
+
+
+def normalise_path(path: str) -> str:
+    """A workspace-relative path as rules see it: no ./, no a/../, no trailing /."""
+    cleaned = os.path.normpath(path.replace("\\", "/")) if path else path
+    return "" if cleaned == "." else cleaned
+
+
+@lru_cache(maxsize=1024)
+def _pattern_words(pattern: str) -> tuple[str, ...] | None:
+    try:
+        return tuple(shlex.split(pattern))
+    except ValueError:
+        return None
+
+
+def _names_exactly(wanted: tuple[str, ...], command: SimpleCommand) -> bool:
+    words = command.words
+    if wanted[-1] == "*":
+        prefix = wanted[:-1]
+        if command.known is not None and command.known < len(prefix):
+            return False
+        return len(words) >= len(prefix) and _words_match(prefix, words[: len(prefix)])
+    return command.known is None and len(words) == len(wanted) and _words_match(wanted, words)
+
+
+def _could_match(wanted: tuple[str, ...], command: SimpleCommand) -> bool:
+    words = list(command.words)
+    if "/" not in wanted[0]:
+        words[0] = command.name  # /bin/rm is rm to a rule that says rm
+    known = len(words) if command.known is None else command.known
+    star = wanted[-1] == "*"
+    fixed = wanted[:-1] if star else wanted
+    if command.known is None:
+        if len(words) < len(fixed) or (not star and len(words) != len(fixed)):
+            return False
+    elif not star and known > len(fixed):
+        return False
+    count = min(len(fixed), known)
+    return _words_match(fixed[:count], tuple(words[:count]))
+
+
+def _words_match(patterns: tuple[str, ...], words: tuple[str, ...]) -> bool:
+    return all(match_text(p, w) for p, w in zip(patterns, words, strict=True))
 
 
 def parse_rule(raw: Any) -> Rule:
@@ -85,39 +137,13 @@ def parse_rule(raw: Any) -> Rule:
     return Rule(match.group(1), pattern, stop)
 
 
-@cache
-def glob_regex(pattern: str) -> re.Pattern[str]:
-    pattern = pattern.lstrip("./") if pattern.startswith("./") else pattern
-    out: list[str] = []
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return re.compile("".join(out), re.DOTALL)
-
-
-def _words_match(patterns: list[str], words: list[str]) -> bool:
-    return all(fnmatch.fnmatchcase(w, p) for p, w in zip(patterns, words, strict=True))
-
-
 @dataclass
 class RuleSet:
     allow: list[Rule] = field(default_factory=list)
     ask: list[Rule] = field(default_factory=list)
     deny: list[Rule] = field(default_factory=list)
+    # Path globs added to PROTECTED_PATHS (permissions.protectedPaths).
+    protected: list[str] = field(default_factory=list)
 
     @classmethod
     def from_settings(cls, data: Any) -> RuleSet:
@@ -125,7 +151,7 @@ class RuleSet:
             return cls()
         if not isinstance(data, dict):
             raise ValueError("permissions must be an object with allow, ask and deny lists")
-        unknown = set(data) - {"allow", "ask", "deny"}
+        unknown = set(data) - {"allow", "ask", "deny", "protectedPaths"}
         if unknown:
             raise ValueError(f"permissions has unknown keys: {', '.join(sorted(unknown))}")
         lists: dict[str, list[Rule]] = {}
@@ -134,7 +160,20 @@ class RuleSet:
             if not isinstance(raw, list):
                 raise ValueError(f"permissions.{key} must be a list of rules")
             lists[key] = [parse_rule(r) for r in raw]
-        return cls(lists["allow"], lists["ask"], lists["deny"])
+        protected = data.get("protectedPaths", [])
+        if not isinstance(protected, list) or not all(
+            isinstance(p, str) and p.strip() for p in protected
+        ):
+            raise ValueError("permissions.protectedPaths must be a list of path globs")
+        return cls(lists["allow"], lists["ask"], lists["deny"], list(protected))
 
     def merged(self, other: RuleSet) -> RuleSet:
-        return RuleSet(self.allow + other.allow, self.ask + other.ask, self.deny + other.deny)
+        return RuleSet(
+            self.allow + other.allow, self.ask + other.ask, self.deny + other.deny,
+            self.protected + other.protected,
+        )  # fmt: skip
+
+    def is_protected(self, path: str) -> bool:
+        """A control file: writing it always needs a person."""
+        path = normalise_path(path)
+        return any(match_path(p, path) for p in (*PROTECTED_PATHS, *self.protected))

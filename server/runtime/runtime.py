@@ -210,7 +210,7 @@ class ToolRuntime:
                 detail = f"(cannot show details: {exc})"
         request = ApprovalRequest(
             intent.call_id, tool.name, tool.risk, tool.summary(args), detail, shown,
-            tuple(str(r) for r in rules),
+            tuple(str(r) for r in rules), decision.source, decision.person_only,
         )  # fmt: skip
         async with self._approval_lock:
             notify(self.observer.approval_asked, turn, request)

@@ -91,17 +91,18 @@ CASES: list[tuple[str, str, Verdict]] = [
     ("git status ''", "an empty argument is an argument", Q),
     # paths to programs
     ("/bin/rm -rf x", "a path to a denied program", D),
-    ("/usr/bin/git status", "", A),
+    ("/usr/bin/git status", "an allow rule names a program, not a path to one", Q),
     ("./rm x", "", D),
     # environment prefixes
-    ("FOO=1 ls", "", A),
-    ("FOO=1 BAR=2 pytest -q", "", A),
+    ("FOO=1 ls", "FOO is not on the safe list of variables", Q),
+    ("LANG=C LC_ALL=C pytest -q", "safe variables", A),
     ("LD_PRELOAD=evil.so ls", "asks: changes what runs", Q),
     ("PATH=/tmp ls", "", Q),
     ("PYTHONPATH=x pytest", "", Q),
     ("FOO=1 rm x", "", D),
     ("env ls", "env is transparent", A),
-    ("env FOO=1 pytest -q", "", A),
+    ("env FOO=1 pytest -q", "", Q),
+    ("env TZ=UTC pytest -q", "", A),
     ("env rm x", "", D),
     ("env -i rm x", "", D),
     # wrappers
@@ -130,7 +131,7 @@ CASES: list[tuple[str, str, Verdict]] = [
     ("su -c ls", "", Q),
     ("source env.sh", "", Q),
     (". ./env.sh", "", Q),
-    ("exec ls", "", Q),
+    ("exec ls", "exec is looked through", A),
     ("f() { ls; }; f", "a function definition", Q),
     ("$CMD", "computed command name", Q),
     ("${CMD} x", "", Q),
@@ -174,8 +175,8 @@ BYPASS_CASES = [
     ("rm -rf x", D),  # deny rules still hold
     ("git status && rm x", D),
     ("git commit -m x", A),  # ask rules do not prompt in bypass
-    ("echo $(id)", Q),  # but substitutions and sudo always ask
-    ("sudo make", Q),
+    ("echo $(id)", D),  # unresolved while deny rules exist: no prompt, so denied
+    ("sudo make", D),
     ("ls > /etc/x", Q),
 ]
 
@@ -194,7 +195,8 @@ def test_bypass_mode(command: str, expected: Verdict) -> None:
         ("git status && make", ["run_command(make)"]),  # only what no rule covers yet
         ("make && npm test", ["run_command(make)", "run_command(npm test)"]),
         ("timeout 9 make", ["run_command(make)"]),
-        ("rm *.pyc", ["run_command(rm '[*].pyc')"]),
+        ("rm *.pyc", []),  # a glob: no rule names exactly this
+        ("touch '*.pyc'", ["run_command(touch '\\*.pyc')"]),
         ("echo 'a b'", ["run_command(echo 'a b')"]),
     ],
 )
@@ -203,6 +205,8 @@ def test_always_allow_proposes_the_narrowest_rules(command: str, suggested: list
     policy = PermissionPolicy(RuleSet.from_settings(rules), Mode.DEFAULT, root=ROOT)
     proposed = [str(r) for r in policy.suggested_rules("run_command", "command", command)]
     assert proposed == suggested
+    if not suggested:
+        return
     # and once remembered, the same command no longer asks
     policy.remember(policy.suggested_rules("run_command", "command", command))
     decision = policy.evaluate("run_command", Risk.EXECUTE, "command", command)

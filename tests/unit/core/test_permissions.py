@@ -8,7 +8,7 @@ from agentls.contracts.decisions import Verdict
 from agentls.contracts.tooling import Risk
 from agentls.permissions.modes import Mode, parse_mode
 from agentls.permissions.policy import PermissionPolicy
-from agentls.permissions.rules import RuleSet, glob_regex, parse_rule
+from agentls.permissions.rules import Rule, RuleSet, parse_rule
 
 
 @pytest.mark.parametrize(
@@ -22,10 +22,18 @@ from agentls.permissions.rules import RuleSet, glob_regex, parse_rule
         ("**/*.py", "a/b.py", True),
         ("src/*.py", "src/x.py", True),
         ("src/*.py", "src/sub/x.py", False),
+        # a leading ./ is the prefix, not a set of characters to strip
+        ("./.github/workflows/*", ".github/workflows/ci.yml", True),
+        ("./.github/workflows/*", "./.github/workflows/ci.yml", True),
+        (".github/workflows/*", "a/../.github/workflows/ci.yml", True),
+        ("./.env", "env", False),
+        # a literal * in a path is written escaped
+        ("src/\\*.py", "src/*.py", True),
+        ("src/\\*.py", "src/a.py", False),
     ],
 )
-def test_globs(pattern: str, path: str, matches: bool) -> None:
-    assert (glob_regex(pattern).fullmatch(path) is not None) is matches
+def test_path_rules(pattern: str, path: str, matches: bool) -> None:
+    assert Rule("write_file", pattern).matches("write_file", "path", path) is matches
 
 
 def test_bad_rules_say_what_is_wrong() -> None:

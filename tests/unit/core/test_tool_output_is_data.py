@@ -94,7 +94,13 @@ async def test_a_settings_file_the_model_writes_loosens_nothing(tmp_path: Path) 
     )  # fmt: skip
     await conv.ask("set yourself free")
     root = conv.workspace.root
-    assert (root / ".agentls" / "settings.json").exists()
+    # A control file: even in accept-edits mode only a person may approve writing it.
+    assert not (root / ".agentls" / "settings.json").exists()
+    (decision,) = decisions(conv)
+    assert decision["verdict"] == "deny" and "control file" in decision["source"]
+    # And had a person let it through, its loosening keys would wait for `agentls trust`.
+    (root / ".agentls").mkdir()
+    (root / ".agentls" / "settings.json").write_text(json.dumps(loose))
     layers, notes = manager.settings_files.layers(root)
     merged = {k: v for layer in layers for k, v in layer.items()}
     assert "mode" not in merged and "sandbox" not in merged

@@ -1,0 +1,214 @@
+"""One shell word read from its source text, the way bash expands it, failing closed.
+
+bashlex finds where each word is; this module decides what the word *is*. A word
+is **static** when its value is known before bash runs (literal characters,
+quotes, backslashes, ANSI-C ``$'…'``, a leading ``~`` or ``~user``). It is
+**dynamic** when bash computes it from the run-time state but cannot run
+anything while doing so (``$NAME``, ``${NAME}``, globs, brace expansion,
+``~+``/``~-``): its value is unknown, so rules treat it as "could be anything".
+Anything else (command, process or arithmetic substitution, any parameter
+expansion with operators, backquotes, extended globs, an unterminated quote)
+makes the word **unresolved**.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_SPECIAL = set("0123456789?#$!@*-")
+# ${NAME}, ${#NAME}, ${NAME:-word} / ${NAME-word} / ${NAME:+word} with a plain word.
+_SIMPLE_BRACED = re.compile(r"#?[A-Za-z_][A-Za-z0-9_]*(?::?[-+=?][A-Za-z0-9_./@%,:+=-]*)?")
+_BRACE = re.compile(r"\{[^{}]*(?:,|\.\.)[^{}]*\}")
+_C_ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r",
+              "t": "\t", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    value: str  # the expanded text when static; the source spelling otherwise
+    static: bool
+    unresolved: str = ""  # why the word cannot be read statically ("" when it can)
+    tilde: bool = False  # starts with ~ or ~user (expanded in value)
+
+
+def read_word(raw: str, *, assignment_value: bool = False) -> Word:
+    """Expand ``raw`` (one word's source text) statically, or say why not."""
+    reader = _Reader(raw)
+    try:
+        reader.run(assignment_value)
+    except _Unresolved as exc:
+        return Word(raw, False, str(exc))
+    value = "".join(reader.out)
+    if reader.tilde and reader.static:
+        value = os.path.expanduser(value)
+    return Word(value if reader.static else raw, reader.static, "", reader.tilde)
+
+
+class _Unresolved(Exception):
+    pass
+
+
+class _Reader:
+    def __init__(self, raw: str) -> None:
+        self.raw = raw
+        self.i = 0
+        self.out: list[str] = []
+        self.static = True
+        self.tilde = False
+
+    def run(self, assignment_value: bool) -> None:
+        raw = self.raw
+        if raw.startswith("~"):
+            self._tilde()
+        while self.i < len(raw):
+            c = raw[self.i]
+            if c == "\\":
+                self._backslash()
+            elif c == "'":
+                end = raw.find("'", self.i + 1)
+                if end < 0:
+                    raise _Unresolved("an unterminated quote")
+                self.out.append(raw[self.i + 1 : end])
+                self.i = end + 1
+            elif c == '"':
+                self._double_quoted()
+            elif c == "$":
+                self._dollar(quoted=False)
+            elif c == "`":
+                raise _Unresolved("command substitution")
+            elif c in "*?[":
+                if c in "?*" and raw.startswith("(", self.i + 1):
+                    raise _Unresolved("an extended glob")
+                self.static = False  # a glob: the file names are unknown
+                self.out.append(c)
+                self.i += 1
+            elif c in "@+!" and raw.startswith("(", self.i + 1):
+                raise _Unresolved("an extended glob")
+            elif c == "{" and _BRACE.match(raw, self.i):
+                self.static = False  # brace expansion makes several words
+                self.out.append(c)
+                self.i += 1
+            elif c in "<>" and raw.startswith("(", self.i + 1):
+                raise _Unresolved("process substitution")
+            elif assignment_value and c == ":" and raw.startswith("~", self.i + 1):
+                self.static = False  # PATH-like values expand ~ after ':'
+                self.out.append(c)
+                self.i += 1
+            else:
+                self.out.append(c)
+                self.i += 1
+
+    def _tilde(self) -> None:
+        end = self.raw.find("/")
+        prefix = self.raw if end < 0 else self.raw[:end]
+        if any(q in prefix for q in "'\"\\$`"):
+            return  # a quoted tilde is a literal ~
+        user = prefix[1:]
+        if user[:1] in ("+", "-") or user[:1].isdigit() or not re.fullmatch(r"[\w.-]*", user):
+            self.static = False  # ~+, ~-, ~+N, ~N: the directory stack
+        self.tilde = True
+        self.out.append(prefix)
+        self.i = len(prefix)
+
+    def _backslash(self) -> None:
+        nxt = self.raw[self.i + 1 : self.i + 2]
+        if nxt != "\n":
+            self.out.append(nxt or "\\")
+        self.i += 2
+
+    def _double_quoted(self) -> None:
+        raw = self.raw
+        self.i += 1
+        while self.i < len(raw):
+            c = raw[self.i]
+            if c == '"':
+                self.i += 1
+                return
+            if c == "\\":
+                nxt = raw[self.i + 1 : self.i + 2]
+                if nxt in ('"', "\\", "$", "`"):
+                    self.out.append(nxt)
+                elif nxt != "\n":
+                    self.out.append("\\" + nxt)
+                self.i += 2
+            elif c == "$":
+                self._dollar(quoted=True)
+            elif c == "`":
+                raise _Unresolved("command substitution")
+            else:
+                self.out.append(c)
+                self.i += 1
+        raise _Unresolved("an unterminated quote")
+
+    def _dollar(self, *, quoted: bool) -> None:
+        raw = self.raw
+        nxt = raw[self.i + 1 : self.i + 2]
+        if nxt == "(":
+            kind = "arithmetic expansion" if raw.startswith("((", self.i + 1) else "substitution"
+            raise _Unresolved(f"command {kind}" if kind == "substitution" else kind)
+        if nxt == "[":
+            raise _Unresolved("arithmetic expansion")
+        if nxt == "{":
+            end = raw.find("}", self.i + 2)
+            inner = raw[self.i + 2 : end] if end >= 0 else ""
+            if end < 0 or not _SIMPLE_BRACED.fullmatch(inner):
+                raise _Unresolved(f"a parameter expansion bash evaluates (${{{inner[:30]}…}})")
+            self.static = False
+            self.out.append(raw[self.i : end + 1])
+            self.i = end + 1
+            return
+        if not quoted and nxt == "'":
+            self._ansi_c()
+            return
+        if not quoted and nxt == '"':
+            self.i += 1  # $"…" is a translated string: read like "…"
+            self._double_quoted()
+            return
+        name = _NAME.match(raw, self.i + 1)
+        if name is not None:
+            self.static = False
+            self.out.append(raw[self.i : name.end()])
+            self.i = name.end()
+        elif nxt and nxt in _SPECIAL:
+            self.static = False
+            self.out.append(raw[self.i : self.i + 2])
+            self.i += 2
+        else:
+            self.out.append("$")
+            self.i += 1
+
+    def _ansi_c(self) -> None:
+        raw = self.raw
+        i = self.i + 2
+        while i < len(raw) and raw[i] != "'":
+            c = raw[i]
+            if c != "\\":
+                self.out.append(c)
+                i += 1
+                continue
+            esc = raw[i + 1 : i + 2]
+            if esc in _C_ESCAPES:
+                self.out.append(_C_ESCAPES[esc])
+                i += 2
+            elif esc in ("x", "u", "U"):
+                width = {"x": 2, "u": 4, "U": 8}[esc]
+                digits = re.match(rf"[0-9A-Fa-f]{{1,{width}}}", raw[i + 2 :])
+                if digits is None:
+                    self.out.append("\\" + esc)
+                    i += 2
+                else:
+                    self.out.append(chr(int(digits.group(), 16)))
+                    i += 2 + len(digits.group())
+            elif esc and esc in "01234567":
+                digits = re.match(r"[0-7]{1,3}", raw[i + 1 :])
+                assert digits is not None
+                self.out.append(chr(int(digits.group(), 8) & 0xFF))
+                i += 1 + len(digits.group())
+            else:
+                raise _Unresolved("an ANSI-C escape it does not read")
+        if i >= len(raw):
+            raise _Unresolved("an unterminated quote")
+        self.i = i + 1
