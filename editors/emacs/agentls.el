@@ -1,9 +1,14 @@
-;;; agentls.el --- agentls, a coding agent in a language server, over eglot  -*- lexical-binding: t; -*-
+;;; agentls.el --- A coding agent in a language server, over eglot  -*- lexical-binding: t; -*-
 
+;; Author: agentls contributors
+;; Maintainer: agentls contributors
 ;; Version: 0.1.0
 ;; Package-Requires: ((emacs "28.1") (eglot "1.9"))
 ;; Keywords: tools, languages
+;; URL: https://example.invalid/agentls
 ;; SPDX-License-Identifier: MIT
+
+;; This file is not part of GNU Emacs.
 
 ;;; Commentary:
 
@@ -128,6 +133,7 @@ Returns the title chosen, or nil when the person declined."
     (dolist (window (get-buffer-window-list (current-buffer) nil t))
       (set-window-point window (point-max)))))
 
+;;;###autoload
 (defun agentls-show-log ()
   "Show the *agentls* buffer."
   (interactive)
@@ -262,6 +268,7 @@ The session goes on from the last ask, unless NEW-SESSION (a prefix argument)."
   (interactive (list (read-string "Ask agentls (new session): ")))
   (agentls-ask prompt t))
 
+;;;###autoload
 (defun agentls-cancel ()
   "Cancel the session's run."
   (interactive)
@@ -270,6 +277,7 @@ The session goes on from the last ask, unless NEW-SESSION (a prefix argument)."
                       (message "agentls: %s" (if (eq (plist-get result :cancelled) t)
                                                  "cancelled" "nothing to cancel")))))
 
+;;;###autoload
 (defun agentls-transcript ()
   "Open the session's transcript."
   (interactive)
@@ -279,6 +287,7 @@ The session goes on from the last ask, unless NEW-SESSION (a prefix argument)."
                       (unless (eq (plist-get result :shown) t)
                         (find-file-other-window (agentls--path (plist-get result :uri)))))))
 
+;;;###autoload
 (defun agentls-set-mode (mode)
   "Set the session's MODE: default, accept-edits, plan or bypass."
   (interactive (list (completing-read "agentls mode: "

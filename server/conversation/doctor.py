@@ -38,8 +38,10 @@ LANGUAGE_SERVERS = (
     "gopls",
     "rust-analyzer",
 )
-# gopls answers `version`, the rest `--version`.
+# gopls answers `version`, the rest `--version`; the pyright language servers have no
+# version flag, but their command-line twin in the same folder has.
 _VERSION_ARGS = {"gopls": ["version"]}
+_VERSION_TWIN = {"basedpyright-langserver": "basedpyright", "pyright-langserver": "pyright"}
 _PROBE_SECONDS = 5.0
 _VERSION_RE = re.compile(r"\d+\.\d+(?:\.\d+)?(?:[-.+\w]*)?")
 _HEADER_VERSION = re.compile(r"^;+\s*Version:\s*(\S+)", re.MULTILINE)
@@ -186,8 +188,13 @@ def _sandbox(settings: Settings | None, warnings: list[str]) -> dict[str, Any]:
 
 def _language_server(name: str) -> dict[str, Any]:
     path = shutil.which(name)
-    version = probe_version([path, *_VERSION_ARGS.get(name, ["--version"])]) if path else None
-    return {"name": name, "found": path is not None, "path": path, "version": version}
+    if path is None:
+        return {"name": name, "found": False, "path": None, "version": None}
+    program = path
+    if name in _VERSION_TWIN:
+        program = str(Path(path).with_name(_VERSION_TWIN[name]))
+    version = probe_version([program, *_VERSION_ARGS.get(name, ["--version"])])
+    return {"name": name, "found": True, "path": path, "version": version}
 
 
 def probe_version(argv: list[str]) -> str | None:

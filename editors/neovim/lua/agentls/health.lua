@@ -1,0 +1,92 @@
+-- :checkhealth agentls — the server's own report (`agentls doctor --json`, the
+-- same one the terminal and the other editors show) as health lines.
+-- Neovim 0.7 finds this file as lua/**/agentls/health.lua; 0.8+ as well.
+local M = {}
+
+-- 0.10+ has vim.health.start/ok/…; 0.8-0.9 vim.health.report_*; 0.7 require('health').
+local function reporter()
+  local h = vim.health or require('health')
+  return {
+    start = h.start or h.report_start,
+    ok = h.ok or h.report_ok,
+    info = h.info or h.report_info,
+    warn = h.warn or h.report_warn,
+    error = h.error or h.report_error,
+  }
+end
+
+-- The configured server command with `serve` swapped for `doctor --json`.
+local function doctor_cmd(cmd)
+  local out = {}
+  for _, arg in ipairs(cmd) do
+    if arg == 'serve' then
+      break
+    end
+    table.insert(out, arg)
+  end
+  vim.list_extend(out, { 'doctor', '--json', '--workspace', vim.fn.getcwd() })
+  return out
+end
+
+local function model_line(h, model)
+  if model.id == vim.NIL or model.id == nil then
+    return
+  end
+  if model.keySet == vim.NIL or model.keySet == nil then
+    h.ok('model ' .. model.id .. ' (no key needed)')
+  elseif model.keySet then
+    h.ok('model ' .. model.id .. ': ' .. model.keyVariable .. ' is set')
+  else
+    h.error('model ' .. model.id .. ': ' .. model.keyVariable .. ' is not set', {
+      'export ' .. model.keyVariable .. '=… in the shell that starts Neovim',
+    })
+  end
+end
+
+function M.check()
+  local h = reporter()
+  local version = require('agentls.version')
+  h.start('agentls plugin')
+  h.ok('plugin version ' .. version)
+  local ok, agentls = pcall(require, 'agentls')
+  local cmd = (ok and agentls.config and agentls.config.cmd) or { 'agentls', 'serve' }
+  h.info('server command: ' .. table.concat(cmd, ' '))
+  if vim.fn.executable(cmd[1]) ~= 1 then
+    h.error('cannot run ' .. cmd[1], {
+      'install agentls (`pipx install agentls` or `uv tool install agentls`) so it is on PATH',
+      "or set cmd in require('agentls').setup({ cmd = { '/path/to/agentls', 'serve' } })",
+    })
+    return
+  end
+  local text = vim.fn.system(doctor_cmd(cmd))
+  local decoded, report = pcall(vim.fn.json_decode, text)
+  if not decoded or type(report) ~= 'table' or report.version == nil then
+    h.error('`agentls doctor --json` gave no report: ' .. vim.split(text, '\n')[1])
+    return
+  end
+  h.start('agentls server')
+  local where = vim.fn.exepath(cmd[1])
+  if report.version == version then
+    h.ok('server ' .. report.version .. ' (' .. where .. ', Python ' .. report.python.version .. ')')
+  else
+    h.warn('server ' .. report.version .. ' but plugin ' .. version, { 'update the one that is older' })
+  end
+  model_line(h, report.model)
+  local sandbox = (report.sandbox.on and 'on: ' or 'off: ') .. report.sandbox.detail
+  h.info('sandbox ' .. sandbox)
+  h.info('state ' .. report.folders.state .. ', config ' .. report.folders.config)
+  if #report.mcpServers > 0 then
+    h.info('MCP servers: ' .. table.concat(report.mcpServers, ', '))
+  end
+  for _, warning in ipairs(report.warnings) do
+    h.warn(warning)
+  end
+  for _, problem in ipairs(report.blocking) do
+    h.error(problem)
+  end
+  if #report.blocking == 0 then
+    h.ok('ready to ask')
+  end
+end
+
+return M
