@@ -10,6 +10,8 @@ switch checkpoints off for the session; they never break a run.
 from __future__ import annotations
 
 import logging
+import os
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +28,8 @@ from agentls.workspace.interface import ToolContext, Workspace
 log = logging.getLogger(__name__)
 CHECKPOINT = "checkpoint"
 CHECKPOINT_STARTED = "checkpoint_started"
+PRUNE_EVERY = 20  # checkpoints between two prunes of the store
+CLOCK_SLACK_NS = 20_000_000  # file times come from a clock that may lag by a tick
 
 
 @dataclass(frozen=True)
@@ -57,6 +61,19 @@ class Checkpointer:
         self._before: str | None = None
         self._ran_commands = False
         self._number = _last_number(session_log.path)
+        # The last snapshot: its commit, the buffers in it, when its scan started, and
+        # the paths it looked at (None: all); what the watcher saw since decides the next.
+        self._last: str | None = None
+        self._last_overlays: dict[str, str | None] = {}
+        self._last_started = 0
+        self._covered: set[str] | None = None
+        self._touched: set[str] | None = None  # paths this turn's writes name (None: any)
+        self._reads: dict[str, str] = {}
+
+    def catch_up(self) -> None:
+        """Number on after the checkpoints another process added to the session."""
+        self._number = _last_number(self.log.path)
+        self._last = None  # that process may have changed files
 
     async def before_act(self, run_id: str, turn: int, intents: Sequence[ToolIntent]) -> None:
         self.outside.start()
@@ -65,7 +82,9 @@ class Checkpointer:
         if not self.settings.enabled or not any(self._may_change(i) for i in intents):
             return
         self._number += 1
-        self._before = await self._snapshot(f"{self._number}/before")
+        self._touched = self._written_paths(intents)
+        self._reads = dict(self.context.reads)
+        self._before = await self._snapshot(f"{self._number}/before", turn=set())
         if self._before is not None:  # so a crash mid-turn can still be undone
             self.log.append(
                 CHECKPOINT_STARTED, run=run_id, turn=turn, number=self._number,
@@ -75,7 +94,8 @@ class Checkpointer:
     async def after_act(self, run_id: str, turn: int) -> list[str]:
         before, self._before = self._before, None
         if before is not None:
-            after = await self._snapshot(f"{self._number}/after")
+            touched = None if self._touched is None else self._touched | self._reread()
+            after = await self._snapshot(f"{self._number}/after", turn=touched)
             if after is not None:
                 await record(self.store, self.log, run_id, turn, self._number, before, after)
                 await self._prune()
@@ -89,6 +109,8 @@ class Checkpointer:
             log.warning("an interrupted checkpoint could not be closed: %s", exc)
 
     async def _prune(self) -> None:
+        if self._number % PRUNE_EVERY:
+            return
         try:
             await self.store.prune(self.settings.keep * 2, self.settings.max_age_days)
         except (GitError, OSError) as exc:
@@ -102,13 +124,71 @@ class Checkpointer:
         tool = self.registry.get(intent.name)
         return tool is None or tool.risk is not Risk.READ
 
-    async def _snapshot(self, name: str) -> str | None:
+    async def _snapshot(self, name: str, turn: set[str] | None) -> str | None:
+        """A snapshot that looks only where something may have changed: the paths the
+        turn wrote (``turn``; None after a command: anywhere) and those the watcher saw
+        move since the last one. "Before" a turn, nothing moved means the last one holds."""
+        overlays = self._overlays()
+        dirty = self.outside.take_dirty()
+        if dirty is not None:
+            dirty = self._since_last(dirty)
+        if not turn and turn is not None and dirty == set() and self._last is not None \
+                and overlays == self._last_overlays:  # fmt: skip
+            return self._last
+        changed = None if dirty is None or turn is None else dirty | turn
+        started = time.time_ns()
         try:
-            return await self.store.snapshot(f"{self.session_id}/{name}", self._overlays())
+            commit = await self.store.snapshot(
+                f"{self.session_id}/{name}", overlays, changed=changed
+            )
         except (GitError, OSError) as exc:
             log.warning("checkpoints are off for this session: %s", exc)
             self.settings = CheckpointSettings(enabled=False)
             return None
+        self._last, self._last_overlays = commit, overlays
+        self._last_started, self._covered = started, changed
+        return commit
+
+    def _since_last(self, dirty: set[str]) -> set[str]:
+        """Drop paths the last snapshot looked at and that have not changed since its
+        scan began: the watcher reports a turn's own writes after that turn's snapshot.
+        ctime, which no program can set back, decides (with room for the coarse clock)."""
+        cutoff = self._last_started - CLOCK_SLACK_NS
+        left = set()
+        for path in dirty:
+            if self._covered is not None and path not in self._covered:
+                left.add(path)
+                continue
+            try:
+                if os.lstat(self.workspace.root / path).st_ctime_ns >= cutoff:
+                    left.add(path)
+            except OSError:
+                left.add(path)  # gone: the snapshot may still hold it
+        return left
+
+    def _written_paths(self, intents: Sequence[ToolIntent]) -> set[str] | None:
+        """The files this turn's writes name, or None when a call may touch others (a
+        command, an external tool, a write that is not one of ours or names no path)."""
+        paths: set[str] = set()
+        for intent in intents:
+            tool = self.registry.get(intent.name)
+            if tool is not None and tool.risk is Risk.READ:
+                continue
+            if tool is None or tool.risk is not Risk.WRITE or tool.subject_kind != "path" \
+                    or not tool.run.__module__.startswith("agentls.tools."):  # fmt: skip
+                return None
+            try:
+                rel = self.workspace.relative(tool.subject(tool.input_model(**intent.input)))
+                real = (self.workspace.root / rel).resolve().relative_to(self.workspace.root)
+            except Exception:  # invalid input: the call will fail; look everywhere anyway
+                return None
+            paths |= {rel, real.as_posix()}
+        return paths
+
+    def _reread(self) -> set[str]:
+        """Paths whose recorded version moved during the turn (what the tools wrote)."""
+        now = self.context.reads
+        return {p for p, v in now.items() if self._reads.get(p) != v}
 
     def _overlays(self) -> dict[str, str | None]:
         buffers = getattr(self.workspace, "unsaved_buffers", None)
@@ -116,6 +196,7 @@ class Checkpointer:
 
     async def close(self) -> None:
         await self.outside.close()
+        self.store.close()
 
 
 async def record(

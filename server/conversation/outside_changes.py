@@ -10,7 +10,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import AsyncGenerator
 from pathlib import Path
+from typing import Any
 
 from agentls.workspace.interface import ToolContext
 
@@ -24,6 +26,12 @@ class OutsideChanges:
         self._told: dict[str, str] = {}  # path -> the version the model was told about
         self._stop: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
+        # For checkpoints: paths seen changing since the last take_dirty, and whether
+        # the watcher was already watching when that take happened.
+        self._dirty: set[str] = set()
+        self._watching: AsyncGenerator[Any, None] | None = None
+        self._armed = False
+        self._trusted_since_take = False
 
     def start(self) -> None:
         if self._task is not None and not self._task.done():
@@ -35,12 +43,35 @@ class OutsideChanges:
         try:
             from watchfiles import awatch
 
-            async for changes in awatch(self.root, stop_event=stop, debounce=50, step=25):
+            self._watching = awatch(self.root, stop_event=stop, debounce=50, step=25)
+            async for changes in self._watching:
                 for _, path in changes:
                     with contextlib.suppress(ValueError):
-                        self.moved.add(Path(path).resolve().relative_to(self.root).as_posix())
+                        rel = Path(path).resolve().relative_to(self.root).as_posix()
+                        self.moved.add(rel)
+                        self._dirty.add(rel)
         except Exception as exc:  # observation never breaks a run
             log.warning("not watching %s for outside changes: %s", self.root, exc)
+        finally:
+            self._armed = False
+            self._watching = None
+
+    @property
+    def armed(self) -> bool:
+        """True once the watcher is set up and waiting for events (then nothing is missed
+        while it lives): its generator has reached its first wait."""
+        watching = self._watching
+        if not self._armed and watching is not None and watching.ag_await is not None:
+            self._armed = True
+        return self._armed and self._task is not None and not self._task.done()
+
+    def take_dirty(self) -> set[str] | None:
+        """Paths seen changing since the last call, or None when the watcher may have
+        missed some (it was not running all that time)."""
+        known = self._trusted_since_take and self.armed
+        self._trusted_since_take = self.armed
+        dirty, self._dirty = self._dirty, set()
+        return dirty if known else None
 
     async def notes(self, context: ToolContext, *, ran_commands: bool = False) -> list[str]:
         """One note per file the agent read that changed since, told once per change.
