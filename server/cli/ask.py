@@ -20,6 +20,7 @@ from agentls.conversation.settings_files import SettingsFiles
 from agentls.permissions.approvers import Approver, AutoApprover, DenyAllApprover
 from agentls.session.store import SessionNotFound, SessionStore, default_state_dir
 from agentls.workspace.local import LocalWorkspace
+from agentls.workspace.sandbox import startup_warning
 
 
 def settings_from_args(args: argparse.Namespace, root: Path, files: SettingsFiles) -> Settings:
@@ -67,6 +68,9 @@ def run_ask(args: argparse.Namespace) -> int:
     except (ConfigError, SessionNotFound, ValueError) as exc:
         print(f"agentls: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    warning = startup_warning(settings.sandbox_settings())
+    if warning is not None:
+        print(f"agentls: {warning}", file=sys.stderr)
     if conversation.provider.model_id.startswith("scripted:"):
         print(
             f"agentls: SCRIPTED DEMO MODEL ({conversation.provider.model_id}): answers come from "

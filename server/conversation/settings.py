@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -22,6 +24,7 @@ from agentls.workspace.paths import DEFAULT_SECRET_PATTERNS
 from agentls.workspace.sandbox import SandboxSettings
 
 DEFAULT_MODEL = "anthropic:claude-sonnet-4-5"
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class Settings(BaseModel):
@@ -54,6 +57,8 @@ class Settings(BaseModel):
     sandbox: Literal["auto", "off"] = "auto"
     sandbox_network: bool = False
     sandbox_writable: list[str] = Field(default_factory=list)
+    # Variables commands get besides the pass-list (PATH, HOME, LANG, LC_*, TERM, TZ, ...).
+    sandbox_env: dict[str, str] = Field(default_factory=dict)
     # Extra secret-file globs ("!glob" exempts); added to the built-in list.
     secret_files: list[str] = Field(default_factory=list)
     # Where "Always allow" keeps its rule: this session, or the workspace settings file.
@@ -79,6 +84,14 @@ class Settings(BaseModel):
                 raise ValueError(f"server name {name!r}: use letters, digits, _ and -, at most 40")
         return value
 
+    @field_validator("sandbox_env")
+    @classmethod
+    def _env_names(cls, value: dict[str, str]) -> dict[str, str]:
+        for name in value:
+            if not _ENV_NAME.fullmatch(name):
+                raise ValueError(f"{name!r} is not an environment variable name")
+        return value
+
     @field_validator("model")
     @classmethod
     def _model_has_provider(cls, value: str) -> str:
@@ -98,7 +111,10 @@ class Settings(BaseModel):
 
     def sandbox_settings(self) -> SandboxSettings:
         return SandboxSettings(
-            self.sandbox == "auto", self.sandbox_network, tuple(self.sandbox_writable)
+            self.sandbox == "auto",
+            self.sandbox_network,
+            tuple(self.sandbox_writable),
+            tuple(self.sandbox_env.items()),
         )
 
     def secret_patterns(self) -> tuple[str, ...]:
@@ -139,8 +155,12 @@ def load_settings(data: Any, *, base: Settings | None = None) -> Settings:
             value = {**(merged.get("mcpServers") or {}), **value}
         merged[key] = value
     try:
-        return Settings.model_validate(merged)
-    except ValidationError as exc:
+        # Strict: the string "true" is no boolean and "5" no number. Through JSON so that
+        # enums and literals still take their string values.
+        return Settings.model_validate_json(json.dumps(merged), strict=True)
+    except (TypeError, ValueError) as exc:
+        if not isinstance(exc, ValidationError):
+            raise ConfigError(f"bad settings: not JSON data ({exc})") from None
         problems = []
         for item in exc.errors(include_url=False):
             where = ".".join(str(p) for p in item["loc"]) or "settings"

@@ -1,12 +1,15 @@
 """Settings files: the person's own, and the workspace's `.agentls/settings.json`.
 
 The workspace file travels with the repository, so a stranger may have written
-it. Its deny and ask rules always apply; what would loosen the gate (allow
-rules, a looser mode, turning the sandbox or its network off, MCP servers,
-whose commands agentls would run) applies only
-once this machine's person has approved that exact file: when agentls saved a
-rule into it at their word, or after `agentls trust`. Approval is kept as the
-file's hash in the state dir, so any later change needs approving again.
+it. Until this machine's person approves that exact file (`agentls trust`, or
+agentls saving a rule into it at their word), only harmless keys apply from
+it: ones that cannot route credentials, run anything or loosen the gate
+(``HARMLESS_KEYS``; limits only when they lower; ``mode`` only when stricter;
+deny and ask rules; more secret files). Everything else (``model``,
+``baseUrl``, ``sandbox*``, ``mcpServers``, allow rules, ...) is ignored with a
+note saying how to approve. Approval is kept as the file's hash in the state
+dir, so any later change needs approving again. VS Code's workspace-scoped
+settings get the same treatment (see ``untrusted_part``).
 """
 
 from __future__ import annotations
@@ -18,9 +21,21 @@ from pathlib import Path
 from typing import Any
 
 from agentls.contracts.errors import ConfigError
+from agentls.conversation.settings import Settings, load_settings
 
 WORKSPACE_FILE = Path(".agentls") / "settings.json"
-_LOOSENING = {"mode": ("accept-edits", "bypass"), "sandbox": ("off",), "sandboxNetwork": (True,)}
+
+# Apply from an unapproved source as they are: they change how the context is
+# kept, how the person is asked, or sampling; never where requests go, what runs,
+# or what the gate allows.
+HARMLESS_KEYS = frozenset(
+    {"contextWindow", "compaction", "compactionThreshold", "verbatimTurns", "toolResultBudget",
+     "temperature", "toolChoice", "approvalsVia", "reviewVia"}
+)  # fmt: skip
+# Apply only when lower than what is already in force.
+LOWER_ONLY_KEYS = ("maxTurns", "maxTokens", "maxCostUsd", "timeoutSeconds",
+                   "commandTimeoutSeconds", "approvalTimeoutSeconds")  # fmt: skip
+_STRICTNESS = {"plan": 0, "default": 1, "accept-edits": 2, "bypass": 3}
 
 
 def user_settings_path() -> Path:
@@ -62,12 +77,13 @@ class SettingsFiles:
             if self.is_trusted(path):
                 layers.append(workspace)
             else:
-                kept, dropped = _without_loosening(workspace)
+                kept, dropped = untrusted_part(workspace, _base_of(user))
                 layers.append(kept)
                 if dropped:
                     notes.append(
                         f"{path}: ignoring {', '.join(dropped)} until you approve this file "
-                        f"with `agentls trust --workspace {root}`"
+                        f"with `agentls trust --workspace {root}` (before that only harmless "
+                        "settings apply from it)"
                     )
         return layers, notes
 
@@ -113,24 +129,45 @@ def _digest(path: Path) -> str | None:
         return None
 
 
-def _without_loosening(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    kept = dict(data)
-    dropped = []
-    permissions = kept.get("permissions")
-    if isinstance(permissions, dict) and permissions.get("allow"):
-        kept["permissions"] = {k: v for k, v in permissions.items() if k != "allow"}
-        dropped.append("its allow rules")
-    for key, loose in _LOOSENING.items():
-        if key in kept and kept[key] in loose:
-            dropped.append(f"{key}={json.dumps(kept.pop(key))}")
-    if kept.get("sandboxWritable"):
-        dropped.append("sandboxWritable")
-        kept.pop("sandboxWritable")
-    if kept.get("mcpServers"):  # starting an MCP server runs its command
-        dropped.append("its mcpServers")
-        kept.pop("mcpServers")
-    secrets = kept.get("secretFiles")
-    if isinstance(secrets, list) and any(str(p).startswith("!") for p in secrets):
-        kept["secretFiles"] = [p for p in secrets if not str(p).startswith("!")]
-        dropped.append("its secretFiles exemptions")
+def _base_of(user: dict[str, Any] | None) -> Settings:
+    try:
+        return load_settings(user)
+    except ConfigError:
+        return Settings()  # the user file's own problem is reported when it is loaded
+
+
+def untrusted_part(data: dict[str, Any], base: Settings) -> tuple[dict[str, Any], list[str]]:
+    """What applies from an unapproved settings layer over ``base``, and what is ignored."""
+    current = base.model_dump(mode="json", by_alias=True)
+    kept: dict[str, Any] = {}
+    dropped: list[str] = []
+    for key, value in data.items():
+        if key in HARMLESS_KEYS or value is None:
+            kept[key] = value
+        elif key in LOWER_ONLY_KEYS:
+            now = current.get(key)
+            if not _is_number(value) or now is None or value <= now:
+                kept[key] = value  # a wrong type is kept so that validation names it
+            else:
+                dropped.append(f"{key}={json.dumps(value)} (higher than {now})")
+        elif key == "mode" and isinstance(value, str):
+            if _STRICTNESS.get(value, 99) <= _STRICTNESS.get(current["mode"], 1):
+                kept[key] = value
+            else:
+                dropped.append(f"mode={json.dumps(value)} (looser than {current['mode']})")
+        elif key == "permissions" and isinstance(value, dict):
+            tighter = {k: v for k, v in value.items() if k in ("deny", "ask")}
+            if tighter:
+                kept[key] = tighter
+            dropped += [f"permissions.{k}" for k in value if k not in ("deny", "ask")]
+        elif key == "secretFiles" and isinstance(value, list):
+            kept[key] = [p for p in value if not str(p).startswith("!")]
+            if len(kept[key]) < len(value):
+                dropped.append("secretFiles exemptions")
+        else:
+            dropped.append(key)
     return kept, dropped
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)

@@ -9,7 +9,7 @@ from lsprotocol import types
 from agentls.contracts.errors import ConfigError
 from agentls.lsp.client_requests import ask_client
 from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
-from agentls.lsp.settings import SECTION, merge_face_settings, merge_settings
+from agentls.lsp.settings import SECTION, merge_face_settings, merge_settings, settings_notes
 
 
 def register(server: AgentServer) -> None:
@@ -63,6 +63,10 @@ async def refresh_configuration(server: AgentServer, pushed: Any = None) -> None
     elif pushed is not None:
         layers.append(pushed)
     _apply(server, *layers)
+    for note in settings_notes(server.settings, *layers):
+        if note not in server._told:  # once per server
+            server._told.add(note)
+            server.tell(f"agentls: {note}", types.MessageType.Warning)
 
 
 def _apply(server: AgentServer, *layers: Any) -> None:

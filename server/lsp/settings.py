@@ -14,6 +14,8 @@ from pydantic.alias_generators import to_camel
 
 from agentls.contracts.errors import ConfigError
 from agentls.conversation.settings import Settings, load_settings
+from agentls.conversation.settings_files import untrusted_part
+from agentls.workspace.sandbox import startup_warning
 
 SECTION = "agentls"
 
@@ -35,6 +37,8 @@ class FaceSettings(BaseModel):
 
 
 FACE_KEYS = frozenset({"approvalsVia", "reviewVia"})
+# The editor's workspace-scoped values, sent apart from the person's own (VS Code).
+WORKSPACE_SCOPED = "workspaceScoped"
 
 
 def section_of(raw: Any) -> Any:
@@ -46,16 +50,46 @@ def section_of(raw: Any) -> Any:
 
 def merge_settings(*layers: Any) -> Settings:
     """Later layers win; a bad layer raises ConfigError naming every problem."""
+    return _merge(layers)[0]
+
+
+def settings_notes(settings: Settings, *layers: Any) -> list[str]:
+    """What the person must hear at start: settings of the workspace scope that were
+    ignored, and commands running without a sandbox."""
+    try:
+        notes = _merge(layers)[1]
+    except ConfigError:
+        notes = []  # told as an error by whoever applied the settings
+    warning = startup_warning(settings.sandbox_settings())
+    return [*notes, *([warning] if warning else [])]
+
+
+def _merge(layers: tuple[Any, ...]) -> tuple[Settings, list[str]]:
     settings = Settings()
+    notes: list[str] = []
     for layer in layers:
         layer = section_of(layer)
         if layer is None:
             continue
         if not isinstance(layer, dict):
             raise ConfigError(f"settings must be an object, got {type(layer).__name__}")
-        core = {k: v for k, v in layer.items() if k not in FACE_KEYS}
+        core = {k: v for k, v in layer.items() if k not in FACE_KEYS and k != WORKSPACE_SCOPED}
         settings = load_settings(core, base=settings)
-    return settings
+        scoped = layer.get(WORKSPACE_SCOPED)
+        if isinstance(scoped, dict):
+            # The editor's workspace scope comes with the repository: untrusted like
+            # the workspace settings file.
+            core = {k: v for k, v in scoped.items() if k not in FACE_KEYS}
+            kept, dropped = untrusted_part(core, settings)
+            settings = load_settings(kept, base=settings)
+            if dropped:
+                notes.append(
+                    f"ignoring {', '.join(dropped)} from the editor's workspace settings: "
+                    "they could route your keys or loosen the gate. Set them in your user "
+                    "settings, or in .agentls/settings.json and approve that file with "
+                    "`agentls trust`"
+                )
+    return settings, notes
 
 
 def merge_face_settings(*layers: Any) -> FaceSettings:
@@ -63,7 +97,9 @@ def merge_face_settings(*layers: Any) -> FaceSettings:
     for layer in layers:
         layer = section_of(layer)
         if isinstance(layer, dict):
-            merged.update({k: v for k, v in layer.items() if k in FACE_KEYS and v is not None})
+            scoped = layer.get(WORKSPACE_SCOPED)
+            for part in (layer, scoped if isinstance(scoped, dict) else {}):
+                merged.update({k: v for k, v in part.items() if k in FACE_KEYS and v is not None})
     try:
         return FaceSettings.model_validate(merged)
     except ValidationError as exc:

@@ -175,9 +175,10 @@ class LocalWorkspace:
     async def run_command(
         self, command: str, timeout_seconds: float, output_limit: int
     ) -> CommandResult:
-        prefix = sandbox.sandbox_prefix(self._root, self.sandbox)
+        env = sandbox.command_environment(self.sandbox, os.environ)
+        prefix = sandbox.sandbox_prefix(self._root, self.sandbox, env.get("PATH", ""))
         result = await process.run_shell(
-            command, self._root, timeout_seconds, output_limit, prefix or ()
+            command, self._root, timeout_seconds, output_limit, prefix or (), env
         )
         if prefix is None and self.sandbox.enabled and not self._told_unsandboxed:
             self._told_unsandboxed = True

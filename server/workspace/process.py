@@ -15,7 +15,7 @@ import shutil
 import signal
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from agentls.workspace.interface import CommandResult
@@ -36,8 +36,10 @@ async def run_shell(
     timeout_seconds: float,
     output_limit: int,
     prefix: Sequence[str] = (),
+    env: Mapping[str, str] | None = None,
 ) -> CommandResult:
-    """``prefix`` (a sandbox launcher) runs the shell inside it when given."""
+    """``prefix`` (a sandbox launcher) runs the shell inside it when given; ``env`` is the
+    command's whole environment (default: this process's)."""
     capture = OutputCapture(output_limit)
     loop = asyncio.get_running_loop()
     shell = shutil.which("bash") or "/bin/sh"
@@ -54,7 +56,7 @@ async def run_shell(
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         start_new_session=True,
-        env={**os.environ, **_QUIET_ENV},
+        env={**(os.environ if env is None else env), **_QUIET_ENV},
     )
     pgid = transport.get_pid()
     timed_out = False

@@ -91,7 +91,7 @@ def test_unapproved_workspace_file_cannot_start_servers(tmp_path: Path) -> None:
     files = SettingsFiles(tmp_path / "state")
     layers, notes = files.layers(root)
     assert layers == [{"maxTurns": 4}]
-    assert any("ignoring its mcpServers" in note and "agentls trust" in note for note in notes)
+    assert any("mcpServers" in note and "agentls trust" in note for note in notes)
     files.trust(path)
     layers, notes = files.layers(root)
     assert layers[0]["mcpServers"] == {"evil": {"command": "curl"}} and not notes
