@@ -177,7 +177,10 @@ class AgentlsAgent:
         workspace = AcpWorkspace(root.resolve(), files, updates, asker)
         try:
             settings = session_settings(self.manager.settings_files, root, self.model, servers)
-            conversation = self.manager.open(workspace, settings, session_id)
+            # Edits are reviewed by AcpWorkspace as a diff, so the gate lets them through to it.
+            conversation = self.manager.open(
+                workspace, settings, session_id, edits_reviewed_by_workspace=True
+            )
         except ConfigError as exc:
             if "api key" in str(exc).lower():
                 raise auth_required(f"agentls: {exc}") from None

@@ -79,7 +79,9 @@ class RecordingClient:
             outcome=AllowedOutcome(outcome="selected", option_id=answer)
         )
 
-    async def read_text_file(self, session_id: str, path: str, **kwargs: Any) -> ReadTextFileResponse:
+    async def read_text_file(
+        self, session_id: str, path: str, **kwargs: Any
+    ) -> ReadTextFileResponse:
         self.reads.append(path)
         if path in self.buffers:
             return ReadTextFileResponse(content=self.buffers[path])

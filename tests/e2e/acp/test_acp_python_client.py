@@ -2,19 +2,343 @@
 
 from __future__ import annotations
 
+import asyncio
+import subprocess
+import sys
 from pathlib import Path
 
 from acp import text_block
+from acp.schema import EnvVariable, McpServerStdio
 
 from tests.e2e.acp.client import RecordingClient, agent, write_script
+from tests.fakes.mcp_server import HERE as MCP_SERVER
+
+
+def read_then_edit(
+    path: str, old: str, new: str, after: dict[str, object]
+) -> list[dict[str, object]]:
+    return [
+        {"toolCalls": [{"name": "read_file", "input": {"path": path}}]},
+        {
+            "toolCalls": [
+                {"name": "edit_file", "input": {"path": path, "old_text": old, "new_text": new}}
+            ]
+        },
+        after,
+    ]
+
+
+def agentls(state: Path, workspace: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "agentls", *args], cwd=workspace, capture_output=True, text=True,
+        timeout=60,
+    )  # fmt: skip
 
 
 async def test_a_prompt_streams_text(isolated_state: Path, workspace: Path, tmp_path: Path) -> None:
-    model = write_script(tmp_path / "s.json", [{"text": "Hello from the script."}])
+    model = write_script(
+        tmp_path / "s.json", [{"thinking": "Greet back.", "text": "Hello from the script."}]
+    )
     client = RecordingClient()
     async with agent(client, model, workspace) as (conn, _):
         session = await conn.new_session(cwd=str(workspace), mcp_servers=[])
         answer = await conn.prompt(session_id=session.session_id, prompt=[text_block("hi")])
     assert answer.stop_reason == "end_turn"
     assert client.text() == "Hello from the script."
-    assert "usage_update" in client.kinds()
+    assert client.text("agent_thought_chunk") == "Greet back."
+    usage = next(u for u in client.updates if u["sessionUpdate"] == "usage_update")
+    assert usage["size"] > 0
+    commands = next(u for u in client.updates if u["sessionUpdate"] == "available_commands_update")
+    assert {c["name"] for c in commands["availableCommands"]} == {"undo", "mode"}
+    assert session.modes is not None and session.modes.current_mode_id == "default"
+
+
+async def test_an_edit_shows_as_a_diff_is_allowed_and_lands_through_the_client(
+    isolated_state: Path, workspace: Path, tmp_path: Path
+) -> None:
+    target = workspace / "a.py"
+    target.write_text("x = 1\n")
+    client = RecordingClient(answers=["allow_once"])
+    client.buffers[str(target)] = "x = 1  # unsaved\n"  # the editor's buffer, not on disk
+    turns = read_then_edit(
+        "a.py",
+        "x = 1  # unsaved",
+        "x = 2",
+        {"text": "Done.", "expect": {"lastToolResultContains": "Edited"}},
+    )
+    turns[1]["expect"] = {"lastToolResultContains": "# unsaved"}
+    model = write_script(tmp_path / "s.json", turns)
+    async with agent(client, model, workspace) as (conn, _):
+        session = await conn.new_session(cwd=str(workspace), mcp_servers=[])
+        answer = await conn.prompt(session_id=session.session_id, prompt=[text_block("edit a.py")])
+    assert answer.stop_reason == "end_turn", client.text()
+    assert str(target) in client.reads
+    (asked,) = client.permissions
+    (diff,) = asked["toolCall"]["content"]
+    assert diff == {
+        "type": "diff",
+        "path": str(target),
+        "oldText": "x = 1  # unsaved\n",
+        "newText": "x = 2\n",
+    }
+    assert [k["kind"] for k in asked["options"]] == [
+        "allow_once",
+        "allow_always",
+        "reject_once",
+        "reject_always",
+    ]
+    call_id = asked["toolCall"]["toolCallId"]
+    seen = client.tool_updates(call_id)
+    assert seen[0]["sessionUpdate"] == "tool_call" and seen[0]["kind"] == "edit"
+    assert seen[0]["locations"] == [{"path": str(target)}]
+    assert seen[-1]["status"] == "completed"
+    assert client.writes == [(str(target), "x = 2\n")]
+    assert target.read_text() == "x = 2\n"
+
+
+async def test_an_edit_lands_on_disk_without_client_files_then_shows_in_sessions_and_undoes(
+    isolated_state: Path, workspace: Path, tmp_path: Path
+) -> None:
+    target = workspace / "a.py"
+    target.write_text("x = 1\n")
+    client = RecordingClient(offers_fs=False, answers=["allow_once"])
+    model = write_script(
+        tmp_path / "s.json", read_then_edit("a.py", "x = 1", "x = 2", {"text": "Done."})
+    )
+    async with agent(client, model, workspace) as (conn, _):
+        session = await conn.new_session(cwd=str(workspace), mcp_servers=[])
+        answer = await conn.prompt(session_id=session.session_id, prompt=[text_block("edit a.py")])
+    assert answer.stop_reason == "end_turn"
+    assert client.reads == [] and client.writes == []
+    assert target.read_text() == "x = 2\n"
+    (asked,) = client.permissions
+    assert asked["toolCall"]["content"][0]["type"] == "diff"
+    listed = agentls(isolated_state, workspace, "sessions")
+    assert session.session_id in listed.stdout, listed.stdout + listed.stderr
+    shown = agentls(isolated_state, workspace, "show", session.session_id)
+    assert "edit a.py" in shown.stdout
+    undone = agentls(isolated_state, workspace, "undo", session.session_id)
+    assert undone.returncode == 0, undone.stdout + undone.stderr
+    assert target.read_text() == "x = 1\n"
+
+
+async def test_a_rejected_edit_changes_nothing_and_the_model_is_told(
+    isolated_state: Path, workspace: Path, tmp_path: Path
+) -> None:
+    target = workspace / "a.py"
+    target.write_text("x = 1\n")
+    client = RecordingClient(answers=["reject_once"])
+    after = {"text": "Understood.", "expect": {"lastToolResultContains": "rejected the edit"}}
+    model = write_script(tmp_path / "s.json", read_then_edit("a.py", "x = 1", "x = 2", after))
+    async with agent(client, model, workspace) as (conn, _):
+        session = await conn.new_session(cwd=str(workspace), mcp_servers=[])
+        answer = await conn.prompt(session_id=session.session_id, prompt=[text_block("edit a.py")])
+    assert answer.stop_reason == "end_turn", client.text()
+    assert client.text() == "Understood."
+    assert target.read_text() == "x = 1\n" and client.writes == []
+    call_id = client.permissions[0]["toolCall"]["toolCallId"]
+    assert client.tool_updates(call_id)[-1]["status"] == "failed"
+
+
+async def test_an_allow_always_answer_is_not_asked_again(
+    isolated_state: Path, workspace: Path, tmp_path: Path
+) -> None:
+    echo = {"name": "run_command", "input": {"command": "echo agentlsok"}}
+    turns = [
+        {"toolCalls": [echo]},
+        {"toolCalls": [echo], "expect": {"lastToolResultContains": "agentlsok"}},
+        {"text": "Twice.", "expect": {"lastToolResultContains": "agentlsok"}},
+    ]
+    client = RecordingClient(answers=["allow_always"])
+    model = write_script(tmp_path / "s.json", turns)
+    async with agent(client, model, workspace) as (conn, _):
+        session = await conn.new_session(cwd=str(workspace), mcp_servers=[])
+        answer = await conn.prompt(session_id=session.session_id, prompt=[text_block("echo twice")])
+    assert answer.stop_reason == "end_turn", client.text()
+    (asked,) = client.permissions
+    assert "run_command(echo agentlsok)" in asked["options"][1]["name"]
+    outputs = [
+        u for u in client.updates
+        if u["sessionUpdate"] == "tool_call_update" and u.get("status") == "completed"
+    ]  # fmt: skip
+    assert len(outputs) == 2
+    assert all("agentlsok" in u["content"][0]["content"]["text"] for u in outputs)
+    starts = [u for u in client.updates if u["sessionUpdate"] == "tool_call"]
+    assert [s["kind"] for s in starts] == ["execute", "execute"]
+
+
+def _processes_with(argument: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            words = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if argument.encode() in words and b"sleep" in words[0]:
+            found.append(int(entry.name))
+    return found
+
+
+async def _until(check: object, timeout: float = 30) -> None:
+    async with asyncio.timeout(timeout):
+        while not check():  # type: ignore[operator]
+            await asyncio.sleep(0.05)  # polls /proc: no event tells when a process starts
+
+
+async def test_cancel_during_a_running_command_kills_it_and_answers_cancelled(
+    isolated_state: Path, workspace: Path, tmp_path: Path
+) -> None:
+    marker = "301.4159"  # a unique argument to find the process by
+    command = {"name": "run_command", "input": {"command": f"sleep {marker}"}}
+    client = RecordingClient(answers=["allow_once"])
+    model = write_script(tmp_path / "s.json", [{"toolCalls": [command]}])
+    async with agent(client, model, workspace) as (conn, _):
+        session = await conn.new_session(cwd=str(workspace), mcp_servers=[])
+        prompt = asyncio.create_task(
+            conn.prompt(session_id=session.session_id, prompt=[text_block("sleep")])
+        )
+        await _until(lambda: _processes_with(marker))
+        await conn.cancel(session_id=session.session_id)
+        answer = await asyncio.wait_for(prompt, 30)
+        await _until(lambda: not _processes_with(marker))
+    assert answer.stop_reason == "cancelled"
+    last = client.tool_updates(client.permissions[0]["toolCall"]["toolCallId"])[-1]
+    assert last["status"] == "failed"
+
+
+async def test_cancel_ends_a_pending_permission_request(
+    isolated_state: Path, workspace: Path, tmp_path: Path
+) -> None:
+    command = {"name": "run_command", "input": {"command": "echo never"}}
+    client = RecordingClient(answers=["wait"])
+    model = write_script(tmp_path / "s.json", [{"toolCalls": [command]}])
+    async with agent(client, model, workspace) as (conn, _):
+        session = await conn.new_session(cwd=str(workspace), mcp_servers=[])
+        prompt = asyncio.create_task(
+            conn.prompt(session_id=session.session_id, prompt=[text_block("echo")])
+        )
+        await client.wait_for(lambda: client.permissions)
+        await conn.cancel(session_id=session.session_id)
+        answer = await asyncio.wait_for(prompt, 30)
+    assert answer.stop_reason == "cancelled"
+
+
+async def test_a_cancelled_permission_outcome_aborts_the_run(
+    isolated_state: Path, workspace: Path, tmp_path: Path
+) -> None:
+    command = {"name": "run_command", "input": {"command": "echo never"}}
+    client = RecordingClient(answers=["cancelled"])
+    model = write_script(tmp_path / "s.json", [{"toolCalls": [command]}])
+    async with agent(client, model, workspace) as (conn, _):
+        session = await conn.new_session(cwd=str(workspace), mcp_servers=[])
+        answer = await conn.prompt(session_id=session.session_id, prompt=[text_block("echo")])
+    assert answer.stop_reason == "cancelled"
+
+
+async def test_session_load_replays_an_earlier_session(
+    isolated_state: Path, workspace: Path, tmp_path: Path
+) -> None:
+    echo = {"name": "run_command", "input": {"command": "echo replayed-output"}}
+    model = write_script(tmp_path / "s.json", [{"toolCalls": [echo]}, {"text": "All done."}])
+    first = RecordingClient(answers=["allow_once"])
+    async with agent(first, model, workspace) as (conn, _):
+        session = await conn.new_session(cwd=str(workspace), mcp_servers=[])
+        await conn.prompt(session_id=session.session_id, prompt=[text_block("please echo")])
+        listed = await conn.list_sessions(cwd=str(workspace))
+    assert [s.session_id for s in listed.sessions] == [session.session_id]
+    assert listed.sessions[0].title == "please echo"
+    second = RecordingClient()
+    async with agent(second, model, workspace) as (conn, _):
+        await conn.load_session(cwd=str(workspace), session_id=session.session_id, mcp_servers=[])
+        replayed = list(second.updates)  # all of it arrived before the answer
+    assert second.text("user_message_chunk") == "please echo"
+    assert "All done." in "".join(
+        u["content"]["text"] for u in replayed if u["sessionUpdate"] == "agent_message_chunk"
+    )
+    calls = [u for u in replayed if u["sessionUpdate"] == "tool_call"]
+    assert calls[0]["kind"] == "execute" and calls[0]["rawInput"] == echo["input"]
+    result = next(u for u in replayed if u["sessionUpdate"] == "tool_call_update")
+    assert "replayed-output" in result["content"][0]["content"]["text"]
+
+
+async def test_an_mcp_server_from_session_new_is_used_under_the_gate(
+    isolated_state: Path, workspace: Path, tmp_path: Path
+) -> None:
+    add = {"name": "mcp__test__add", "input": {"a": 40, "b": 2}}
+    turns = [
+        {"toolCalls": [add], "expect": {"toolsInclude": ["mcp__test__add"]}},
+        {"text": "It is 42.", "expect": {"lastToolResultContains": "the sum is 42"}},
+    ]
+    client = RecordingClient(answers=["allow_once"])
+    model = write_script(tmp_path / "s.json", turns)
+    server = McpServerStdio(
+        name="test", command=sys.executable, args=[str(MCP_SERVER)],
+        env=[EnvVariable(name="MCP_FAKE_MARKER", value=str(tmp_path / "starts.txt"))],
+    )  # fmt: skip
+    async with agent(client, model, workspace) as (conn, _):
+        session = await conn.new_session(cwd=str(workspace), mcp_servers=[server])
+        answer = await conn.prompt(session_id=session.session_id, prompt=[text_block("add")])
+    assert answer.stop_reason == "end_turn", client.text()
+    assert client.text() == "It is 42."
+    (asked,) = client.permissions  # an external tool is asked about, like any
+    assert asked["toolCall"]["toolCallId"] and "mcp__test__add" in asked["options"][1]["name"]
+    assert (tmp_path / "starts.txt").exists()
+
+
+async def test_undo_and_mode_commands(
+    isolated_state: Path, workspace: Path, tmp_path: Path
+) -> None:
+    target = workspace / "a.py"
+    target.write_text("x = 1\n")
+    client = RecordingClient(answers=["allow_once"])
+    model = write_script(
+        tmp_path / "s.json", read_then_edit("a.py", "x = 1", "x = 2", {"text": "Done."})
+    )
+    async with agent(client, model, workspace) as (conn, _):
+        session = await conn.new_session(cwd=str(workspace), mcp_servers=[])
+        sid = session.session_id
+        await conn.prompt(session_id=sid, prompt=[text_block("edit a.py")])
+        assert target.read_text() == "x = 2\n"
+        answer = await conn.prompt(session_id=sid, prompt=[text_block("/undo")])
+        assert answer.stop_reason == "end_turn"
+        assert target.read_text() == "x = 1\n"
+        await conn.prompt(session_id=sid, prompt=[text_block("/mode plan")])
+    modes = [
+        u["currentModeId"] for u in client.updates if u["sessionUpdate"] == "current_mode_update"
+    ]
+    assert modes == ["plan"]
+    assert "undid turn" in client.text()
+
+
+async def test_allow_always_on_an_edit_covers_the_next_edit_of_that_file(
+    isolated_state: Path, workspace: Path, tmp_path: Path
+) -> None:
+    target = workspace / "a.py"
+    target.write_text("x = 1\n")
+    turns = [
+        *read_then_edit("a.py", "x = 1", "x = 2", {})[:2],
+        {
+            "toolCalls": [
+                {
+                    "name": "edit_file",
+                    "input": {"path": "a.py", "old_text": "x = 2", "new_text": "x = 3"},
+                }
+            ]
+        },
+        {"text": "Done.", "expect": {"lastToolResultContains": "Edited"}},
+    ]
+    client = RecordingClient(answers=["allow_always"])
+    model = write_script(tmp_path / "s.json", turns)
+    async with agent(client, model, workspace) as (conn, _):
+        session = await conn.new_session(cwd=str(workspace), mcp_servers=[])
+        answer = await conn.prompt(session_id=session.session_id, prompt=[text_block("edit twice")])
+    assert answer.stop_reason == "end_turn", client.text()
+    assert len(client.permissions) == 1
+    assert target.read_text() == "x = 3\n"
+    diffs = [
+        c for u in client.updates if u["sessionUpdate"] == "tool_call_update"
+        for c in u.get("content") or [] if c["type"] == "diff"
+    ]  # fmt: skip
+    assert [d["newText"] for d in diffs] == ["x = 2\n", "x = 3\n"]  # shown, even unasked
