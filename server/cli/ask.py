@@ -14,7 +14,7 @@ from agentls.cli.render import TerminalPrinter
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.observer import NullObserver, RunObserver
 from agentls.contracts.outcomes import EXIT_USAGE, RunResult
-from agentls.conversation.manager import Conversation, ConversationManager
+from agentls.conversation.manager import Conversation, ConversationManager, SessionBusy
 from agentls.conversation.settings import Settings, load_settings
 from agentls.conversation.settings_files import SettingsFiles
 from agentls.permissions.approvers import Approver, AutoApprover, DenyAllApprover
@@ -81,6 +81,9 @@ def run_ask(args: argparse.Namespace) -> int:
     observer: RunObserver = NullObserver() if args.json else TerminalPrinter()
     try:
         result = asyncio.run(_ask(conversation, args.prompt, choose_approver(args), observer))
+    except SessionBusy as exc:  # another process (an editor, another ask) is running it
+        print(f"agentls: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     finally:
         manager.close()
     if args.json:

@@ -11,6 +11,7 @@ from pathlib import Path
 from agentls.contracts.outcomes import EXIT_USAGE
 from agentls.conversation.replay import ReplayError, replay_session
 from agentls.conversation.undo import UndoRefused, undo_last_ask, undo_turn
+from agentls.session.lock import SessionHeld
 from agentls.session.reader import SessionFormatError, read_events
 from agentls.session.reducer import reduce
 from agentls.session.store import SessionNotFound, SessionStore, default_state_dir
@@ -61,12 +62,13 @@ def run_undo(args: argparse.Namespace) -> int:
             raise SessionNotFound(f"no session {args.session_id} in {store.sessions_dir}")
         root = Path(reduce(read_events(path, kinds=("session_started",))).workspace)
         target = LocalWorkspace(root)
-        result = asyncio.run(
-            undo_last_ask(store.state_dir, path, root, target)
-            if args.turn is None
-            else undo_turn(store.state_dir, path, root, target, args.turn)
-        )
-    except (SessionNotFound, SessionFormatError, UndoRefused, ValueError) as exc:
+        with store.claim(args.session_id, "cli"):  # not while a run writes the session
+            result = asyncio.run(
+                undo_last_ask(store.state_dir, path, root, target)
+                if args.turn is None
+                else undo_turn(store.state_dir, path, root, target, args.turn)
+            )
+    except (SessionNotFound, SessionFormatError, UndoRefused, SessionHeld, ValueError) as exc:
         print(f"agentls: {exc}", file=sys.stderr)
         return EXIT_USAGE
     print(result.describe())

@@ -7,8 +7,10 @@ tool or talks to a model itself.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,12 +38,16 @@ from agentls.providers.base import ModelProvider
 from agentls.providers.factory import make_provider
 from agentls.runtime.registry import ToolRegistry
 from agentls.runtime.runtime import ToolRuntime
+from agentls.session.lock import SessionClaim, SessionHeld
 from agentls.session.log import SessionLog
+from agentls.session.reader import read_events
+from agentls.session.reducer import reduce
 from agentls.session.state import SessionState
 from agentls.session.store import SessionStore
 from agentls.tools import BUILTIN_TOOLS
 from agentls.workspace.interface import ToolContext, ToolDefinition, Workspace
 
+logger = logging.getLogger(__name__)
 ProviderFactory = Callable[[Settings], ModelProvider]
 
 
@@ -55,7 +61,7 @@ def provider_from_settings(settings: Settings) -> ModelProvider:
 
 
 class SessionBusy(Exception):
-    """A session runs one prompt at a time."""
+    """A session runs one prompt at a time, in one process (the message names the other)."""
 
 
 @dataclass
@@ -97,8 +103,15 @@ class Conversation:
         settings_files: SettingsFiles | None = None,
         state_dir: Path | None = None,
         mcp: McpHub | None = None,
+        claim: SessionClaim | None = None,
+        unfinished: SessionState | None = None,
     ) -> None:
         self.session_id = session_id
+        # One writer per session across processes; and a resumed session's crashed
+        # run, closed only once the lock shows no one else is running it.
+        self.claim = claim
+        self._unfinished = unfinished
+        self._held_between_runs = False  # an undo holds the session
         self.mcp = mcp
         self.log = log
         self.messages = messages
@@ -118,8 +131,9 @@ class Conversation:
         self.context = ToolContext(
             workspace, command_timeout_seconds=settings.command_timeout_seconds
         )
+        self.projector_tools = _write_tools(registry)
         self.projector = ContextProjector(
-            settings.context_policy(provider.model_id), write_tools=_write_tools(registry)
+            settings.context_policy(provider.model_id), write_tools=self.projector_tools
         )
         self.current: RunHandle | None = None
         self.checkpointer: Checkpointer | None = None
@@ -135,7 +149,14 @@ class Conversation:
 
     def set_mode(self, mode: Mode) -> None:
         self.policy.mode = mode
-        self.log.append("mode_changed", mode=mode.value)
+        if self.running or self.claim is None:
+            self.log.append("mode_changed", mode=mode.value)
+            return
+        try:
+            with self.claimed():
+                self.log.append("mode_changed", mode=mode.value)
+        except SessionBusy as exc:  # the next run_started records the mode anyway
+            logger.info("mode change not logged: %s", exc)
 
     def apply_settings(self, settings: Settings) -> None:
         """New settings take effect from the next run (the model stays the session's)."""
@@ -181,6 +202,18 @@ class Conversation:
         """Start a run on ``prompt`` as a task; the handle cancels it or waits for it."""
         if self.running:
             raise SessionBusy(f"session {self.session_id} already has a run going")
+        if self._held_between_runs:
+            raise SessionBusy(f"session {self.session_id} is being undone; ask again after")
+        self._take_claim()
+        try:
+            return self._start(prompt, approver, observer)
+        except BaseException:
+            self._drop_claim()
+            raise
+
+    def _start(
+        self, prompt: str, approver: Approver | None, observer: RunObserver | None
+    ) -> RunHandle:
         run_id = f"run-{secrets.token_hex(4)}"
         mode = self.policy.mode  # settings.mode until agentls.setMode changes it
         self.log.append(
@@ -218,8 +251,64 @@ class Conversation:
             finally:
                 self.log.turn_boundary()  # durable shortly; close() syncs for good
 
-        self.current = RunHandle(self.session_id, run_id, asyncio.create_task(run()))
+        task = asyncio.create_task(run())
+        task.add_done_callback(self._run_ended)  # also when cancelled before it ran
+        self.current = RunHandle(self.session_id, run_id, task)
         return self.current
+
+    def _run_ended(self, task: asyncio.Task[RunResult]) -> None:
+        if self.current is None or self.current.task is task:  # not the next run's lock
+            self._drop_claim()
+
+    @contextlib.contextmanager
+    def claimed(self) -> Iterator[None]:
+        """Hold the session between runs (an undo), caught up with its log; SessionBusy if
+        it is running here or elsewhere."""
+        if self.running or self._held_between_runs:
+            raise SessionBusy(f"session {self.session_id} is running; cancel it first")
+        self._take_claim()
+        self._held_between_runs = True
+        try:
+            yield
+        finally:
+            self._held_between_runs = False
+            self._drop_claim()
+
+    def _take_claim(self) -> None:
+        if self.claim is None:
+            return
+        try:
+            self.claim.acquire()
+        except SessionHeld as exc:
+            raise SessionBusy(str(exc)) from None
+        try:
+            self._catch_up()
+        except BaseException:
+            self._drop_claim()
+            raise
+
+    def _drop_claim(self) -> None:
+        if self.claim is not None:
+            self.claim.release()
+
+    def _catch_up(self) -> None:
+        """Take in what another process appended since this session was read (holding the
+        lock), and close a run that crashed there."""
+        expected = self.log.next_seq
+        self.log.resync()
+        if self.log.next_seq != expected:
+            state = reduce(read_events(self.log.path))
+            self.messages[:] = state.messages
+            self.projector = ContextProjector(
+                self.projector.policy, write_tools=self.projector_tools
+            )
+            self.resume_context(state)
+            if self.checkpointer is not None:
+                self.checkpointer.catch_up()
+            self._unfinished = state
+        if self._unfinished is not None:
+            _close_interrupted_run(self.log, self._unfinished, self.messages)
+            self._unfinished = None
 
     async def run_registry(self) -> ToolRegistry:
         """The built-in tools and those of the MCP servers in the settings (started if need be)."""
@@ -254,8 +343,10 @@ class ConversationManager:
         *,
         tools: Sequence[ToolDefinition[Any]] = BUILTIN_TOOLS,
         provider_factory: ProviderFactory = provider_from_settings,
+        face: str = "cli",
     ) -> None:
         self.store = store
+        self.face = face  # who holds a session's lock while running it: "cli", "lsp", "acp"
         self.settings_files = SettingsFiles(store.state_dir)
         self.registry = ToolRegistry(tools)
         self.mcp = McpHub()  # MCP servers, shared by the sessions of a workspace
@@ -297,11 +388,11 @@ class ConversationManager:
                     f"not {workspace.root}"
                 )
             messages = list(state.messages)
-            _close_interrupted_run(log, state, messages)
         conversation = Conversation(
             session_id, log, messages, workspace, settings, provider, self.registry,
             edits_reviewed_by_workspace=edits_reviewed_by_workspace,
             settings_files=self.settings_files, state_dir=self.store.state_dir, mcp=self.mcp,
+            claim=self.store.claim(session_id, self.face), unfinished=resumed,
         )  # fmt: skip
         if resumed is not None:
             conversation.resume_context(resumed)

@@ -100,7 +100,7 @@ class AgentServer(LanguageServer):
         super().__init__("agentls", __version__, protocol_cls=AgentProtocol)
         self.waited_runs: dict[Any, RunHandle] = {}  # request id -> run, for $/cancelRequest
         self.store = store or SessionStore(default_state_dir())
-        self.manager = ConversationManager(self.store)
+        self.manager = ConversationManager(self.store, face="lsp")
         self.manager.mcp.notify = lambda note: self.tell(f"agentls: {note}", _WARNING)
         self.settings = Settings()  # what the editor sent (files are added per root)
         self.editor_layers: list[Any] = []

@@ -12,10 +12,12 @@ from typing import Any
 from pydantic import Field
 from pygls.exceptions import JsonRpcInvalidParams
 
+from agentls.conversation.manager import Conversation, SessionBusy
 from agentls.conversation.undo import UndoRefused, undo_last_ask, undo_turn
 from agentls.lsp.commands import CommandParams, parse
 from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
 from agentls.lsp.workspace import LspWorkspace
+from agentls.session.lock import SessionHeld
 from agentls.session.reader import read_events
 from agentls.session.reducer import reduce
 
@@ -38,23 +40,29 @@ def register(server: AgentServer) -> None:
         if not path.exists():
             raise JsonRpcInvalidParams(message=f"agentls: no session {params.session_id}")
         conversation = ls.manager.get(params.session_id)
-        if conversation is not None and conversation.running:
-            raise JsonRpcInvalidParams(message="agentls: the session is running; cancel it first")
-        if conversation is not None and isinstance(conversation.workspace, LspWorkspace):
-            workspace = conversation.workspace
-        else:
-            root = Path(reduce(read_events(path, kinds=("session_started",))).workspace)
-            workspace = LspWorkspace(ls, root)
-        log = conversation.log if conversation is not None else None
-        state_dir = ls.store.state_dir
-        try:
-            if params.turn is None:
-                result = await undo_last_ask(state_dir, path, workspace.root, workspace, log)
-            else:
-                result = await undo_turn(
-                    state_dir, path, workspace.root, workspace, params.turn, log
-                )
-        except UndoRefused as exc:
+        try:  # one writer per session: not while it runs here or in another process
+            with conversation.claimed() if conversation else ls.store.claim(path.stem, "lsp"):
+                return await _undo(ls, path, conversation, params.turn)
+        except (SessionBusy, SessionHeld) as exc:
             raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
-        ls.tell(f"agentls: {result.describe()}")
-        return result.to_dict()
+
+
+async def _undo(
+    ls: AgentServer, path: Path, conversation: Conversation | None, turn: int | None
+) -> dict[str, Any]:
+    if conversation is not None and isinstance(conversation.workspace, LspWorkspace):
+        workspace = conversation.workspace
+    else:
+        root = Path(reduce(read_events(path, kinds=("session_started",))).workspace)
+        workspace = LspWorkspace(ls, root)
+    log = conversation.log if conversation is not None else None
+    state_dir = ls.store.state_dir
+    try:
+        if turn is None:
+            result = await undo_last_ask(state_dir, path, workspace.root, workspace, log)
+        else:
+            result = await undo_turn(state_dir, path, workspace.root, workspace, turn, log)
+    except UndoRefused as exc:
+        raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
+    ls.tell(f"agentls: {result.describe()}")
+    return result.to_dict()

@@ -119,6 +119,14 @@ class SessionLog:
                 self._fsync_thread.start()
             self._fsync_wanted.notify()
 
+    def resync(self) -> None:
+        """Continue after what another process appended (call it holding the session's lock)."""
+        with self._lock:
+            if self._fd is None:
+                return
+            self._terminate_torn_line()
+            self._seq = _last_seq(self.path) + 1
+
     def sync(self) -> None:
         """fsync now and wait for it (end of a run); errors are counted, not raised."""
         with self._lock:

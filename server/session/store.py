@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from agentls.session import events as ev
+from agentls.session.lock import SessionClaim
 from agentls.session.log import SessionLog
 from agentls.session.reader import SessionFormatError, read_events
 from agentls.session.reducer import Reducer, reduce
@@ -71,6 +72,12 @@ class SessionStore:
                 f"invalid session id {session_id!r}: use only letters, digits, '-' and '_'"
             )
         return self.sessions_dir / f"{session_id}.jsonl"
+
+    def claim(self, session_id: str, face: str) -> SessionClaim:
+        """The one-writer lock of a session, for ``face`` ("cli", "lsp", "acp"); not taken yet:
+        ``with store.claim(id, "acp"):`` or ``acquire()``/``release()``. SessionHeld names
+        the other holder."""
+        return SessionClaim(self.path_for(session_id), face)
 
     def create(self, workspace: Path, model: str) -> tuple[str, SessionLog]:
         session_id = new_session_id()
