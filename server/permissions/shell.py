@@ -295,6 +295,9 @@ def _judge_target(kind: str, word: Word, write: bool, walk: _Walk) -> None:
     path = word.value
     if path in HARMLESS_DEVICES:
         return
+    if re.match(r"/dev/(tcp|udp)/", os.path.normpath(path)):
+        walk.fail(f"opens a network connection through bash ({path})")
+        return
     if walk.root is None:
         if os.path.isabs(path):
             walk.ask(f"{verb} {path}, outside the workspace")
