@@ -115,6 +115,7 @@ class Settings(BaseModel):
             self.sandbox_network,
             tuple(self.sandbox_writable),
             tuple(self.sandbox_env.items()),
+            self.secret_patterns(),
         )
 
     def secret_patterns(self) -> tuple[str, ...]:

@@ -7,7 +7,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from agentls.contracts.tooling import ErrorCode, Observation, ToolIntent
-from agentls.runtime.redaction import mask_secrets
+from agentls.workspace.redaction import mask_secrets
 
 
 def bound(text: str, limit: int) -> tuple[str, int]:

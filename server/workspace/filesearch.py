@@ -33,6 +33,7 @@ from pathlib import Path
 from agentls.contracts.tooling import ErrorCode, ToolError
 from agentls.workspace import globs
 from agentls.workspace.interface import Listing, SearchMatch, SearchResult
+from agentls.workspace.redaction import mask_secrets
 
 _RG_COMMON = ("--no-config", "--no-require-git", "--no-ignore-global", "--sort", "path")
 _IGNORE_KINDS = (".rgignore", ".ignore", ".gitignore")  # highest precedence first
@@ -59,19 +60,41 @@ async def search(
     limit: int,
     *,
     use_ripgrep: bool | None = None,
+    secret: Callable[[str], bool] | None = None,
 ) -> SearchResult:
-    """Lines matching the regex ``pattern`` (Python syntax) in files under ``base``."""
+    """Lines matching the regex ``pattern`` (Python syntax) in files under ``base``.
+
+    Files ``secret`` names are not searched, unless ``base`` is that file (asked for by
+    name, so the gate has seen it). A line holding a secret is matched and shown in
+    its masked form only, so a search can never tell what a masked value holds.
+    """
     try:
         regex = re.compile(pattern)
     except re.error as exc:
         raise ToolError(ErrorCode.INVALID_INPUT, f"invalid regex {pattern!r}: {exc}") from exc
     wanted = _path_filter(base, glob)
+    if secret is not None and not (root / base).is_file():
+        by_glob, is_secret = wanted, secret
+        wanted = lambda rel: by_glob(rel) and not is_secret(rel)  # noqa: E731
+    keep = _masked_match(regex)
     rg = ripgrep_path(use_ripgrep)
     if rg is not None:
-        found = await _rg_search(rg, root, pattern, base, wanted, limit)
+        found = await _rg_search(rg, root, pattern, base, wanted, keep, limit)
         if found is not None:
             return found
-    return await asyncio.to_thread(_py_search, root, regex, base, wanted, limit)
+    return await asyncio.to_thread(_py_search, root, regex, base, wanted, keep, limit)
+
+
+def _masked_match(regex: re.Pattern[str]) -> Callable[[str], str | None]:
+    """The line as it may be shown when it matches in its masked form, else None."""
+
+    def keep(line: str) -> str | None:
+        masked, count = mask_secrets(line)
+        if count and regex.search(masked) is None:
+            return None
+        return masked
+
+    return keep
 
 
 def ripgrep_path(use_ripgrep: bool | None = None) -> str | None:
@@ -329,7 +352,12 @@ def _py_list(root: Path, base: str, wanted: Callable[[str], bool], limit: int) -
 
 
 def _py_search(
-    root: Path, regex: re.Pattern[str], base: str, wanted: Callable[[str], bool], limit: int
+    root: Path,
+    regex: re.Pattern[str],
+    base: str,
+    wanted: Callable[[str], bool],
+    keep: Callable[[str], str | None],
+    limit: int,
 ) -> SearchResult:
     explicit_file = (root / base).is_file()
     matches: list[SearchMatch] = []
@@ -346,8 +374,8 @@ def _py_search(
         if lines[-1] == "":
             lines.pop()
         for number, line in enumerate(lines, start=1):
-            if regex.search(line):
-                matches.append(SearchMatch(rel, number, line.rstrip("\r")))
+            if regex.search(line) and (shown := keep(line.rstrip("\r"))) is not None:
+                matches.append(SearchMatch(rel, number, shown))
                 if len(matches) > limit:
                     return SearchResult(matches[:limit], truncated=True, engine="python")
     return SearchResult(matches, truncated=False, engine="python")
@@ -377,6 +405,7 @@ async def _rg_search(
     pattern: str,
     base: str,
     wanted: Callable[[str], bool],
+    keep: Callable[[str], str | None],
     limit: int,
 ) -> SearchResult | None:
     # No --glob for ripgrep: its globs override ignore files (a gitignored *.py would be
@@ -392,8 +421,10 @@ async def _rg_search(
             rel = _rg_text(data["path"])
             if not wanted(rel):
                 continue
-            text = _rg_text(data["lines"]).rstrip("\n").rstrip("\r")
-            matches.append(SearchMatch(rel, int(data["line_number"]), text))
+            shown = keep(_rg_text(data["lines"]).rstrip("\n").rstrip("\r"))
+            if shown is None:
+                continue
+            matches.append(SearchMatch(rel, int(data["line_number"]), shown))
             if len(matches) > limit:
                 return SearchResult(matches[:limit], truncated=True, engine="ripgrep")
     if exit_code() == 2 and not matches:

@@ -47,16 +47,22 @@ class LocalWorkspace:
         if not self._root.is_dir():
             raise ValueError(f"workspace root {self._root} is not a directory")
         self._use_ripgrep = use_ripgrep
+        self.secrets = paths.SecretFiles(self._root, self.sandbox.secret_patterns)
 
     def use_sandbox(self, settings: SandboxSettings) -> None:
         self.sandbox = settings
+        self.secrets = paths.SecretFiles(self._root, settings.secret_patterns)
 
     @property
     def root(self) -> Path:
         return self._root
 
     def relative(self, path: str) -> str:
-        return paths.confine(self._root, path)
+        # A symlink or hard link to a secret file is that file: the gate sees its name.
+        rel = paths.confine(self._root, path)
+        if paths.is_secret_path(rel, self.secrets.patterns):
+            return rel
+        return self.secrets.secret_behind(rel) or rel
 
     def _real(self, path: str) -> tuple[str, Path]:
         """The workspace-relative path and the real file behind it (symlinks resolved)."""
@@ -103,7 +109,13 @@ class LocalWorkspace:
     async def search(self, pattern: str, path: str, glob: str | None, limit: int) -> SearchResult:
         rel = self._existing(path)
         return await filesearch.search(
-            self._root, pattern, rel, glob, limit, use_ripgrep=self._use_ripgrep
+            self._root,
+            pattern,
+            rel,
+            glob,
+            limit,
+            use_ripgrep=self._use_ripgrep,
+            secret=self.secrets.is_secret,
         )
 
     def _existing(self, path: str) -> str:

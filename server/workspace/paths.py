@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -94,3 +95,64 @@ def confine(root: Path, path: str) -> str:
 def _posix(rel: Path) -> str:
     text = rel.as_posix()
     return text if text else "."
+
+
+# How many entries the hard-link scan looks at before it gives up and treats every
+# multiply linked file as a secret (fail closed).
+_SCAN_LIMIT = 200_000
+_SCAN_SKIP = frozenset({".git", "node_modules", ".venv", "__pycache__"})
+
+
+class SecretFiles:
+    """Which files of one workspace hold secrets: by name, behind a symlink, or as a hard
+    link to a secret-named file (same device and inode)."""
+
+    def __init__(self, root: Path, patterns: tuple[str, ...] = DEFAULT_SECRET_PATTERNS) -> None:
+        self.root = root
+        self.patterns = patterns
+
+    def is_secret(self, rel: str) -> bool:
+        return is_secret_path(rel, self.patterns) or self.secret_behind(rel) is not None
+
+    def secret_behind(self, rel: str) -> str | None:
+        """The secret file a path not secret by name leads to (symlink or hard link), if any."""
+        full = self.root / rel
+        try:
+            real = full.resolve()
+            st = real.stat()
+        except (OSError, RuntimeError):
+            return None
+        if real != full and real.is_relative_to(self.root):
+            target = _posix(real.relative_to(self.root))
+            if is_secret_path(target, self.patterns):
+                return target
+        if st.st_nlink > 1 and stat.S_ISREG(st.st_mode):
+            inodes, complete = self._secret_inodes()
+            found = inodes.get((st.st_dev, st.st_ino))
+            if found is not None:
+                return found
+            if not complete:
+                return rel  # could not look everywhere: treat it as a secret
+        return None
+
+    def _secret_inodes(self) -> tuple[dict[tuple[int, int], str], bool]:
+        """(device, inode) -> path of every secret-named file; False when the scan stopped."""
+        found: dict[tuple[int, int], str] = {}
+        seen = 0
+        for folder, dirs, files in os.walk(self.root):
+            dirs[:] = [d for d in dirs if d not in _SCAN_SKIP]
+            seen += len(dirs) + len(files)
+            if seen > _SCAN_LIMIT:
+                return found, False
+            base = Path(folder).relative_to(self.root)
+            for name in files:
+                rel = _posix(base / name)
+                if not is_secret_path(rel, self.patterns):
+                    continue
+                try:
+                    st = os.stat(self.root / rel, follow_symlinks=False)
+                except OSError:
+                    continue
+                if stat.S_ISREG(st.st_mode):
+                    found.setdefault((st.st_dev, st.st_ino), rel)
+        return found, True

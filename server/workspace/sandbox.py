@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from agentls.workspace.paths import DEFAULT_SECRET_PATTERNS
+
 log = logging.getLogger(__name__)
 
 # The only variables of the agentls process a command sees (plus LC_*).
@@ -44,6 +46,9 @@ class SandboxSettings:
     network: bool = False
     writable: tuple[str, ...] = field(default_factory=tuple)  # extra writable folders
     env: tuple[tuple[str, str], ...] = field(default_factory=tuple)  # sandboxEnv
+    # Files no command output or search may show: the workspace's secret-file globs
+    # travel with the rest of its protection settings.
+    secret_patterns: tuple[str, ...] = DEFAULT_SECRET_PATTERNS
 
 
 def command_environment(settings: SandboxSettings, source: Mapping[str, str]) -> dict[str, str]:

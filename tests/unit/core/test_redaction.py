@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from agentls.runtime.redaction import mask_secrets
+from agentls.workspace.redaction import mask_secrets
 
 from .helpers import call, conversation
 
