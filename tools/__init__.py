@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentls.tools.definition import DEFINITION, REFERENCES
 from agentls.tools.edit_file import EDIT_FILE
 from agentls.tools.list_files import LIST_FILES
+from agentls.tools.problems import PROBLEMS
 from agentls.tools.read_file import READ_FILE
+from agentls.tools.rename import RENAME
 from agentls.tools.run_command import RUN_COMMAND
 from agentls.tools.search import SEARCH
+from agentls.tools.symbols import SYMBOLS
 from agentls.tools.write_file import WRITE_FILE
 from agentls.workspace.interface import ToolDefinition
 
@@ -19,6 +23,11 @@ BUILTIN_TOOLS: tuple[ToolDefinition[Any], ...] = (
     EDIT_FILE,
     WRITE_FILE,
     RUN_COMMAND,
+    PROBLEMS,
+    DEFINITION,
+    REFERENCES,
+    SYMBOLS,
+    RENAME,
 )
 
 
@@ -28,11 +37,16 @@ def tools_by_name() -> dict[str, ToolDefinition[Any]]:
 
 __all__ = [
     "BUILTIN_TOOLS",
+    "DEFINITION",
     "EDIT_FILE",
     "LIST_FILES",
+    "PROBLEMS",
     "READ_FILE",
+    "REFERENCES",
+    "RENAME",
     "RUN_COMMAND",
     "SEARCH",
+    "SYMBOLS",
     "WRITE_FILE",
     "tools_by_name",
 ]

@@ -112,3 +112,5 @@ async def _ask(
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         if conversation.mcp is not None:
             await conversation.mcp.aclose()  # MCP servers stop while the event loop runs
+        if conversation.languages is not None:
+            await conversation.languages.aclose()  # language servers too

@@ -27,6 +27,9 @@ from agentls.conversation.checkpointing import Checkpointer, CheckpointSettings
 from agentls.conversation.prompt import system_prompt
 from agentls.conversation.settings import Settings
 from agentls.conversation.settings_files import SettingsFiles
+from agentls.intelligence.after_edits import ProblemsAfterEdits
+from agentls.intelligence.hub import LanguageHub
+from agentls.loop.hooks import ChainedHooks
 from agentls.loop.query_loop import QueryLoop
 from agentls.mcp.hub import McpHub
 from agentls.permissions.approvers import Approver, DenyAllApprover
@@ -103,6 +106,7 @@ class Conversation:
         settings_files: SettingsFiles | None = None,
         state_dir: Path | None = None,
         mcp: McpHub | None = None,
+        languages: LanguageHub | None = None,
         claim: SessionClaim | None = None,
         unfinished: SessionState | None = None,
     ) -> None:
@@ -135,6 +139,14 @@ class Conversation:
         self.projector = ContextProjector(
             settings.context_policy(provider.model_id), write_tools=self.projector_tools
         )
+        self.languages = languages  # language servers, shared by a workspace's sessions
+        self.problems_hook: ProblemsAfterEdits | None = None
+        if languages is not None:
+            intelligence = languages.attach(workspace, settings.language_servers, settings.problems)
+            self.context.intelligence = intelligence
+            self.problems_hook = ProblemsAfterEdits(
+                intelligence, lambda name: _risk(self.registry, name), log.append
+            )
         self.current: RunHandle | None = None
         self.checkpointer: Checkpointer | None = None
         if state_dir is not None:
@@ -170,6 +182,8 @@ class Conversation:
         if self.checkpointer is not None:
             self.checkpointer.settings = _checkpoint_settings(settings)
         self.projector.policy = settings.context_policy(self.provider.model_id)
+        if self.problems_hook is not None:
+            self.problems_hook.intelligence.configure(settings.language_servers, settings.problems)
 
     def resume_context(self, state: SessionState) -> None:
         """Pick up the last compaction summary and plan of a resumed session."""
@@ -231,7 +245,7 @@ class Conversation:
             price_for(self.provider.model_id),
             system=system_prompt(str(self.workspace.root), self.policy.mode),
             max_output_tokens=self.settings.max_output_tokens,
-            hooks=self.checkpointer,
+            hooks=ChainedHooks(self.checkpointer, self.problems_hook),
         )  # fmt: skip
 
         async def run() -> RunResult:
@@ -333,6 +347,9 @@ class Conversation:
     def close(self) -> None:
         if self.checkpointer is not None:
             self.checkpointer.outside.stop()
+        if self.languages is not None:
+            self.languages.detach(self.workspace.root)
+            self.languages = None
         self.log.close()
 
 
@@ -350,6 +367,7 @@ class ConversationManager:
         self.settings_files = SettingsFiles(store.state_dir)
         self.registry = ToolRegistry(tools)
         self.mcp = McpHub()  # MCP servers, shared by the sessions of a workspace
+        self.languages = LanguageHub()  # language servers, likewise
         self.provider_factory = provider_factory
         self.conversations: dict[str, Conversation] = {}
 
@@ -392,6 +410,7 @@ class ConversationManager:
             session_id, log, messages, workspace, settings, provider, self.registry,
             edits_reviewed_by_workspace=edits_reviewed_by_workspace,
             settings_files=self.settings_files, state_dir=self.store.state_dir, mcp=self.mcp,
+            languages=self.languages,
             claim=self.store.claim(session_id, self.face), unfinished=resumed,
         )  # fmt: skip
         if resumed is not None:
@@ -440,6 +459,11 @@ def _write_tools(registry: ToolRegistry) -> frozenset[str]:
     """Tools whose calls edit files: what the context layer pins as "files being edited"."""
     tools = (registry.get(name) for name in registry.names)
     return frozenset(t.name for t in tools if t is not None and t.risk is Risk.WRITE)
+
+
+def _risk(registry: ToolRegistry, name: str) -> Risk | None:
+    tool = registry.get(name)
+    return tool.risk if tool is not None else None
 
 
 def _checkpoint_settings(settings: Settings) -> CheckpointSettings:

@@ -16,6 +16,7 @@ from agentls.context.policy import (
     context_window,
 )
 from agentls.contracts.errors import ConfigError
+from agentls.intelligence.config import LanguageServerConfig, ProblemsSettings
 from agentls.loop.budget import Budget
 from agentls.mcp.config import SERVER_NAME, McpServerConfig, for_log
 from agentls.permissions.modes import Mode
@@ -75,6 +76,10 @@ class Settings(BaseModel):
     # MCP servers whose tools the model may use (risk "external"): {"name": {"command",
     # "args", "env"}} for stdio, {"name": {"url", "headers"}} for streamable HTTP.
     mcp_servers: dict[str, McpServerConfig] = Field(default_factory=dict)
+    # Language servers agentls runs for itself, by name over the defaults found on PATH
+    # (null turns one off); problems after edits (afterEdits, severity, settleSeconds).
+    language_servers: dict[str, LanguageServerConfig | None] = Field(default_factory=dict)
+    problems: ProblemsSettings = Field(default_factory=ProblemsSettings)
 
     @field_validator("mcp_servers")
     @classmethod

@@ -24,3 +24,20 @@ class NoHooks:
 
     async def after_act(self, run_id: str, turn: int) -> list[str]:
         return []
+
+
+class ChainedHooks:
+    """Several hooks in order; their notes add up."""
+
+    def __init__(self, *hooks: TurnHooks | None) -> None:
+        self.hooks = [h for h in hooks if h is not None]
+
+    async def before_act(self, run_id: str, turn: int, intents: Sequence[ToolIntent]) -> None:
+        for hook in self.hooks:
+            await hook.before_act(run_id, turn, intents)
+
+    async def after_act(self, run_id: str, turn: int) -> list[str]:
+        notes: list[str] = []
+        for hook in self.hooks:
+            notes += await hook.after_act(run_id, turn)
+        return notes

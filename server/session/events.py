@@ -43,6 +43,9 @@ checkpoint        number, before, after (private git commits), changed [{path, s
                   interrupted (closed after a crash)
 undo              turn (the last checkpoint number undone), turns (all of them), ask (a whole
                   ask: its runId), restored, removed, conflicts, done
+problems          problems [{path, line, message, source, severity, code}] the turn's edits
+                  introduced (language servers), unsettled (files still being checked),
+                  note (the text added to the tool_results that follow)
 rules_saved       rules (allow rules "always allow" saved), path (the workspace settings file)
 run_finished      result (RunResult.to_dict)
 run_closed        reason, detail  (written on resume for a run that never finished)
@@ -64,6 +67,7 @@ OBSERVATION = "observation"
 TOOL_RESULTS = "tool_results"
 MODE_CHANGED = "mode_changed"
 RULES_SAVED = "rules_saved"
+PROBLEMS = "problems"
 CHECKPOINT_STARTED = "checkpoint_started"
 CHECKPOINT = "checkpoint"
 UNDO = "undo"

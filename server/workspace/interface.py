@@ -15,6 +15,7 @@ from typing import Any, Generic, Literal, Protocol, TypeVar
 from pydantic import BaseModel
 
 from agentls.contracts.tooling import Risk, ToolOutput
+from agentls.workspace.language import LanguageIntelligence
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +127,8 @@ class ToolContext:
     reads: dict[str, str] = field(default_factory=dict)
     output_limit: int = 30_000  # characters a tool result may carry
     command_timeout_seconds: float = 120.0
+    # Language servers (problems, definitions, rename); None where a face has none.
+    intelligence: LanguageIntelligence | None = None
 
 
 InputT = TypeVar("InputT", bound=BaseModel)

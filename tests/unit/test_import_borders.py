@@ -28,7 +28,7 @@ FORBIDDEN: dict[str, set[str]] = {
     "context": {"loop", "runtime", "tools", "conversation", "cli", "lsp", "session"},
     "runtime": {"loop", "conversation", "cli", "lsp", "providers", "tools"},
     "tools": {"loop", "runtime", "conversation", "cli", "lsp", "providers", "session", "context",
-              "permissions"},
+              "permissions", "intelligence"},
     "loop": {"conversation", "cli", "lsp", "tools"},
     "checkpoints": {"loop", "runtime", "tools", "providers", "context", "conversation", "cli",
                     "lsp", "session", "permissions"},
@@ -36,6 +36,9 @@ FORBIDDEN: dict[str, set[str]] = {
     "mcp": {"loop", "conversation", "cli", "lsp", "runtime", "tools", "providers", "session",
             "context", "pricing"},
     "lsp": {"cli"},
+    # agentls's own language-server client: below the conversation, beside mcp.
+    "intelligence": {"loop", "conversation", "cli", "lsp", "runtime", "tools", "providers",
+                     "session", "context", "permissions", "mcp", "checkpoints"},
     "acp": {"cli", "lsp"},
 }  # fmt: skip
 THIRD_PARTY_ONLY_IN_LSP = {"pygls", "lsprotocol"}
@@ -82,7 +85,7 @@ def test_no_import_crosses_a_border(package: str) -> None:
 def test_only_the_lsp_face_imports_pygls_or_lsprotocol() -> None:
     offences = []
     for path in [*ROOT.joinpath("server").rglob("*.py"), *ROOT.joinpath("tools").rglob("*.py")]:
-        if "lsp" in path.relative_to(ROOT).parts[1:2]:
+        if path.relative_to(ROOT).parts[1:2] in (("lsp",), ("intelligence",)):
             continue
         for module in imported_modules(path):
             if module.split(".")[0] in THIRD_PARTY_ONLY_IN_LSP:

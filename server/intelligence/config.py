@@ -1,0 +1,151 @@
+"""The `languageServers` and `problems` settings, the defaults, and what is on PATH.
+
+Servers are named; each serves the files its patterns match. The defaults are
+the usual servers, used when their command is on PATH; a setting of the same
+name changes one (``null`` or ``"enabled": false`` turns it off).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
+
+
+class LanguageServerConfig(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid", alias_generator=to_camel, populate_by_name=True, frozen=True
+    )
+
+    command: str
+    args: list[str] = Field(default_factory=list)
+    # Globs on the file name ("*.py") or the workspace-relative path ("src/**/*.ts").
+    file_patterns: list[str] = Field(min_length=1)
+    # The LSP languageId per extension; the default is the extension's usual id.
+    language_ids: dict[str, str] = Field(default_factory=dict)
+    # A file's project root is the nearest folder holding one of these (else the workspace).
+    root_markers: list[str] = Field(default_factory=list)
+    initialization_options: dict[str, Any] | None = None
+    # Answered to the server's workspace/configuration requests, by section.
+    settings: dict[str, Any] = Field(default_factory=dict)
+    enabled: bool = True
+    # How to install it, shown when the command is missing.
+    install: str = ""
+    start_timeout_seconds: float = Field(default=30.0, gt=0)
+    request_timeout_seconds: float = Field(default=10.0, gt=0)
+
+
+class ProblemsSettings(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid", alias_generator=to_camel, populate_by_name=True, frozen=True
+    )
+
+    # Problems the turn's edits introduced, added to the next observation.
+    after_edits: bool = True
+    # The least severity reported after edits ("warning" adds warnings).
+    severity: Literal["error", "warning"] = "error"
+    # How long to wait for a server's verdict on the edited version.
+    settle_seconds: float = Field(default=2.0, ge=0, le=60)
+
+
+_PY_MARKERS = ["pyproject.toml", "setup.py", "setup.cfg", "pyrightconfig.json"]
+_TS_MARKERS = ["tsconfig.json", "jsconfig.json", "package.json"]
+
+DEFAULT_SERVERS: dict[str, dict[str, Any]] = {
+    "basedpyright": {
+        "command": "basedpyright-langserver", "args": ["--stdio"],
+        "filePatterns": ["*.py", "*.pyi"], "rootMarkers": _PY_MARKERS,
+        "install": "pip install basedpyright",
+    },
+    "pyright": {
+        "command": "pyright-langserver", "args": ["--stdio"],
+        "filePatterns": ["*.py", "*.pyi"], "rootMarkers": _PY_MARKERS,
+        "install": "pip install pyright",
+    },
+    "ruff": {
+        "command": "ruff", "args": ["server"], "filePatterns": ["*.py", "*.pyi"],
+        "rootMarkers": ["pyproject.toml", "ruff.toml", ".ruff.toml"],
+        "install": "pip install ruff",
+    },
+    "typescript": {
+        "command": "typescript-language-server", "args": ["--stdio"],
+        "filePatterns": ["*.ts", "*.tsx", "*.js", "*.jsx", "*.mts", "*.cts", "*.mjs", "*.cjs"],
+        "rootMarkers": _TS_MARKERS,
+        "install": "npm install -g typescript-language-server typescript",
+    },
+    "gopls": {
+        "command": "gopls", "filePatterns": ["*.go"], "rootMarkers": ["go.work", "go.mod"],
+        "install": "go install golang.org/x/tools/gopls@latest",
+    },
+    "rust-analyzer": {
+        "command": "rust-analyzer", "filePatterns": ["*.rs"], "rootMarkers": ["Cargo.toml"],
+        "install": "rustup component add rust-analyzer",
+    },
+}  # fmt: skip
+# Only one of these runs: basedpyright when both are installed.
+ALTERNATIVES = {"pyright": "basedpyright"}
+
+LANGUAGE_IDS = {
+    ".py": "python", ".pyi": "python", ".ts": "typescript", ".mts": "typescript",
+    ".cts": "typescript", ".tsx": "typescriptreact", ".js": "javascript",
+    ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascriptreact", ".go": "go",
+    ".rs": "rust",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ServerChoice:
+    """One configured server and whether it can run here."""
+
+    name: str
+    config: LanguageServerConfig
+    executable: str | None  # resolved command, None when missing
+    why_missing: str = ""
+
+
+def effective_servers(
+    settings: Mapping[str, LanguageServerConfig | None], path_env: str | None = None
+) -> list[ServerChoice]:
+    """The defaults merged with the settings, each resolved on PATH."""
+    merged: dict[str, LanguageServerConfig | None] = {
+        name: LanguageServerConfig.model_validate(raw) for name, raw in DEFAULT_SERVERS.items()
+    }
+    merged.update(settings)
+    choices = []
+    for name, config in merged.items():
+        if config is None or not config.enabled:
+            continue
+        executable = shutil.which(config.command, path=path_env)
+        why = "" if executable else _missing(config)
+        choices.append(ServerChoice(name, config, executable, why))
+    present = {c.name for c in choices if c.executable}
+    return [
+        c
+        for c in choices
+        if not (
+            c.name in ALTERNATIVES and ALTERNATIVES[c.name] in present and c.name not in settings
+        )
+    ]
+
+
+def _missing(config: LanguageServerConfig) -> str:
+    how = f"; install it: {config.install}" if config.install else ""
+    return f"{config.command} was not found on PATH{how}"
+
+
+def discover_language_servers(
+    settings: Mapping[str, LanguageServerConfig | None] | None = None,
+) -> list[ServerChoice]:
+    """Which language servers agentls would use here, and why any is missing (for doctor)."""
+    return effective_servers(settings or {}, os.environ.get("PATH"))
+
+
+def language_id(config: LanguageServerConfig, path: str) -> str:
+    suffix = Path(path).suffix.lower()
+    return config.language_ids.get(suffix) or LANGUAGE_IDS.get(suffix, suffix.lstrip(".") or "text")

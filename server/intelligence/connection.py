@@ -1,0 +1,367 @@
+"""One language server process, through pygls's own LanguageClient.
+
+Started on first need; documents are mirrored with full-text syncs and
+increasing versions; diagnostics are pulled where the server answers, else
+taken from the first push for the version asked about. A crash restarts the
+server once; after a second one it stays off and says why.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException, JsonRpcMethodNotFound
+from pygls.lsp.client import LanguageClient
+from pygls.protocol import default_converter
+
+from agentls.intelligence.config import LanguageServerConfig
+from agentls.intelligence.unavailable import ServerUnavailable
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., Any])
+STOP_SECONDS = 3.0
+
+
+@dataclass
+class _Doc:
+    version: int
+    text: str
+    sent: int  # the event counter when this version was sent
+
+
+@dataclass
+class _Push:
+    version: int | None
+    seen: int  # the event counter when it arrived
+    items: list[types.Diagnostic]
+
+
+class _Client(LanguageClient):
+    def __init__(self, owner: Connection) -> None:
+        super().__init__("agentls", "1", converter_factory=_lenient_converter)
+        self.owner = owner
+
+    async def server_exit(self, server: asyncio.subprocess.Process) -> None:
+        self.owner._exited(server.returncode)
+
+
+class Connection:
+    def __init__(
+        self, name: str, config: LanguageServerConfig, executable: str, root: Path
+    ) -> None:
+        self.name = name
+        self.config = config
+        self.executable = executable
+        self.root = root
+        self.client: _Client | None = None
+        self.capabilities: types.ServerCapabilities | None = None
+        self.docs: dict[str, _Doc] = {}
+        self.pushes: dict[str, _Push] = {}
+        self.crashes = 0
+        self.failure: str | None = None  # set once the server is given up on
+        self._counter = 0
+        self._pushed = asyncio.Event()
+        self._start_lock = asyncio.Lock()
+        self._pull: bool | None = None  # None: not tried yet
+        self._stderr: asyncio.Task[None] | None = None
+        self._closing = False
+
+    @property
+    def running(self) -> bool:
+        client = self.client
+        return client is not None and not client.stopped and _alive(client)
+
+    async def ensure(self) -> _Client:
+        """The running client, started (or restarted once after a crash) if need be."""
+        async with self._start_lock:
+            if self.failure is not None:
+                raise ServerUnavailable(self.failure)
+            if self.running and self.client is not None:
+                return self.client
+            if self.client is not None:  # it ran and died
+                self.crashes += 1
+                await self._discard()
+                if self.crashes > 1:
+                    self.failure = f"{self.name} crashed twice; it stays off until agentls restarts"
+                    raise ServerUnavailable(self.failure)
+                log.warning("%s exited; restarting it once", self.name)
+            try:
+                return await self._start()
+            except ServerUnavailable as exc:
+                self.failure = str(exc)
+                await self._discard()
+                raise
+
+    async def _start(self) -> _Client:
+        client = _Client(self)
+        self._register(client)
+        self.client = client
+        try:
+            await client.start_io(self.executable, *self.config.args, cwd=str(self.root))
+        except OSError as exc:
+            raise ServerUnavailable(f"{self.name} could not start: {exc}") from exc
+        server = client._server
+        if server is not None and server.stderr is not None:
+            self._stderr = asyncio.create_task(_drain(server.stderr, self.name))
+        params = types.InitializeParams(
+            capabilities=_CAPABILITIES,
+            process_id=None,
+            root_uri=self.root.as_uri(),
+            workspace_folders=[types.WorkspaceFolder(self.root.as_uri(), self.root.name)],
+            initialization_options=self.config.initialization_options,
+            client_info=types.ClientInfo("agentls"),
+        )
+        timeout = self.config.start_timeout_seconds
+        try:
+            result = await asyncio.wait_for(client.initialize_async(params), timeout)
+        except TimeoutError:
+            raise ServerUnavailable(
+                f"{self.name} did not answer initialize within {timeout:g} s"
+            ) from None
+        except (RuntimeError, JsonRpcException) as exc:
+            raise ServerUnavailable(f"{self.name} failed to initialize: {exc}") from exc
+        self.capabilities = result.capabilities
+        self._pull = True if result.capabilities.diagnostic_provider is not None else None
+        client.initialized(types.InitializedParams())
+        if self.config.settings:
+            client.workspace_did_change_configuration(
+                types.DidChangeConfigurationParams(settings=self.config.settings)
+            )
+        self.docs.clear()
+        self.pushes.clear()
+        return client
+
+    def _register(self, client: _Client) -> None:
+        @_feature(client, types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def _diagnostics(params: types.PublishDiagnosticsParams) -> None:
+            self._counter += 1
+            self.pushes[params.uri] = _Push(params.version, self._counter, list(params.diagnostics))
+            self._pushed.set()
+            self._pushed = asyncio.Event()
+
+        @_feature(client, types.WORKSPACE_CONFIGURATION)
+        def _configuration(params: types.ConfigurationParams) -> list[Any]:
+            return [self._section(item.section) for item in params.items]
+
+        @_feature(client, types.CLIENT_REGISTER_CAPABILITY)
+        def _register_capability(params: types.RegistrationParams) -> None:
+            return None
+
+        @_feature(client, types.WINDOW_WORK_DONE_PROGRESS_CREATE)
+        def _progress(params: types.WorkDoneProgressCreateParams) -> None:
+            return None
+
+        @_feature(client, types.WORKSPACE_APPLY_EDIT)
+        def _apply(params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
+            # Only the agent's reviewed edits change files.
+            return types.ApplyWorkspaceEditResult(applied=False, failure_reason="not supported")
+
+        for method in _IGNORED_NOTIFICATIONS:
+            _feature(client, method)(_ignore)
+
+    def _section(self, section: str | None) -> Any:
+        value: Any = self.config.settings
+        for part in (section or "").split("."):
+            if not part:
+                continue
+            value = value.get(part) if isinstance(value, dict) else None
+        return value
+
+    def _exited(self, code: int | None) -> None:
+        if not self._closing:
+            log.warning("language server %s exited with code %s", self.name, code)
+
+    async def sync(self, uri: str, language_id: str, text: str) -> int:
+        """Make the server see ``text`` for ``uri``; returns the document version."""
+        client = await self.ensure()
+        doc = self.docs.get(uri)
+        if doc is not None and doc.text == text:
+            return doc.version
+        self._counter += 1
+        if doc is None:
+            doc = _Doc(1, text, self._counter)
+            client.text_document_did_open(
+                types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, language_id, 1, text))
+            )
+        else:
+            doc = _Doc(doc.version + 1, text, self._counter)
+            client.text_document_did_change(
+                types.DidChangeTextDocumentParams(
+                    types.VersionedTextDocumentIdentifier(version=doc.version, uri=uri),
+                    [types.TextDocumentContentChangeWholeDocument(text)],
+                )
+            )
+        self.docs[uri] = doc
+        return doc.version
+
+    async def diagnostics(self, uri: str, wait: float) -> tuple[list[types.Diagnostic], bool]:
+        """The problems of the version last synced, and whether they settled within ``wait``."""
+        client = await self.ensure()
+        doc = self.docs.get(uri)
+        if doc is None:
+            return [], True
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + wait
+        if self._pull is not False:
+            items = await self._pull_items(client, uri, wait)
+            if items is not None:
+                return items, True
+        while True:
+            push = self.pushes.get(uri)
+            if push is not None and _matches(push, doc):
+                return push.items, True
+            left = deadline - loop.time()
+            if left <= 0 or not self.running:
+                return (push.items if push is not None else []), False
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._pushed.wait(), left)
+
+    async def _pull_items(
+        self, client: _Client, uri: str, wait: float
+    ) -> list[types.Diagnostic] | None:
+        params = types.DocumentDiagnosticParams(types.TextDocumentIdentifier(uri))
+        try:
+            report = await asyncio.wait_for(client.text_document_diagnostic_async(params), wait)
+        except JsonRpcMethodNotFound:
+            self._pull = False
+            return None
+        except JsonRpcException as exc:
+            if self._pull is None:
+                self._pull = False
+            log.debug("%s: pull diagnostics failed: %s", self.name, exc)
+            return None
+        except (TimeoutError, RuntimeError):
+            return None
+        self._pull = True
+        items = getattr(report, "items", None)
+        return list(items) if items is not None else None
+
+    async def request(self, call: Awaitable[T], what: str) -> T:
+        """A request bounded in time; a dead or silent server is ServerUnavailable."""
+        timeout = self.config.request_timeout_seconds
+        try:
+            return await asyncio.wait_for(call, timeout)
+        except TimeoutError:
+            raise ServerUnavailable(
+                f"{self.name} did not answer {what} within {timeout:g} s"
+            ) from None
+        except RuntimeError as exc:  # the process exited with the request pending
+            raise ServerUnavailable(f"{self.name} stopped while answering {what}: {exc}") from exc
+        except JsonRpcException as exc:
+            raise ServerUnavailable(f"{self.name} could not answer {what}: {exc}") from exc
+
+    def supports(self, capability: str) -> bool:
+        caps = self.capabilities
+        return caps is not None and getattr(caps, capability, None) not in (None, False)
+
+    async def close(self) -> None:
+        """shutdown, exit, and the process is gone (killed if it lingers)."""
+        self._closing = True
+        client = self.client
+        if client is not None and self.running:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(client.shutdown_async(None), STOP_SECONDS)
+                client.exit(None)
+        await self._discard()
+
+    async def _discard(self) -> None:
+        client, self.client = self.client, None
+        if client is None:
+            return
+        server = client._server
+        if server is not None and server.returncode is None:
+            with contextlib.suppress(TimeoutError, ProcessLookupError):
+                await asyncio.wait_for(server.wait(), STOP_SECONDS)
+            if server.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    server.kill()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(client.stop(), STOP_SECONDS)  # type: ignore[no-untyped-call]
+        if self._stderr is not None:
+            self._stderr.cancel()
+            self._stderr = None
+
+    @property
+    def pid(self) -> int | None:
+        server = self.client._server if self.client is not None else None
+        return server.pid if server is not None else None
+
+
+def _lenient_converter() -> Any:
+    """lsprotocol's converter, except for capabilities agentls never uses: ruff's
+    notebook filters, for one, fail to parse and would fail the whole initialize."""
+    converter = default_converter()
+    base = converter.get_structure_hook(types.ServerCapabilities)
+
+    def capabilities(data: Any, cls: type) -> Any:
+        if isinstance(data, dict):
+            data = {k: v for k, v in data.items() if k != "notebookDocumentSync"}
+        return base(data, cls)
+
+    converter.register_structure_hook(types.ServerCapabilities, capabilities)
+    return converter
+
+
+def _feature(client: LanguageClient, method: str) -> Callable[[F], F]:
+    # pygls's decorator is untyped; the handlers keep their own types.
+    return cast(Callable[[F], F], client.feature(method))
+
+
+# Said by servers, of no use to the agent (unknown ones make pygls warn).
+_IGNORED_NOTIFICATIONS = (
+    types.WINDOW_LOG_MESSAGE, types.WINDOW_SHOW_MESSAGE, types.PROGRESS, types.TELEMETRY_EVENT,
+    "pyright/beginProgress", "pyright/reportProgress", "pyright/endProgress",
+    "experimental/serverStatus",
+)  # fmt: skip
+
+
+def _ignore(params: Any) -> None:
+    return None
+
+
+def _matches(push: _Push, doc: _Doc) -> bool:
+    if push.version is not None:
+        return push.version == doc.version
+    return push.seen > doc.sent  # servers without versions: the first push after the change
+
+
+def _alive(client: LanguageClient) -> bool:
+    server = client._server
+    return server is not None and server.returncode is None
+
+
+async def _drain(stream: asyncio.StreamReader, name: str) -> None:
+    """Read the server's stderr so a chatty server never blocks on a full pipe."""
+    with contextlib.suppress(Exception):
+        while line := await stream.readline():
+            log.debug("%s: %s", name, line.decode("utf-8", "replace").rstrip())
+
+
+_CAPABILITIES = types.ClientCapabilities(
+    general=types.GeneralClientCapabilities(position_encodings=[types.PositionEncodingKind.Utf16]),
+    text_document=types.TextDocumentClientCapabilities(
+        synchronization=types.TextDocumentSyncClientCapabilities(),
+        publish_diagnostics=types.PublishDiagnosticsClientCapabilities(version_support=True),
+        diagnostic=types.DiagnosticClientCapabilities(),
+        definition=types.DefinitionClientCapabilities(),
+        references=types.ReferenceClientCapabilities(),
+        document_symbol=types.DocumentSymbolClientCapabilities(
+            hierarchical_document_symbol_support=True
+        ),
+        rename=types.RenameClientCapabilities(),
+    ),
+    workspace=types.WorkspaceClientCapabilities(
+        configuration=True,
+        workspace_folders=True,
+        symbol=types.WorkspaceSymbolClientCapabilities(),
+        workspace_edit=types.WorkspaceEditClientCapabilities(document_changes=True),
+    ),
+)

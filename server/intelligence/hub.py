@@ -1,0 +1,96 @@
+"""Language servers by workspace: shared by the sessions of a workspace, shut down with the last."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from agentls.intelligence.config import LanguageServerConfig, ProblemsSettings
+from agentls.intelligence.service import WorkspaceIntelligence
+from agentls.workspace.interface import Workspace
+
+if TYPE_CHECKING:  # pygls loads only when a session first needs a server
+    from agentls.intelligence.connection import Connection
+
+Key = tuple[Path, str, Path]  # workspace root, server name, project root
+
+
+class LanguageHub:
+    def __init__(self) -> None:
+        self.connections: dict[Key, Connection] = {}
+        self._users: dict[Path, int] = {}
+        self._closing: set[asyncio.Task[None]] = set()
+
+    def attach(
+        self,
+        workspace: Workspace,
+        servers: Mapping[str, LanguageServerConfig | None],
+        problems: ProblemsSettings,
+    ) -> WorkspaceIntelligence:
+        """One session's view; nothing starts until a tool or an edit needs a server."""
+        root = workspace.root
+        self._users[root] = self._users.get(root, 0) + 1
+        return WorkspaceIntelligence(self, workspace, servers, problems)
+
+    def connection(
+        self, root: Path, name: str, config: LanguageServerConfig, executable: str, project: Path
+    ) -> Connection:
+        from agentls.intelligence.connection import Connection
+
+        key = (root, name, project)
+        found = self.connections.get(key)
+        if found is None or found.config != config:
+            if found is not None:  # the settings changed: the old one goes
+                self._close_later([found])
+            found = Connection(name, config, executable, project)
+            self.connections[key] = found
+        return found
+
+    def detach(self, root: Path) -> None:
+        """A session closed; the last one of a workspace stops its servers."""
+        left = self._users.get(root, 0) - 1
+        if left > 0:
+            self._users[root] = left
+            return
+        self._users.pop(root, None)
+        doomed = [c for k, c in list(self.connections.items()) if k[0] == root]
+        for key in [k for k in self.connections if k[0] == root]:
+            del self.connections[key]
+        self._close_later(doomed)
+
+    def _close_later(self, doomed: list[Connection]) -> None:
+        if not doomed:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop any more: end the processes directly
+            for connection in doomed:
+                _kill(connection)
+            return
+        task = loop.create_task(_close_all(doomed))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+
+    async def aclose(self) -> None:
+        """Stop every server and wait for it (the end of a process)."""
+        doomed = list(self.connections.values())
+        self.connections.clear()
+        self._users.clear()
+        await _close_all(doomed)
+        if self._closing:
+            await asyncio.gather(*self._closing, return_exceptions=True)
+
+
+async def _close_all(connections: list[Connection]) -> None:
+    await asyncio.gather(*(c.close() for c in connections), return_exceptions=True)
+
+
+def _kill(connection: Connection) -> None:
+    client = connection.client
+    server = client._server if client is not None else None
+    if server is not None and server.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            server.kill()

@@ -1,0 +1,81 @@
+"""What tools may ask of language servers, without knowing LSP.
+
+The implementation (agentls.intelligence) talks to real language servers; tools
+see only these types. Lines are 1-based; a column is a character index on the
+line (0-based, in code points), never a protocol position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+Severity = Literal["error", "warning", "information", "hint"]
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    path: str  # workspace-relative
+    line: int
+    message: str
+    source: str  # the server or linter that reported it ("basedpyright", "Ruff")
+    severity: Severity
+    code: str = ""
+
+    def render(self) -> str:
+        source = f"{self.source} {self.code}".strip()
+        return f"{self.path}:{self.line}: {self.message}" + (f" ({source})" if source else "")
+
+
+@dataclass(frozen=True, slots=True)
+class ProblemReport:
+    problems: list[Problem]
+    # Files no server checked, with why ("no language server for .md files").
+    unchecked: dict[str, str]
+    # Files whose problems did not settle in time (shown as they were then).
+    unsettled: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class CodeLocation:
+    path: str  # workspace-relative, or absolute outside the workspace (a library)
+    line: int
+    text: str  # that line, stripped
+
+
+@dataclass(frozen=True, slots=True)
+class CodeSymbol:
+    name: str
+    kind: str  # "class", "function", ...
+    path: str
+    line: int
+    container: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class FileChange:
+    path: str
+    old_text: str
+    new_text: str
+    version: str  # the Workspace version old_text was read at
+
+
+class LanguageIntelligence(Protocol):
+    """Language servers for one workspace. Raises ToolError when none can answer."""
+
+    async def problems(self, paths: Sequence[str] | None) -> ProblemReport:
+        """Current problems of these files (None: every file the servers have open)."""
+        ...
+
+    async def definition(self, path: str, line: int, column: int) -> list[CodeLocation]: ...
+
+    async def references(self, path: str, line: int, column: int) -> list[CodeLocation]: ...
+
+    async def symbols(self, query: str | None, path: str | None) -> list[CodeSymbol]:
+        """Document symbols of ``path``, else workspace symbols matching ``query``."""
+        ...
+
+    async def rename(self, path: str, line: int, column: int, new_name: str) -> list[FileChange]:
+        """The server's rename as whole-file changes (nothing is written here)."""
+        ...

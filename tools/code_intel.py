@@ -1,0 +1,58 @@
+"""What the language-server tools share: the intelligence, and a symbol named on a line."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from agentls.contracts.tooling import ErrorCode, ToolError
+from agentls.tools.changes import decode_text
+from agentls.workspace.interface import ToolContext
+from agentls.workspace.language import CodeLocation, LanguageIntelligence
+
+MAX_LISTED = 100
+
+
+def intelligence(ctx: ToolContext) -> LanguageIntelligence:
+    if ctx.intelligence is None:
+        raise ToolError(
+            ErrorCode.NOT_FOUND,
+            "language servers are not available here; use search and read_file instead",
+        )
+    return ctx.intelligence
+
+
+async def locate(ctx: ToolContext, path: str, line: int, symbol: str) -> tuple[str, int]:
+    """The workspace-relative path and the column of ``symbol`` on ``line`` (1-based)."""
+    rel = ctx.workspace.relative(path)
+    text = decode_text(await ctx.workspace.read(rel))
+    lines = text.splitlines()
+    if not 1 <= line <= len(lines):
+        raise ToolError(
+            ErrorCode.INVALID_INPUT,
+            f"{rel} has {len(lines)} lines; line {line} does not exist",
+            retryable=True,
+        )
+    source = lines[line - 1]
+    if not symbol.strip():
+        raise ToolError(ErrorCode.INVALID_INPUT, "symbol is empty; name the identifier")
+    word = re.escape(symbol)
+    match = re.search(rf"(?<![\w$]){word}(?![\w$])", source) or re.search(word, source)
+    if match is None:
+        raise ToolError(
+            ErrorCode.NOT_FOUND,
+            f"{symbol!r} does not occur on line {line} of {rel}, which reads: {source.strip()!r}",
+            retryable=True,
+        )
+    return rel, match.start()
+
+
+def render_locations(locations: Sequence[CodeLocation], what: str) -> str:
+    if not locations:
+        return f"No {what} found."
+    lines = [f"{loc.path}:{loc.line}: {loc.text}" for loc in locations[:MAX_LISTED]]
+    more = len(locations) - MAX_LISTED
+    if more > 0:
+        lines.append(f"... and {more} more")
+    noun = what if len(locations) != 1 else what.rstrip("s")
+    return f"{len(locations)} {noun}:\n" + "\n".join(lines)
