@@ -1,6 +1,8 @@
 // End to end in a real VS Code (code-server 4.100.3, i.e. VS Code 1.100.3)
 // driven by Playwright in Debian's Chromium, offline: the .vsix installed with
-// --install-extension, `agentls serve` from the repository's .venv, the model
+// --install-extension, `agentls serve` from the server bundled in the .vsix
+// (installed by the extension on first use, with no agentls on PATH and no
+// agentls.serverPath; E2E_SERVER=venv uses the repository's .venv instead), the model
 // played by tests/fakes/anthropic_server.py. One person's session: ask in the
 // chat, review the edit in the Refactor Preview, approve the command in the
 // modal dialog, read the answer. Screenshots land in test-results/.
@@ -23,6 +25,7 @@ const budgetSeconds = Number(process.env.E2E_TIMEOUT_SECONDS ?? 300);
 const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const python = path.join(repo, '.venv', 'bin', 'python');
 const agentls = path.join(repo, '.venv', 'bin', 'agentls');
+const serverMode = process.env.E2E_SERVER ?? 'bundled';
 const timings = {};
 const t0 = Date.now();
 
@@ -91,6 +94,10 @@ async function main() {
     ANTHROPIC_API_KEY: 'test',
   };
   delete env.OPENAI_API_KEY;
+  if (serverMode === 'bundled') {
+    // No agentls on PATH: the extension must fall back to the server it bundles.
+    env.PATH = (env.PATH ?? '').split(path.delimiter).filter((dir) => dir && !existsSync(path.join(dir, 'agentls'))).join(path.delimiter);
+  }
   execFileSync(codeServer, [...common, '--install-extension', vsixPath()], { env, stdio: 'inherit' });
   mkdirSync(path.join(dirs.userData, 'User'), { recursive: true });
   writeFileSync(
@@ -117,8 +124,10 @@ async function main() {
   );
   // agentls.serverPath is machine-scoped: in code-server (a remote window) it
   // belongs in the machine's settings, not the browser user's.
-  mkdirSync(path.join(dirs.userData, 'Machine'), { recursive: true });
-  writeFileSync(path.join(dirs.userData, 'Machine', 'settings.json'), JSON.stringify({ 'agentls.serverPath': agentls }, null, 2));
+  if (serverMode === 'venv') {
+    mkdirSync(path.join(dirs.userData, 'Machine'), { recursive: true });
+    writeFileSync(path.join(dirs.userData, 'Machine', 'settings.json'), JSON.stringify({ 'agentls.serverPath': agentls }, null, 2));
+  }
   done();
 
   done = phase('code-server start');
@@ -143,6 +152,14 @@ async function main() {
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     await page.locator('.statusbar-item', { hasText: 'agentls' }).first().waitFor({ timeout: 60_000 });
     done();
+    if (serverMode === 'bundled') {
+      done = phase('bundled server install (first run)');
+      const { version } = JSON.parse(readFileSync(path.join(client, 'package.json'), 'utf8'));
+      const ready = path.join(dirs.userData, 'User', 'globalStorage', 'agentls.agentls', `server-${version}`, '.agentls-ready');
+      await until('the bundled server install', () => existsSync(ready), 180_000, 250);
+      check(existsSync(ready), 'the extension installed its bundled server (no agentls on PATH, no agentls.serverPath)');
+      done();
+    }
     try {
       await scenario(page, { record, userData: dirs.userData, results, phase, check });
     } catch (error) {
