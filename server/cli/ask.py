@@ -20,6 +20,7 @@ from agentls.conversation.settings_files import SettingsFiles
 from agentls.permissions.approvers import Approver, AutoApprover, DenyAllApprover
 from agentls.session.store import SessionNotFound, SessionStore, default_state_dir
 from agentls.workspace.local import LocalWorkspace
+from agentls.workspace.roots import too_broad
 from agentls.workspace.sandbox import startup_warning
 
 
@@ -52,7 +53,14 @@ def choose_approver(args: argparse.Namespace) -> Approver:
 
 
 def run_ask(args: argparse.Namespace) -> int:
-    root = Path(args.workspace).expanduser()
+    if args.workspace is None and too_broad(Path.cwd()):
+        print(
+            f"agentls: not asking in {Path.cwd()}: that would let the agent work on all of it. "
+            "Run agentls ask in a project folder, or pass --workspace DIR to mean it.",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    root = Path(args.workspace or ".").expanduser()
     if not root.is_dir():
         print(f"agentls: workspace {root} is not a directory", file=sys.stderr)
         return EXIT_USAGE

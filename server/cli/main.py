@@ -32,7 +32,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     ask = sub.add_parser("ask", help="run the agent once, headless, on PROMPT")
     ask.add_argument("prompt", metavar="PROMPT")
-    ask.add_argument("--workspace", metavar="DIR", default=".", help="workspace root (default .)")
+    ask.add_argument(
+        "--workspace", metavar="DIR",
+        help="workspace root (default: the current folder, unless that is your home or /)",
+    )  # fmt: skip
     ask.add_argument("--model", metavar="PROVIDER:NAME", help="e.g. anthropic:claude-sonnet-4-5")
     ask.add_argument("--mode", choices=["default", "accept-edits", "plan", "bypass"])
     ask.add_argument("--yes", action="store_true", help="approve prompts (deny rules still hold)")

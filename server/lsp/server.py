@@ -25,6 +25,7 @@ from agentls.lsp.questions import QuestionBoard
 from agentls.lsp.settings import FaceSettings, merge_settings
 from agentls.lsp.workspace import LspWorkspace
 from agentls.session.store import SessionNotFound, SessionStore, default_state_dir
+from agentls.workspace.roots import NoProjectRoot, choose_root
 
 log = logging.getLogger(__name__)
 
@@ -217,15 +218,17 @@ class AgentServer(LanguageServer):
         return [f.resolve() for f in folders if str(f)]
 
     def root_for(self, uri: str | None) -> Path:
-        roots = self.roots()
-        if not roots:
-            raise JsonRpcInvalidParams(message="agentls needs a workspace folder or rootUri")
-        if uri:
-            path = Path(to_fs_path(uri) or "").resolve()
-            inside = [r for r in roots if path.is_relative_to(r)]
-            if inside:
-                return max(inside, key=lambda r: len(r.parts))  # the innermost folder
-        return roots[0]
+        """The innermost folder holding ``uri``; never the home folder or `/` (roots.py)."""
+        file, recent = (Path(to_fs_path(u) or "") if u else None for u in (uri, self.last_uri))
+        try:
+            choice = choose_root(self.roots(), file, recent)
+        except NoProjectRoot as exc:
+            raise JsonRpcInvalidParams(message=str(exc)) from None
+        if choice.note is not None and choice.note not in self._told:
+            self._told.add(choice.note)
+            log.info("%s", choice.note)
+            self.tell(choice.note)
+        return choice.root
 
     def conversation_for(self, session_id: str | None, root: Path) -> Conversation:
         if session_id is not None:
