@@ -50,7 +50,13 @@ demo: $(BIN)/.installed
 # The VS Code part first, so the Python suite's summary is the closing line.
 test: vscode-test python-test
 
-python-test: $(BIN)/.installed-local-model deps
+# The ACP tests drive `agentls acp` with the official TypeScript SDK too.
+ACP_NODE := tests/e2e/acp/node
+$(ACP_NODE)/node_modules/.installed: $(ACP_NODE)/package.json $(ACP_NODE)/package-lock.json
+	cd $(ACP_NODE) && npm ci --prefer-offline --no-audit --no-fund
+	touch $@
+
+python-test: $(BIN)/.installed-local-model deps $(ACP_NODE)/node_modules/.installed
 	$(BIN)/pytest -q
 
 # The VS Code client: bundle, unit tests (node:test), .vsix, then one session in
