@@ -22,7 +22,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from agentls.checkpoints.objects import write_commit, write_object, write_ref
+from agentls.checkpoints.objects import (
+    Entry,
+    NotAFile,
+    disk_entry,
+    write_commit,
+    write_object,
+    write_ref,
+)
 
 REF_PREFIX = "refs/agentls/"
 # Never snapshotted: bulky or machine-made folders where no .gitignore says so, other
@@ -66,6 +73,9 @@ class GitStore:
         self._index: Path | None = None  # this instance's own, warm between snapshots
         self._trees: dict[str, str] = {}  # commit -> tree, for snapshots made here
         self._overlaid: set[str] = set()  # paths the last snapshot took from buffers
+        # What this instance's index holds for some paths (None: not in it), learnt
+        # from git or recorded here; files that stay the same are then never rescanned.
+        self._known: dict[str, Entry | None] = {}
 
     def _env(self, git_dir: Path | None, index: Path | None) -> dict[str, str]:
         # Nothing inherited may point git elsewhere (GIT_OBJECT_DIRECTORY, GIT_COMMON_DIR,
@@ -150,10 +160,13 @@ class GitStore:
         """
         await self.ready()
         index = self._own_index()
-        if changed is None or not self._trees or not index.exists():
+        if changed is None or not self._warm(index):
             await self._scan_all(index)
+            self._known.clear()
         else:
-            await self._scan_paths(index, set(changed) | self._overlaid)
+            await self._update(index, set(changed) | self._overlaid)
+        for path in self._overlaid | set(overlays or {}):
+            self._known.pop(path, None)
         self._overlaid = set(overlays or {})
         if overlays:
             lines = []
@@ -196,19 +209,82 @@ class GitStore:
         finally:
             shared.unlink(missing_ok=True)
 
-    async def _scan_paths(self, index: Path, paths: set[str]) -> None:
-        if not paths:
+    def _warm(self, index: Path) -> bool:
+        return bool(self._trees) and index.exists()
+
+    async def unchanged(self, paths: Iterable[str]) -> set[str]:
+        """Those of ``paths`` that hold just what this instance's last snapshot has."""
+        index = self._own_index()
+        if not self._warm(index):
+            return set()
+        wanted = set(paths)
+        await self._learn(index, wanted)
+        same = set()
+        for path in wanted:
+            if path in self._known:
+                with contextlib.suppress(NotAFile, OSError):
+                    if disk_entry(self.root, path, None) == self._known[path]:
+                        same.add(path)
+        return same
+
+    async def _learn(self, index: Path, paths: set[str]) -> None:
+        unknown = sorted(p for p in paths if p not in self._known)
+        if not unknown:
             return
+        listed = await self.git("ls-files", "-s", "-z", "--", *_literal(unknown), index=index)
+        found: dict[str, Entry] = {}
+        for record in listed.split(b"\0"):
+            if record:
+                meta, name = record.split(b"\t", 1)
+                mode, oid, _ = meta.decode().split()
+                found[name.decode("utf-8", "surrogateescape")] = (mode, oid)
+        for path in unknown:
+            if path in found:
+                self._known[path] = found[path]
+            elif not any(name.startswith(path + "/") for name in found):
+                self._known[path] = None  # a folder's entries are not one entry: unknown
+        self._known.update(found)
+
+    async def _update(self, index: Path, paths: set[str]) -> None:
+        """Bring the index up to date for ``paths``: tracked files straight from disk
+        here; new, ignored or odd ones (and folders) through git, which knows the rules."""
+        await self._learn(index, paths)
+        lines, by_git = [], []
+        for path in sorted(paths):
+            if path not in self._known or self._known[path] is None:
+                if path in self._known and not os.path.lexists(self.root / path):
+                    continue  # neither recorded nor there
+                by_git.append(path)
+                continue
+            try:
+                now = disk_entry(self.root, path, self.git_dir)
+            except (NotAFile, OSError):
+                by_git.append(path)
+                continue
+            if now != self._known[path]:
+                lines.append(f"{now[0]} {now[1]}\t{path}" if now else f"0 {'0' * 40}\t{path}")
+                self._known[path] = now
+        if lines:
+            await self.git("update-index", "--index-info", index=index,
+                           stdin=("\n".join(lines) + "\n").encode())  # fmt: skip
+        if by_git:
+            await self._scan_paths(index, by_git)
+
+    async def _scan_paths(self, index: Path, paths: list[str]) -> None:
         # What those paths now hold: tracked entries under them, and files under them
         # that are new and not ignored; update-index drops what is gone from disk.
         listed = await self.git(
             "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--",
-            *(f":(literal){p}" for p in sorted(paths)), index=index,
+            *_literal(paths), index=index,
         )  # fmt: skip
         names = {n for n in listed.split(b"\0") if n and not n.endswith(b"/")}
         if names:
             await self.git("update-index", "--add", "--remove", "--replace", "-z", "--stdin",
                            index=index, stdin=b"\0".join(sorted(names)) + b"\0")  # fmt: skip
+        for name in names:
+            self._known.pop(name.decode("utf-8", "surrogateescape"), None)
+        for path in paths:
+            self._known.pop(path, None)
 
     def close(self) -> None:
         """Drop this instance's index (the published one stays for the next)."""
@@ -216,6 +292,7 @@ class GitStore:
             self._index.unlink(missing_ok=True)
             self._index = None
         self._trees.clear()
+        self._known.clear()
 
     async def changes(self, before: str, after: str) -> list[Change]:
         if before == after or self._trees.get(before, "-") == self._trees.get(after):
@@ -259,6 +336,10 @@ class GitStore:
 
 def _unique() -> str:
     return f"{os.getpid()}-{secrets.token_hex(4)}"
+
+
+def _literal(paths: Iterable[str]) -> list[str]:
+    return [f":(literal){p}" for p in paths]
 
 
 def _remove_stale_indexes(git_dir: Path) -> None:

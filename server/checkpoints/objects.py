@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import secrets
+import stat
 import time
 import zlib
 from pathlib import Path
@@ -49,3 +50,33 @@ def _publish(path: Path, data: bytes, mode: int) -> None:
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+
+
+# A path as a snapshot holds it: (mode, blob id); None when it is not there.
+Entry = tuple[str, str]
+BIG_FILE = 32 * 2**20  # larger files are left to git, which streams them
+
+
+class NotAFile(Exception):
+    """A folder, a socket, a file too big to read here: git looks at it instead."""
+
+
+def disk_entry(root: Path, rel: str, git_dir: Path | None) -> Entry | None:
+    """What ``rel`` holds on disk now, as git would record it without filters; with
+    ``git_dir``, its blob is stored there too."""
+    path = root / rel
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    if stat.S_ISLNK(info.st_mode):
+        mode, data = "120000", os.fsencode(os.readlink(path))
+    elif stat.S_ISREG(info.st_mode) and info.st_size <= BIG_FILE:
+        mode = "100755" if info.st_mode & stat.S_IXUSR else "100644"
+        data = path.read_bytes()
+    else:
+        raise NotAFile(rel)
+    if git_dir is None:
+        raw = f"blob {len(data)}\0".encode() + data
+        return mode, hashlib.sha1(raw, usedforsecurity=False).hexdigest()
+    return mode, write_object(git_dir, "blob", data)

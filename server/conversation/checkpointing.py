@@ -10,8 +10,6 @@ switch checkpoints off for the session; they never break a run.
 from __future__ import annotations
 
 import logging
-import os
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +27,6 @@ log = logging.getLogger(__name__)
 CHECKPOINT = "checkpoint"
 CHECKPOINT_STARTED = "checkpoint_started"
 PRUNE_EVERY = 20  # checkpoints between two prunes of the store
-CLOCK_SLACK_NS = 20_000_000  # file times come from a clock that may lag by a tick
 
 
 @dataclass(frozen=True)
@@ -61,12 +58,10 @@ class Checkpointer:
         self._before: str | None = None
         self._ran_commands = False
         self._number = _last_number(session_log.path)
-        # The last snapshot: its commit, the buffers in it, when its scan started, and
-        # the paths it looked at (None: all); what the watcher saw since decides the next.
+        # The last snapshot and the buffers in it; what the watcher saw since decides
+        # whether the next snapshot looks anywhere.
         self._last: str | None = None
         self._last_overlays: dict[str, str | None] = {}
-        self._last_started = 0
-        self._covered: set[str] | None = None
         self._touched: set[str] | None = None  # paths this turn's writes name (None: any)
         self._reads: dict[str, str] = {}
 
@@ -130,13 +125,16 @@ class Checkpointer:
         move since the last one. "Before" a turn, nothing moved means the last one holds."""
         overlays = self._overlays()
         dirty = self.outside.take_dirty()
-        if dirty is not None:
-            dirty = self._since_last(dirty)
+        try:
+            if dirty:  # the watcher reports a turn's own writes after its snapshot
+                # (asking about the paths the turn will write too: one look for both)
+                dirty -= await self.store.unchanged(dirty | (self._touched or set()))
+        except (GitError, OSError):
+            dirty = None
         if not turn and turn is not None and dirty == set() and self._last is not None \
                 and overlays == self._last_overlays:  # fmt: skip
             return self._last
         changed = None if dirty is None or turn is None else dirty | turn
-        started = time.time_ns()
         try:
             commit = await self.store.snapshot(
                 f"{self.session_id}/{name}", overlays, changed=changed
@@ -146,25 +144,7 @@ class Checkpointer:
             self.settings = CheckpointSettings(enabled=False)
             return None
         self._last, self._last_overlays = commit, overlays
-        self._last_started, self._covered = started, changed
         return commit
-
-    def _since_last(self, dirty: set[str]) -> set[str]:
-        """Drop paths the last snapshot looked at and that have not changed since its
-        scan began: the watcher reports a turn's own writes after that turn's snapshot.
-        ctime, which no program can set back, decides (with room for the coarse clock)."""
-        cutoff = self._last_started - CLOCK_SLACK_NS
-        left = set()
-        for path in dirty:
-            if self._covered is not None and path not in self._covered:
-                left.add(path)
-                continue
-            try:
-                if os.lstat(self.workspace.root / path).st_ctime_ns >= cutoff:
-                    left.add(path)
-            except OSError:
-                left.add(path)  # gone: the snapshot may still hold it
-        return left
 
     def _written_paths(self, intents: Sequence[ToolIntent]) -> set[str] | None:
         """The files this turn's writes name, or None when a call may touch others (a

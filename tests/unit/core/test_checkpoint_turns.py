@@ -1,0 +1,128 @@
+"""Snapshots that look only where something changed still record what a full look would,
+and turns pay only for what they can change."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from agentls.checkpoints.gitstore import REF_PREFIX, GitStore
+from agentls.contracts.tooling import ToolIntent
+from agentls.conversation.checkpointing import (
+    Checkpointer,
+    CheckpointSettings,
+    checkpoint_events,
+)
+from agentls.runtime.registry import ToolRegistry
+from agentls.session.store import SessionStore
+from agentls.tools import BUILTIN_TOOLS
+from agentls.workspace.interface import ToolContext
+from agentls.workspace.local import LocalWorkspace
+
+
+async def tree_of(store: GitStore, commit: str) -> str:
+    return (await store.git("ls-tree", "-r", commit)).decode()
+
+
+async def test_a_snapshot_told_what_changed_equals_a_full_look(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    (root / "pkg").mkdir(parents=True)
+    (root / ".gitignore").write_text("*.log\n")
+    for name in ("a.py", "b.py", "pkg/c.py", "pkg/d.py", "tool.sh"):
+        (root / name).write_text(f"{name}\n")
+    store = GitStore(tmp_path / "state", root)
+    await store.snapshot("s/1/before")
+
+    (root / "a.py").write_text("changed\n")
+    (root / "b.py").unlink()
+    (root / "new.py").write_text("new\n")
+    (root / "noise.log").write_text("ignored\n")
+    (root / "made" / "deep").mkdir(parents=True)
+    (root / "made" / "deep" / "e.py").write_text("e\n")
+    (root / "tool.sh").chmod(0o755)
+    (root / "pkg" / "d.py").unlink()
+    (root / "pkg" / "d.py").mkdir()  # a file became a folder
+    (root / "pkg" / "d.py" / "inner.py").write_text("inner\n")
+    os.symlink("a.py", root / "link.py")
+    told = {"a.py", "b.py", "new.py", "noise.log", "made", "tool.sh", "pkg/d.py", "link.py",
+            "never-existed.py"}  # fmt: skip
+    quick = await store.snapshot("s/1/after", changed=told)
+
+    other = GitStore(tmp_path / "other-state", root)
+    full = await other.snapshot("s/1/after")
+    assert await tree_of(store, quick) == await tree_of(other, full)
+    assert "noise.log" not in await tree_of(store, quick)
+    assert await store.unchanged({"a.py", "new.py", "pkg/c.py"}) == {"a.py", "new.py", "pkg/c.py"}
+    (root / "a.py").write_text("again\n")
+    assert await store.unchanged({"a.py", "pkg/c.py"}) == {"pkg/c.py"}
+
+
+def intent(name: str, **params: Any) -> ToolIntent:
+    return ToolIntent(call_id=f"c-{name}-{len(params)}", name=name, input=params)
+
+
+async def until(check: Callable[[], bool]) -> None:
+    """Wait for the file watcher to report (an observable event, with a deadline)."""
+    for _ in range(500):
+        if check():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("the watcher never reported")
+
+
+async def test_turns_pay_for_what_they_can_change(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    root.mkdir()
+    for name in ("a.py", "b.py", "mine.txt"):
+        (root / name).write_text(f"{name}\n")
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    state = tmp_path / "state"
+    session_id, log = SessionStore(state).create(root, "scripted:test")
+    workspace = LocalWorkspace(root)
+    context = ToolContext(workspace)
+    store = GitStore(state, root)
+    checkpointer = Checkpointer(session_id, store, log, workspace, ToolRegistry(BUILTIN_TOOLS),
+                                context, CheckpointSettings())  # fmt: skip
+
+    async def edit(turn: int, path: str, text: str) -> None:
+        await checkpointer.before_act("r", turn, [intent("edit_file", path=path,
+                                                         old_text="x", new_text="y")])  # fmt: skip
+        version = await workspace.version(path)
+        await workspace.write(path, text, expected_version=version, create=False)
+        context.reads[path] = await workspace.version(path) or ""
+        await checkpointer.after_act("r", turn)
+
+    try:
+        await checkpointer.before_act("r", 1, [intent("read_file", path="a.py")])
+        await checkpointer.after_act("r", 1)
+        assert not store.git_dir.exists()  # reads only: no snapshot at all
+
+        await edit(2, "a.py", "A = 2\n")
+        await until(lambda: "a.py" in checkpointer.outside.moved)
+        await edit(3, "b.py", "B = 3\n")
+        first, second = checkpoint_events(log.path)
+        assert len((await store.git("for-each-ref", REF_PREFIX)).splitlines()) == 3
+        assert second["before"] == first["after"]  # nothing moved between: no new look
+        assert [c["path"] for c in second["changed"]] == ["b.py"]
+
+        # The person's change between turns lands before the next turn, not in it.
+        (root / "mine.txt").write_text("the person's edit\n")
+        await until(lambda: "mine.txt" in checkpointer.outside.moved)
+        await edit(4, "a.py", "A = 4\n")
+        third = checkpoint_events(log.path)[-1]
+        assert [c["path"] for c in third["changed"]] == ["a.py"]
+        assert await store.read(third["before"], "mine.txt") == b"the person's edit\n"
+
+        # A command may change anything: what it made is found without being named.
+        await checkpointer.before_act("r", 5, [intent("run_command", command="make")])
+        (root / "made.txt").write_text("by a command\n")
+        await checkpointer.after_act("r", 5)
+        fourth = checkpoint_events(log.path)[-1]
+        assert [c["path"] for c in fourth["changed"]] == ["made.txt"]
+    finally:
+        await checkpointer.close()
+        log.close()
