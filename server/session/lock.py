@@ -22,8 +22,8 @@ from types import TracebackType
 # How faces are named in "running elsewhere" messages.
 FACE_NAMES = {
     "cli": "`agentls ask`",
-    "lsp": "the language server (an editor)",
-    "acp": "the ACP agent (`agentls acp`)",
+    "lsp": "the language server",
+    "acp": "the ACP agent",
 }
 
 

@@ -30,7 +30,7 @@ def test_a_second_claim_is_refused_and_names_the_holder(tmp_path: Path) -> None:
         assert holder is not None and (holder.face, holder.pid) == ("lsp", os.getpid())
         with pytest.raises(SessionHeld) as refused:
             second.acquire()
-        assert f"the language server (an editor), pid {os.getpid()}" in str(refused.value)
+        assert f"(the language server, pid {os.getpid()}, since " in str(refused.value)
         assert not second.held
     second.acquire()  # free once released
     second.release()
@@ -50,7 +50,7 @@ def test_a_dead_holder_leaves_the_session_free(tmp_path: Path) -> None:
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline() == "held\n"
-        with pytest.raises(SessionHeld, match=rf"ACP agent \(`agentls acp`\), pid {holder.pid}"):
+        with pytest.raises(SessionHeld, match=rf"\(the ACP agent, pid {holder.pid}, since "):
             SessionClaim(log, "cli").acquire()
     finally:
         holder.kill()  # kill -9: no chance to release
