@@ -1,0 +1,82 @@
+"""Issue class 4, without bubblewrap: the person is told at start, and the keys of
+the agentls process still stay out of every command's environment."""
+
+from __future__ import annotations
+
+import secrets
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from agentls.conversation.settings import Settings
+from agentls.lsp.settings import settings_notes
+from agentls.workspace import sandbox
+from tests.gate.boundary import everything_written
+from tests.gate.harness import Attack, command
+
+KEY = "sk-ant-api03-" + secrets.token_urlsafe(40)
+TOKEN = "ghp_" + secrets.token_hex(18)
+TOOLS = ("bash", "sh", "env", "printenv", "cat", "touch", "python3", "git")
+
+
+def path_without_bwrap(folder: Path) -> str:
+    folder.mkdir()
+    for tool in TOOLS:
+        found = shutil.which(tool)
+        if found:
+            (folder / tool).symlink_to(found)
+    return str(folder)
+
+
+@pytest.fixture(scope="module")
+def run(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[Attack, subprocess.CompletedProcess[str]]:
+    root = tmp_path_factory.mktemp("nobwrap")
+    attack = Attack(root, settings={"sandbox": "auto"})
+    attack.add(
+        command("env > env.txt"),
+        command("printenv ANTHROPIC_API_KEY GITHUB_TOKEN > printenv.txt; true"),
+        command('echo "key=$ANTHROPIC_API_KEY token=$GITHUB_TOKEN"'),
+        command("python3 -c \"import os; open('py-env.txt', 'w').write(repr(dict(os.environ)))\""),
+        command("touch ran"),
+    )
+    env = {
+        "PATH": path_without_bwrap(root / "bin"),
+        "ANTHROPIC_API_KEY": KEY,
+        "GITHUB_TOKEN": TOKEN,
+    }
+    return attack, attack.run("--yes", env=env)
+
+
+def test_commands_ran_unsandboxed(run: tuple[Attack, subprocess.CompletedProcess[str]]) -> None:
+    attack, proc = run
+    assert (attack.workspace / "ran").exists(), proc.stderr[-3000:]
+
+
+def test_the_cli_says_so_at_start(run: tuple[Attack, subprocess.CompletedProcess[str]]) -> None:
+    _, proc = run
+    first = proc.stderr.splitlines()[:3]
+    assert any("bwrap" in line and "sandbox" in line.lower() for line in first), proc.stderr
+
+
+@pytest.mark.parametrize("value", [KEY, TOKEN], ids=["api-key", "token"])
+def test_keys_stay_out_of_the_environment(
+    run: tuple[Attack, subprocess.CompletedProcess[str]], value: str
+) -> None:
+    attack, proc = run
+    assert value not in everything_written(attack, proc.stdout + proc.stderr)
+    assert "PATH=" in (attack.workspace / "env.txt").read_text()  # the dump did happen
+
+
+def test_the_editor_is_told_at_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    sandbox.bwrap_problem.cache_clear()
+    monkeypatch.setattr(sandbox.shutil, "which", lambda name: None)
+    try:
+        notes = settings_notes(Settings())
+        assert any("bwrap" in note for note in notes)
+        assert not settings_notes(Settings(sandbox="off"))  # turned off on purpose: quiet
+    finally:
+        sandbox.bwrap_problem.cache_clear()
