@@ -40,14 +40,16 @@ async def remember_version(ctx: ToolContext, rel: str, outcome: WriteOutcome) ->
 
 
 def landed_note(rel: str, proposed: str, outcome: WriteOutcome) -> str:
+    """What the model should know about how the change landed (or "")."""
+    said = f"\n{outcome.message}" if outcome.applied and outcome.message else ""
     if outcome.landed is None or outcome.landed == proposed:
-        return ""
+        return said
     diff = unified_diff(rel, proposed, outcome.landed, labels=("proposed", "landed"))
     if len(diff) > MAX_LANDED_DIFF_CHARS:
         diff = diff[:MAX_LANDED_DIFF_CHARS] + "\n[... diff cut]"
     return (
         "\nWhat landed differs from what you proposed (the editor or the person changed it); "
-        f"the file now holds the 'landed' side:\n{diff}"
+        f"the file now holds the 'landed' side:\n{diff}{said}"
     )
 
 

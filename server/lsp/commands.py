@@ -12,7 +12,7 @@ from pygls.uris import to_fs_path
 
 from agentls.conversation.manager import SessionBusy
 from agentls.lsp.approvals import LspApprover
-from agentls.lsp.events import LspRunObserver, result_payload
+from agentls.lsp.events import LspRunObserver, result_payload, shows_cost
 from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
 from agentls.lsp.workspace import LspWorkspace
 from agentls.permissions.modes import parse_mode
@@ -73,15 +73,32 @@ def parse(model: type[CommandParams], args: tuple[Any, ...], command: str) -> An
         raise JsonRpcInvalidParams(message=f"{command}: {problems}") from None
 
 
+# Inside an editor the model is picked with a setting, not with the CLI's flag.
+CLI_MODEL_HINT = "with `--model scripted:FILE`"
+EDITOR_MODEL_HINT = (
+    'by setting `model` to "scripted:demo" in your editor\'s agentls settings '
+    "(or in ~/.config/agentls/settings.json). The key must be in the environment the "
+    "editor starts agentls in: restart the server after setting it"
+)
+
+
+def for_editors(message: str) -> str:
+    return message.replace(CLI_MODEL_HINT, EDITOR_MODEL_HINT)
+
+
 def register(server: AgentServer) -> None:
     @server.command(ASK)
     async def ask(ls: AgentServer, *args: Any) -> dict[str, Any]:
         params: AskParams = parse(AskParams, args, ASK)
         await ls.wait_for_settings()  # a run right after start-up uses the editor's settings
-        conversation = ls.conversation_for(params.session_id, ls.root_for(params.uri))
+        try:
+            conversation = ls.conversation_for(params.session_id, ls.root_for(params.uri))
+        except JsonRpcInvalidParams as exc:
+            raise JsonRpcInvalidParams(message=for_editors(exc.message)) from None
         workspace = conversation.workspace
         prompt = with_editor_context(ls, workspace, params)
         observer = LspRunObserver(ls, conversation.session_id, params.prompt.splitlines()[0])
+        observer.show_cost = shows_cost(conversation.settings.model)
         approver = LspApprover(
             ls, session_id=conversation.session_id, emit=observer.edit, origin_uri=params.uri
         )
@@ -110,7 +127,9 @@ def register(server: AgentServer) -> None:
             result = await handle.result()
         finally:
             ls.waited_runs.pop(request_id, None)
-        return result_payload(conversation.session_id, handle.run_id, result)
+        return result_payload(
+            conversation.session_id, handle.run_id, result, show_cost=observer.show_cost
+        )
 
     @server.command(CANCEL)
     def cancel(ls: AgentServer, *args: Any) -> dict[str, Any]:

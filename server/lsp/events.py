@@ -41,6 +41,7 @@ class LspRunObserver(NullObserver):
         self._progress_task: asyncio.Task[None] | None = None
         self._finished: str | None = None
         self._last_report = ""
+        self.show_cost = True  # a scripted model's price is nominal: no dollars shown
 
     # --- progress --------------------------------------------------------
 
@@ -128,7 +129,10 @@ class LspRunObserver(NullObserver):
         self._report(summary)
 
     def tool_finished(self, turn: int, observation: Observation, summary: str) -> None:
-        first = observation.content.splitlines()[0] if observation.content else ""
+        lines = observation.content.splitlines()
+        exit_code = observation.meta.get("exitCode")
+        if exit_code is not None and lines and lines[-1].startswith(("[exit code", "[killed")):
+            lines.pop()  # said by exitCode
         self.emit(
             "tool_finished",
             callId=observation.call_id,
@@ -136,7 +140,9 @@ class LspRunObserver(NullObserver):
             summary=summary,
             ok=observation.ok,
             error=None if observation.ok else str(observation.error),
-            line=first[:200],
+            line=lines[0][:200] if lines else "",
+            moreLines=max(len(lines) - 1, 0),
+            exitCode=exit_code if isinstance(exit_code, int) else None,
         )
 
     def approval_asked(self, turn: int, request: ApprovalRequest) -> None:
@@ -168,10 +174,11 @@ class LspRunObserver(NullObserver):
             self._report(f"waiting for you (code actions): {payload.get('summary', '')}")
 
     def usage(self, turn: int, total: Usage, cost_usd: float | None) -> None:
-        self.emit("usage", usage=usage_dict(total, cost_usd))
+        self.emit("usage", usage=usage_dict(total, cost_usd if self.show_cost else None))
 
     def run_finished(self, result: RunResult) -> None:
-        self.emit("run_finished", **result_payload(self.session_id, self.run_id, result))
+        payload = result_payload(self.session_id, self.run_id, result, show_cost=self.show_cost)
+        self.emit("run_finished", **payload)
         self._finished = result.reason.value
         self._end_progress(self._finished)
         self.server.tell(final_message(result), message_type(result))
@@ -187,15 +194,24 @@ def usage_dict(total: Usage, cost_usd: float | None) -> dict[str, Any]:
     }
 
 
-def result_payload(session_id: str, run_id: str, result: RunResult) -> dict[str, Any]:
+def result_payload(
+    session_id: str, run_id: str, result: RunResult, *, show_cost: bool = True
+) -> dict[str, Any]:
     body = result.to_dict()
+    if not show_cost and isinstance(body.get("usage"), dict):
+        body["usage"] = {**body["usage"], "costUsd": None}
     return {"sessionId": session_id, "runId": run_id, **body}
+
+
+def shows_cost(model: str) -> bool:
+    """A scripted model has a nominal price (for budget tests), not a cost."""
+    return not model.startswith("scripted:")
 
 
 def final_message(result: RunResult) -> str:
     first = next((line for line in result.text.splitlines() if line.strip()), "")
     if result.reason is TerminalReason.COMPLETED:
-        return f"agentls: done. {first[:300]}".rstrip()
+        return f"agentls answered: {first[:300]}" if first else "agentls: completed."
     return f"agentls: {result.reason.value}: {result.detail}"[:400]
 
 

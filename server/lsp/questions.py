@@ -45,6 +45,7 @@ class Question:
     session_id: str
     uri: str | None = None  # where the Information diagnostic goes
     line: int = 0
+    seen_uri: str | None = None  # the document the person looked at last, shown there too
     path: str | None = None  # for a review: the file, relative to its root
     before: str = ""  # for a review: the texts, to show the diff
     after: str = ""
@@ -64,16 +65,17 @@ class Question:
             "answers": [{"answer": a, "title": t} for a, t in self.answers],
         }
 
-    def message(self) -> str:
-        shown = (
-            self.detail
-            if len(self.detail) <= MAX_SHOWN_DETAIL
-            else (self.detail[:MAX_SHOWN_DETAIL] + "\n…")
-        )
-        choices = " / ".join(title for _, title in self.answers)
-        what = "asks for approval:" if self.kind == "approval" else "proposes to"
-        body = f"agentls {what} {self.summary}; pick a code action: {choices}"
-        return f"{body}\n{shown}" if shown and shown != self.summary else body
+    def message(self, with_detail: bool) -> str:
+        """A short first line (editors show it inline); the detail (the diff) below
+        only for editors that cannot open it as a document."""
+        choices = " / ".join(title.split(":", 1)[0] for _, title in self.answers)
+        body = f"agentls asks: {self.summary}? Answer with a code action: {choices}"
+        if not with_detail or not self.detail or self.detail == self.summary:
+            return body
+        shown = self.detail
+        if len(shown) > MAX_SHOWN_DETAIL:
+            shown = shown[:MAX_SHOWN_DETAIL] + "\n…"
+        return f"{body}\n{shown}"
 
 
 class QuestionBoard:
@@ -84,7 +86,11 @@ class QuestionBoard:
     async def ask(self, question: Question, timeout: float, emit: Emit) -> str | None:
         """The chosen answer, or None when none came in time."""
         self.open[question.id] = question
+        # Also where the person is looking, so the question is seen (Kate shows
+        # diagnostics of the current document only).
+        question.seen_uri = self.server.last_uri
         self._publish(question.uri)
+        self._publish(question.seen_uri)
         emit("question", question.payload())
         outcome = "cancelled"
         try:
@@ -101,6 +107,7 @@ class QuestionBoard:
             if question.kind == "approval" or outcome != "apply":
                 question.settled.set()
             self._publish(question.uri)
+            self._publish(question.seen_uri)
             emit("question_closed", {"id": question.id, "answer": outcome})
 
     def answer(self, question_id: str, answer: str) -> Question:
@@ -121,16 +128,17 @@ class QuestionBoard:
     def _publish(self, uri: str | None) -> None:
         if uri is None:
             return
+        with_detail = not self.server.can_show_documents()
         diagnostics = [
             types.Diagnostic(
-                range=types.Range(types.Position(q.line, 0), types.Position(q.line, 0)),
-                message=q.message(),
+                range=types.Range(types.Position(line, 0), types.Position(line, 0)),
+                message=q.message(with_detail),
                 severity=types.DiagnosticSeverity.Information,
                 source=DIAGNOSTIC_SOURCE,
                 code=q.id,
             )
             for q in self.open.values()
-            if q.uri == uri
+            for line in ([q.line] if q.uri == uri else [0] if q.seen_uri == uri else [])
         ]
         self.server.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics)

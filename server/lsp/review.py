@@ -38,6 +38,7 @@ class Proposal:
     after: str
     summary: str
     session_id: str
+    note: str = ""  # said with the question: the buffer holds the person's unsaved changes
 
 
 @dataclass
@@ -63,6 +64,8 @@ async def _through_prompts(
     """(approved, reason) after asking the person, at most a few rounds."""
     timeout = server.settings.approval_timeout_seconds
     message = f"agentls wants to {proposal.summary}. Apply it?"
+    if proposal.note:
+        message = f"{message}\n{proposal.note}"
     actions = [APPLY, SHOW_DIFF, REJECT]
     if not server.can_show_documents():
         diff = diff_text(proposal)
@@ -97,7 +100,9 @@ async def _through_code_actions(server: AgentServer, proposal: Proposal, emit: E
         id=new_review_id(),
         kind="review",
         summary=proposal.summary,
-        detail=diff_text(proposal),
+        detail=f"{proposal.note}\n\n{diff_text(proposal)}"
+        if proposal.note
+        else diff_text(proposal),
         answers=[
             ("apply", f"{APPLY}: {proposal.summary}"),
             ("reject", f"{REJECT}: {proposal.summary}"),

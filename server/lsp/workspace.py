@@ -1,14 +1,18 @@
 """LspWorkspace: the editor's view of the workspace.
 
 Open documents are read from the server's document store (unsaved text and
-version), closed ones from disk. Every change goes to the editor as
-`workspace/applyEdit`: nothing is written behind the editor's back.
+version), closed ones from disk. An accepted edit is on disk before the next
+tool runs (docs/protocol.md, "Edits"): clients with an agentls script save
+what they applied; for other clients the server writes a file that is not
+open itself, and an open buffer's new text after the editor applied it. A
+buffer holding the person's own unsaved changes is never saved.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -180,24 +184,64 @@ class LspWorkspace:
                 retryable=True,
             )
         if current is not None and old_text == new_text:
-            return WriteOutcome(True, "no change", version=version)
+            return WriteOutcome(True, "(the file already held this text)", version=version)
         added, removed = edits.change_counts(old_text, new_text)
         summary = f"{'create' if create else 'edit'} {rel} (+{added} −{removed} lines)"
+        # The person's own unsaved changes are never saved behind their back.
+        clean = doc is None or await self._disk.current_bytes(rel) == old_text.encode("utf-8")
+        note = "" if clean else unsaved_note(rel)
         route = self.server.review_route() if self._needs_review() else None
         annotate = route == "editor"
         question = None
         if route in ("prompt", "codeAction"):
-            proposal = Proposal(rel, self.uri(rel), old_text, new_text, summary, self.session_id)
+            proposal = Proposal(
+                rel, self.uri(rel), old_text, new_text, summary, self.session_id, note
+            )
             review = await review_edit(self.server, proposal, self._emit)
             question = review.question
             if not review.approved:
                 self._emit("edit_rejected", {"path": rel, "reason": review.reason})
                 return WriteOutcome(False, review.reason)
         try:
-            return await self._apply(rel, doc, old_text, new_text, create, annotate, summary)
+            if doc is None and not annotate and not self.client_saves_edits():
+                # No buffer to follow it: writing the file spares the editor a
+                # dirty buffer that would later clash with the disk.
+                return await self._write_closed(rel, new_text, version, summary)
+            outcome = await self._apply(rel, doc, old_text, new_text, create, annotate, summary)
+            if not outcome.applied:
+                return outcome
+            if not clean:
+                return replace(outcome, message=note)
+            await self._save(rel, outcome.landed if outcome.landed is not None else new_text)
+            return outcome
         finally:
             if question is not None:
                 question.settled.set()  # the person's agentls.answer may return now
+
+    def client_saves_edits(self) -> bool:
+        """The client's agentls script saves the buffers an accepted edit touched
+        (experimental capability `agentls.savesEdits`)."""
+        experimental = self.server.client_capabilities.experimental
+        mine = experimental.get("agentls") if isinstance(experimental, dict) else None
+        return isinstance(mine, dict) and mine.get("savesEdits") is True
+
+    async def _write_closed(
+        self, rel: str, new_text: str, version: str | None, summary: str
+    ) -> WriteOutcome:
+        self._emit("edit_proposed", {"path": rel, "summary": summary, "review": False})
+        written = await self._disk.write(
+            rel, new_text, expected_version=version, create=version is None
+        )
+        self._emit("edit_applied", {"path": rel, "summary": summary, "changed": False})
+        return written
+
+    async def _save(self, rel: str, text: str) -> None:
+        """Make the disk hold what the buffer now holds, unless the client saved it."""
+        data = text.encode("utf-8")
+        on_disk = await self._disk.current_bytes(rel)
+        if on_disk == data:
+            return
+        await self._disk.write(rel, text, expected_version=None, create=on_disk is None)
 
     async def _apply(
         self,
@@ -299,3 +343,10 @@ class LspWorkspace:
     def _emit(self, kind: str, payload: dict[str, Any]) -> None:
         if self.on_edit is not None:
             self.on_edit(kind, payload)
+
+
+def unsaved_note(rel: str) -> str:
+    return (
+        f"{rel} has unsaved changes in the editor, so the edit joins them in the buffer and "
+        "is not saved: commands see the file on disk until the person saves it."
+    )

@@ -112,7 +112,7 @@ describe('approval prompts', () => {
   });
 
   it('keeps to the log only the messages the chat view already shows', () => {
-    assert.equal(isMirroredInChat({ type: 3, message: 'agentls: done. I added shout().' }), true);
+    assert.equal(isMirroredInChat({ type: 3, message: 'agentls answered: I added shout().' }), true);
     assert.equal(isMirroredInChat({ type: 3, message: 'agentls: aborted: the run was cancelled' }), true);
     assert.equal(isMirroredInChat({ type: 3, message: 'agentls: undid turn 2: restored a.py' }), true);
     assert.equal(isMirroredInChat({ type: 2, message: 'agentls: budget_exceeded: tokens' }), false);

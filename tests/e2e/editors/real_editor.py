@@ -41,6 +41,26 @@ def script_the_model(fake: FakeAnthropic) -> None:
     )
 
 
+DEMO_WORKSPACE = REPO / "server" / "data" / "demo" / "workspace"
+DEMO_EDITED = (
+    (DEMO_WORKSPACE / "greet.py")
+    .read_text()
+    .replace(
+        '    return f"Hello, {name}!"\n',
+        '    return f"Hello, {name}!"\n\n\ndef shout(name: str) -> str:\n'
+        "    return greet(name).upper()\n",
+    )
+)
+
+
+def make_demo_workspace(root: Path) -> Path:
+    """The bundled demo's project, as `make demo` copies it."""
+    for source in DEMO_WORKSPACE.iterdir():
+        (root / source.name).write_bytes(source.read_bytes())
+    (root / ".git").mkdir()
+    return root / "greet.py"
+
+
 def make_workspace(root: Path) -> Path:
     (root / "greet.py").write_text(GREET)
     (root / ".git").mkdir()  # the project root, as editors find it

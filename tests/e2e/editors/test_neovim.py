@@ -1,8 +1,11 @@
-"""Neovim (Debian 12 ships 0.7.2), headless, with editors/neovim, against agentls serve.
+"""Neovim (Debian 12 ships 0.7.2), headless, with editors/neovim or alone, against agentls serve.
 
 The whole flow a person goes through: :AgentAsk -> allow the command ->
 the diff in a split, then Apply -> the answer in the log buffer; then the
-buffer, the file on disk and what the model was sent are checked.
+buffer, the file on disk and what the model was sent are checked. And the
+bundled demo (`scripted:demo`: an edit, then a command importing what it
+added), with the plugin and without: it completes only if the accepted edit
+is on disk before the command runs.
 """
 
 from __future__ import annotations
@@ -14,8 +17,10 @@ import pytest
 
 from tests.e2e.editors.real_editor import (
     ANSWER,
+    DEMO_EDITED,
     EDITORS,
     SHOUT,
+    make_demo_workspace,
     make_workspace,
     run_editor,
     script_the_model,
@@ -56,13 +61,82 @@ def test_neovim_ask_approve_review_answer(
 
     assert (root / "ran.txt").exists()  # the approved command ran
     assert report["buffer"] + "\n" == SHOUT  # the edit landed in the buffer...
-    assert report["modified_before_save"] is True  # ...unsaved, as an edit the person made
-    assert greet.read_text() == SHOUT  # and the person saved it
+    assert report["modified_before_save"] is False  # ...and saved by the plugin
+    assert greet.read_text() == SHOUT
 
     assert report["result"]["terminalReason"] == "completed"
     assert report["result"]["text"] == ANSWER
     log = report["log"]
-    assert ANSWER in log and "[completed · 3 turns" in log
+    assert ANSWER in log and "[completed · 3 turns · " in log
     assert "→ run_command: touch ran.txt" in log and "✓ applied to greet.py" in log
     assert len(fake.requests) == 3
     assert outcome.returncode == 0
+
+
+def isolated_env(model_env: dict[str, str], tmp_path: Path) -> dict[str, str]:
+    home = tmp_path / "home"
+    home.mkdir()
+    return {**model_env, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
+            "XDG_STATE_HOME": str(home / "state"), "XDG_DATA_HOME": str(home / "data")}  # fmt: skip
+
+
+def run_demo(root: Path, env: dict[str, str], tmp_path: Path, flow: str) -> dict:
+    argv = ["nvim", "--headless", "--clean"]
+    if flow == "plugin":
+        argv += ["--cmd", f"set rtp^={EDITORS / 'neovim'}"]
+    argv += ["-c", f"luafile {HERE / 'nvim_demo_person.lua'}"]
+    outcome = run_editor(
+        argv, cwd=root, env={**env, "AGENTLS_TEST_FLOW": flow}, report=tmp_path / "report.json"
+    )
+    report = outcome.report
+    assert report, f"no report\n{outcome.stdout}\n{outcome.stderr}"
+    assert report["errors"] == [], report["errors"]
+    assert report["asked"] is True, report.get("log")
+    return report
+
+
+def test_neovim_plugin_runs_the_demo_with_the_edit_on_disk(
+    root: Path, model_env: dict[str, str], tmp_path: Path
+) -> None:
+    greet = make_demo_workspace(root)
+    before = greet.read_text()
+    report = run_demo(root, isolated_env(model_env, tmp_path), tmp_path, "plugin")
+    assert report["result"]["terminalReason"] == "completed", report["log"]
+    assert report["buffer"] == DEMO_EDITED and greet.read_text() == DEMO_EDITED
+    assert report["modified"] is False  # saved by the plugin, before the command ran
+    assert report["warning"] == "" and "W1" not in report["messages"]  # no "changed on disk"
+    assert report["after_undo"] == before  # Neovim's own undo takes the edit back
+    log = report["log"]
+    command = "python3 -c 'from greet import shout; print(shout(\"world\"))'"
+    assert f"✓ run_command: {command} — HELLO, WORLD!\n" in log, log
+    assert "[completed · 5 turns · " in log and "$" not in log  # no price for a script
+
+
+def test_neovim_plugin_escape_leaves_the_review_waiting(
+    root: Path, model_env: dict[str, str], tmp_path: Path
+) -> None:
+    """Esc on the review does not reject: the question waits as a code action."""
+    greet = make_demo_workspace(root)
+    env = {**isolated_env(model_env, tmp_path), "AGENTLS_TEST_ESC": "1"}
+    report = run_demo(root, env, tmp_path, "plugin")
+    assert report["escaped"] is True
+    assert "left waiting: answer it with a code action" in report["log"]
+    menu = [p for p in report["prompts"] if any("agentls: Apply" in c for c in p["choices"])]
+    assert menu, report["prompts"]  # answered from vim.lsp.buf.code_action()
+    assert report["result"]["terminalReason"] == "completed", report["log"]
+    assert greet.read_text() == DEMO_EDITED
+
+
+def test_plain_neovim_runs_the_demo_with_the_edit_on_disk(
+    root: Path, model_env: dict[str, str], tmp_path: Path
+) -> None:
+    """No plugin: the server writes the text Neovim applied to the open buffer."""
+    greet = make_demo_workspace(root)
+    before = greet.read_text()
+    report = run_demo(root, isolated_env(model_env, tmp_path), tmp_path, "plain")
+    assert report["result"]["terminalReason"] == "completed", report
+    review, approval = report["prompts"]
+    assert "Apply it?" in review["prompt"] and "+def shout(name: str) -> str:" in review["prompt"]
+    assert "python3 -c" in approval["prompt"]
+    assert report["buffer"] == DEMO_EDITED and greet.read_text() == DEMO_EDITED
+    assert report["after_undo"] == before

@@ -19,9 +19,16 @@ Answer = str | None | Callable[[types.ShowMessageRequestParams], Any]
 
 
 def capabilities(
-    *, annotations: bool = False, progress: bool = True, show_document: bool = True
+    *,
+    annotations: bool = False,
+    progress: bool = True,
+    show_document: bool = True,
+    saves_edits: bool = True,
 ) -> types.ClientCapabilities:
+    """`saves_edits`: like the agentls client scripts, the editor saves what it
+    applied (pair it with `Editor.save_edits`); False is a plain LSP client."""
     return types.ClientCapabilities(
+        experimental={"agentls": {"savesEdits": True}} if saves_edits else None,
         workspace=types.WorkspaceClientCapabilities(
             apply_edit=True,
             configuration=True,

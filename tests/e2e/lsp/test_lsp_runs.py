@@ -59,7 +59,7 @@ async def test_ask_returns_at_once_and_streams_events(
     reports = await editor.wait_progress_end()
     assert reports[0].kind == "begin" and reports[-1].kind == "end"
     assert any("read_file a.txt" in (r.message or "") for r in reports[1:-1])
-    await editor.wait_for_message("agentls: done")
+    await editor.wait_for_message("agentls answered: It says alpha.")
 
 
 async def test_continuing_a_session(editor: Editor, fake: FakeAnthropic) -> None:

@@ -7,6 +7,8 @@
 -- The server keeps approvals and reviews waiting (approvalsVia / reviewVia =
 -- "codeAction"); this plugin answers them with agentls.answer when the person
 -- picks, and they are also offered as code actions (vim.lsp.buf.code_action()).
+-- An accepted edit is saved at once (so the commands that follow see it),
+-- unless the buffer held unsaved changes of the person's own.
 
 local M = {}
 
@@ -123,7 +125,14 @@ local function execute(command, argument, on_result)
   local params = { command = command, arguments = argument and { argument } or {} }
   local function handler(err, result)
     if err then
-      notify(command .. ': ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      local message = err.message or vim.inspect(err)
+      if M.state.log_buf and vim.api.nvim_buf_is_valid(M.state.log_buf) then
+        append(vim.split('✗ ' .. message, '\n', true))
+      end
+      notify((message:gsub('^agentls: ', '')), vim.log.levels.ERROR)
+      if command == 'agentls.ask' then
+        M.state.running = false
+      end
     elseif on_result then
       on_result(result)
     end
@@ -174,26 +183,63 @@ local function ask_person(question)
     if buf and vim.api.nvim_buf_is_valid(buf) then
       vim.api.nvim_buf_delete(buf, { force = true })
     end
-    -- dismissed: the last answer (Deny, Reject)
-    local picked = choice or question.answers[#question.answers]
-    append({ '  → ' .. picked.title })
-    answer(question.id, picked.answer)
+    if not choice then
+      -- dismissed: the question waits (a code action, and the note in the file)
+      append({ '  … left waiting: answer it with a code action (vim.lsp.buf.code_action())' })
+      return
+    end
+    append({ '  → ' .. choice.title })
+    answer(question.id, choice.answer)
   end)
 end
 
 -- --- events ----------------------------------------------------------------------
 
-local function finished_line(ev)
+-- 1234567 -> "1,234,567", as the CLI writes numbers
+local function grouped(n)
+  local text = tostring(math.floor(n or 0))
+  local sign, digits = text:match('^(-?)(%d+)$')
+  if not digits then
+    return text
+  end
+  return sign .. digits:reverse():gsub('(%d%d%d)', '%1,'):reverse():gsub('^,', '')
+end
+
+local function plural(n, word)
+  return string.format('%d %s%s', n or 0, word, n == 1 and '' or 's')
+end
+
+function M.finished_line(ev)
   local usage = ev.usage or {}
-  local cost = usage.costUsd and string.format(' · $%.4f', usage.costUsd) or ''
-  return string.format(
-    '[%s · %d turns · %d in / %d out tokens%s]',
+  local parts = {
     ev.terminalReason or '?',
-    ev.turns or 0,
-    usage.inputTokens or 0,
-    usage.outputTokens or 0,
-    cost
-  )
+    plural(ev.turns, 'turn'),
+    grouped(usage.inputTokens) .. ' in / ' .. grouped(usage.outputTokens) .. ' out tokens',
+  }
+  if type(usage.costUsd) == 'number' and usage.costUsd > 0 then -- none for free or unknown
+    table.insert(parts, string.format('$%.4f', usage.costUsd))
+  end
+  local line = '[' .. table.concat(parts, ' · ') .. ']'
+  if ev.terminalReason ~= 'completed' and ev.detail and ev.detail ~= '' then
+    line = line .. ' ' .. ev.detail
+  end
+  return line
+end
+
+-- "✓ summary — first line (+N more lines)"; a command that exited non-zero is ✗
+function M.finished_tool_line(ev)
+  local failed = not ev.ok or (type(ev.exitCode) == 'number' and ev.exitCode ~= 0)
+  local line = (failed and '✗ ' or '✓ ') .. ev.summary
+  if type(ev.exitCode) == 'number' and ev.exitCode ~= 0 then
+    line = line .. ' (exit code ' .. ev.exitCode .. ')'
+  end
+  if ev.line and ev.line ~= '' then
+    line = line .. ' — ' .. ev.line
+  end
+  if type(ev.moreLines) == 'number' and ev.moreLines > 0 then
+    line = line .. ' (+' .. plural(ev.moreLines, 'more line') .. ')'
+  end
+  return line
 end
 
 local render = {
@@ -204,8 +250,7 @@ local render = {
     append({ '→ ' .. ev.summary })
   end,
   tool_finished = function(ev)
-    local line = (ev.line and ev.line ~= '') and (' — ' .. ev.line) or ''
-    append({ (ev.ok and '✓ ' or '✗ ') .. ev.summary .. line })
+    append({ M.finished_tool_line(ev) })
   end,
   approval_asked = function(ev)
     append({ '? approval: ' .. ev.summary })
@@ -233,7 +278,7 @@ local render = {
   run_finished = function(ev)
     M.state.running = false
     M.state.last_result = ev
-    append({ '', finished_line(ev), '' })
+    append({ '', M.finished_line(ev), '' })
   end,
 }
 
@@ -248,6 +293,40 @@ local function on_event(_, ev)
   if handler then
     handler(ev)
   end
+end
+
+-- Apply an edit, then save each buffer it touched that had no unsaved changes
+-- of the person's own, and only then answer: the server runs the next tool
+-- (a command reading the file) once this answer is in.
+local function apply_edit(err, result, ctx, config)
+  local clean = {}
+  local edit = result and result.edit or {}
+  local uris = {}
+  for _, change in ipairs(edit.documentChanges or {}) do
+    if change.textDocument then
+      table.insert(uris, change.textDocument.uri)
+    end
+  end
+  for uri in pairs(edit.changes or {}) do
+    table.insert(uris, uri)
+  end
+  for _, uri in ipairs(uris) do
+    local bufnr = vim.uri_to_bufnr(uri)
+    clean[bufnr] = not (vim.api.nvim_buf_is_loaded(bufnr) and vim.bo[bufnr].modified)
+  end
+  local response = vim.lsp.handlers['workspace/applyEdit'](err, result, ctx, config)
+  if response and response.applied then
+    for bufnr, was_clean in pairs(clean) do
+      if was_clean and vim.api.nvim_buf_is_loaded(bufnr) and vim.bo[bufnr].modified then
+        local name = vim.api.nvim_buf_get_name(bufnr)
+        vim.fn.mkdir(vim.fn.fnamemodify(name, ':h'), 'p')
+        vim.api.nvim_buf_call(bufnr, function()
+          vim.cmd('silent write')
+        end)
+      end
+    end
+  end
+  return response
 end
 
 local function show_document(_, result)
@@ -287,6 +366,8 @@ function M.start(bufnr)
   capabilities.window.showDocument = { support = true }
   capabilities.workspace.workspaceEdit = capabilities.workspace.workspaceEdit or {}
   capabilities.workspace.workspaceEdit.documentChanges = true
+  -- this plugin saves the buffers an accepted edit touched (see apply_edit)
+  capabilities.experimental = { agentls = { savesEdits = true } }
   M.state.client_id = start_client({
     name = 'agentls',
     cmd = M.config.cmd,
@@ -299,6 +380,7 @@ function M.start(bufnr)
     handlers = {
       ['agentls/event'] = on_event,
       ['window/showDocument'] = show_document,
+      ['workspace/applyEdit'] = apply_edit,
     },
     on_exit = function()
       M.state.client_id = nil
