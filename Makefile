@@ -56,7 +56,15 @@ $(ACP_NODE)/node_modules/.installed: $(ACP_NODE)/package.json $(ACP_NODE)/packag
 	cd $(ACP_NODE) && npm ci --prefer-offline --no-audit --no-fund
 	touch $@
 
-python-test: $(BIN)/.installed-local-model deps $(ACP_NODE)/node_modules/.installed
+# The language-intelligence tests and benchmark run a real typescript-language-server
+# (basedpyright and ruff come from the dev extras).
+INTEL_NODE := tests/e2e/intelligence/node
+$(INTEL_NODE)/node_modules/.installed: $(INTEL_NODE)/package.json $(INTEL_NODE)/package-lock.json
+	cd $(INTEL_NODE) && npm ci --prefer-offline --no-audit --no-fund
+	touch $@
+
+python-test: $(BIN)/.installed-local-model deps $(ACP_NODE)/node_modules/.installed \
+	$(INTEL_NODE)/node_modules/.installed
 	$(BIN)/pytest -q
 
 # The VS Code client: bundle, unit tests (node:test), .vsix, then one session in
@@ -72,5 +80,5 @@ vscode-test: $(BIN)/.installed deps $(VSCODE)/node_modules/.installed
 lint: $(BIN)/.installed
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .
 
-bench: $(BIN)/.installed
+bench: $(BIN)/.installed $(INTEL_NODE)/node_modules/.installed
 	$(BIN)/python -m tests.bench.run_all
