@@ -22,13 +22,15 @@ $(BIN)/.installed-local-model: $(BIN)/.installed
 	touch $@
 
 # ripgrep makes search fast and bubblewrap sandboxes commands; neovim and emacs
-# with eglot are the real editors tests/e2e/editors drives. The suite checks each
+# with eglot are the real editors tests/e2e/editors drives (package-lint checks
+# agentls.el as a package). The suite checks each
 # when it is there (CI installs them: Debian packages, root only). Each entry is
 # package:command, or package:/path for a package that installs no command.
 # The VS Code client's end-to-end run needs chromium, and the build libraries
 # code-server's native modules compile against (vscode-client/README.md).
 SYSTEM_PACKAGES := ripgrep:rg bubblewrap:bwrap neovim:nvim emacs-nox:emacs \
 	elpa-eglot:/usr/lib/emacsen-common/packages/install/elpa-eglot \
+	elpa-package-lint:/usr/lib/emacsen-common/packages/install/elpa-package-lint \
 	chromium:chromium g++:g++ pkg-config:pkg-config libkrb5-dev:/usr/include/krb5.h \
 	libx11-dev:/usr/include/X11/Xlib.h libxkbfile-dev:/usr/include/X11/extensions/XKBfile.h \
 	libsecret-1-dev:/usr/include/libsecret-1/libsecret/secret.h
