@@ -247,8 +247,8 @@ class AgentlsAgent:
         approver = AcpApprover(session.asker, session.conversation.policy)
         try:
             session.handle = session.conversation.start(text, approver=approver, observer=observer)
-        except SessionBusy:
-            raise invalid_request("this session already has a prompt running") from None
+        except SessionBusy as exc:  # here, or in another agentls process
+            raise invalid_request(f"agentls: {exc}") from None
         result = await session.handle.result()
         session.cost_usd = (
             None

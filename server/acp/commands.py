@@ -5,15 +5,18 @@ from __future__ import annotations
 from acp.schema import AvailableCommand, AvailableCommandInput, UnstructuredCommandInput
 
 from agentls.acp.session import AcpSession
-from agentls.conversation.undo import UndoRefused, undo_turn
+from agentls.conversation.manager import SessionBusy
+from agentls.conversation.undo import UndoRefused, undo_last_ask, undo_turn
 from agentls.permissions.modes import parse_mode
 from agentls.session.store import SessionStore
 
 COMMANDS = [
     AvailableCommand(
         name="undo",
-        description="Put back the files the last turn that changed files changed",
-        input=AvailableCommandInput(UnstructuredCommandInput(hint="turn number (default: last)")),
+        description="Put back the files the last prompt changed (or those of turn N)",
+        input=AvailableCommandInput(
+            UnstructuredCommandInput(hint="turn number (default: the last prompt)")
+        ),
     ),
     AvailableCommand(
         name="mode",
@@ -47,12 +50,19 @@ async def run_command(session: AcpSession, store: SessionStore, name: str, argum
         return f"mode: {mode.value}"
     if argument and not argument.isdigit():
         return f"/undo takes a turn number, not {argument!r}"
-    conversation = session.conversation
+    conversation, workspace = session.conversation, session.workspace
+    path = store.path_for(session.id)
     try:
-        result = await undo_turn(
-            store.state_dir, store.path_for(session.id), session.workspace.root,
-            session.workspace, int(argument) if argument else None, log=conversation.log,
-        )  # fmt: skip
-    except UndoRefused as exc:
+        with conversation.claimed():  # not while this session runs here or elsewhere
+            if argument:
+                result = await undo_turn(
+                    store.state_dir, path, workspace.root, workspace, int(argument),
+                    log=conversation.log,
+                )  # fmt: skip
+            else:
+                result = await undo_last_ask(
+                    store.state_dir, path, workspace.root, workspace, log=conversation.log
+                )
+    except (UndoRefused, SessionBusy) as exc:
         return f"nothing undone: {exc}"
     return result.describe()

@@ -220,9 +220,12 @@ async def test_cancel_ends_a_pending_permission_request(
             conn.prompt(session_id=session.session_id, prompt=[text_block("echo")])
         )
         await client.wait_for(lambda: client.permissions)
+        elsewhere = agentls(isolated_state, workspace, "undo", session.session_id)
         await conn.cancel(session_id=session.session_id)
         answer = await asyncio.wait_for(prompt, 30)
     assert answer.stop_reason == "cancelled"
+    assert elsewhere.returncode == 2  # one writer per session, across processes
+    assert "running elsewhere (the ACP agent" in elsewhere.stderr
 
 
 async def test_a_cancelled_permission_outcome_aborts_the_run(
@@ -309,7 +312,7 @@ async def test_undo_and_mode_commands(
         u["currentModeId"] for u in client.updates if u["sessionUpdate"] == "current_mode_update"
     ]
     assert modes == ["plan"]
-    assert "undid turn" in client.text()
+    assert "undid the ask “edit a.py”" in client.text()
 
 
 async def test_allow_always_on_an_edit_covers_the_next_edit_of_that_file(
