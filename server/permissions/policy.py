@@ -64,9 +64,12 @@ class PermissionPolicy:
                     return PolicyDecision(
                         Verdict.DENY, f"deny rule {rule} (matches `{command}`)", rule.stop
                     )
+        writes = self._control_writes(analysis)
         if not analysis.resolved:
             why = "cannot be fully resolved: " + "; ".join(analysis.unresolved)
             if not any(rule.applies_to(tool) for rule in self.rules.deny):
+                if writes:
+                    return self._needs_person(writes)
                 return PolicyDecision(Verdict.ASK, why)
             why += (
                 ". While deny rules exist, only a person may approve such a command "
@@ -77,14 +80,8 @@ class PermissionPolicy:
             if self.mode is Mode.BYPASS:
                 return PolicyDecision(Verdict.DENY, why)
             return PolicyDecision(Verdict.ASK, why, person_only=True)
-        protected = [p for p in analysis.writes if self._protected(p)]
-        if protected or analysis.blind_writes:
-            what = [f"writes control file {p}" for p in protected] + list(analysis.blind_writes)
-            return PolicyDecision(
-                Verdict.ASK,
-                "; ".join(what) + " (control files need a person; --yes does not approve)",
-                person_only=True,
-            )
+        if writes:
+            return self._needs_person(writes)
         if analysis.asks:
             return PolicyDecision(Verdict.ASK, "always asks: " + "; ".join(analysis.asks))
         for command in analysis.commands:
@@ -95,6 +92,15 @@ class PermissionPolicy:
         if covering is not None:
             return PolicyDecision(Verdict.ALLOW, f"allow rule {', '.join(covering)}")
         return self._by_mode(risk)
+
+    def _control_writes(self, analysis: CommandAnalysis) -> list[str]:
+        """What the line writes that may be a control file (a person must approve)."""
+        protected = [f"writes control file {p}" for p in analysis.writes if self._protected(p)]
+        return protected + list(analysis.blind_writes)
+
+    def _needs_person(self, writes: list[str]) -> PolicyDecision:
+        why = "; ".join(writes) + " (control files need a person; --yes does not approve)"
+        return PolicyDecision(Verdict.ASK, why, person_only=True)
 
     def _protected(self, path: str) -> bool:
         if self.rules.is_protected(path):

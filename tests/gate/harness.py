@@ -56,9 +56,9 @@ class Attack:
     def add(self, *calls: dict[str, Any]) -> None:
         self.calls.extend(calls)
 
-    def run(
-        self, *flags: str, env: dict[str, str] | None = None, timeout: float = 90
-    ) -> subprocess.CompletedProcess[str]:
+    def script(self) -> tuple[Path, dict[str, str]]:
+        """Write the attacker's script and the person's settings; the script and the
+        environment `agentls` runs with."""
         script = self.root / "attacker.json"
         turn: list[dict[str, Any]] = []
         for index, attack in enumerate(self.calls):
@@ -78,12 +78,17 @@ class Attack:
         environment |= {
             "AGENTLS_STATE_DIR": str(self.root / "state"),
             "XDG_CONFIG_HOME": str(config),
-            **(env or {}),
         }
+        return script, environment
+
+    def run(
+        self, *flags: str, env: dict[str, str] | None = None, timeout: float = 90
+    ) -> subprocess.CompletedProcess[str]:
+        script, environment = self.script()
         return subprocess.run(
             [*AGENTLS, "ask", "attack", "--model", f"scripted:{script}", *flags],
-            cwd=self.workspace, env=environment, capture_output=True, text=True,
-            timeout=timeout, stdin=subprocess.DEVNULL,
+            cwd=self.workspace, env={**environment, **(env or {})}, capture_output=True,
+            text=True, timeout=timeout, stdin=subprocess.DEVNULL,
         )  # fmt: skip
 
     def decisions(self) -> dict[str, dict[str, Any]]:
