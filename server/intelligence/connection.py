@@ -66,6 +66,7 @@ class Connection:
         self.docs: dict[str, _Doc] = {}
         self.pushes: dict[str, _Push] = {}
         self.crashes = 0
+        self.warm = False  # it has loaded the project (see WorkspaceIntelligence._serving)
         self.failure: str | None = None  # set once the server is given up on
         self._counter = 0
         self._pushed = asyncio.Event()
@@ -137,6 +138,7 @@ class Connection:
             )
         self.docs.clear()
         self.pushes.clear()
+        self.warm = False
         return client
 
     def _register(self, client: _Client) -> None:

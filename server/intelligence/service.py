@@ -256,6 +256,13 @@ class WorkspaceIntelligence:
                     continue
                 await self._sync_open(connection)
                 text = await self._sync(connection, rel)
+                if text is not None and not connection.warm:
+                    # A fresh server answers from its open files until it has loaded the
+                    # project; its first verdict on a file means it has.
+                    await connection.diagnostics(
+                        self.uri(rel), connection.config.start_timeout_seconds
+                    )
+                    connection.warm = True
             except ServerUnavailable as exc:
                 reasons.append(str(exc))
                 continue
@@ -340,34 +347,40 @@ class WorkspaceIntelligence:
     async def _workspace_symbols(self, query: str) -> list[CodeSymbol]:
         reasons: list[str] = []
         found: list[CodeSymbol] = []
-        asked = False
-        for connection in list(self.hub.connections.values()):
-            if connection.root != self.workspace.root and not connection.root.is_relative_to(
-                self.workspace.root
-            ):
-                continue
+        asked: set[int] = set()
+        for rel in await self._one_file_per_server():
             try:
-                client = await connection.ensure()
-                if not connection.supports("workspace_symbol_provider"):
+                connection, _ = await self._serving(rel, "workspace_symbol_provider")
+                if id(connection) in asked:
                     continue
-                await self._sync_open(connection)
-                asked = True
+                asked.add(id(connection))
+                client = await connection.ensure()
                 result = await connection.request(
                     client.workspace_symbol_async(types.WorkspaceSymbolParams(query=query)),
                     "workspace/symbol",
                 )
-            except ServerUnavailable as exc:
+            except (ServerUnavailable, ToolError) as exc:
                 reasons.append(str(exc))
                 continue
             found += _flatten(list(result or []), "", self._shown_path)
         if not asked:
-            why = "; ".join(reasons) or (
-                "no language server is running for this workspace yet; give a path to list a "
-                "file's symbols (that starts its server), then search the workspace"
+            why = "; ".join(dict.fromkeys(reasons)) or (
+                "no language server can search this workspace's symbols (no file here matches "
+                "a server in languageServers)"
             )
             raise ToolError(ErrorCode.NOT_FOUND, why)
         unique = sorted(set(found), key=lambda s: (s.path, s.line, s.name))
         return unique[:MAX_RESULTS]
+
+    async def _one_file_per_server(self) -> list[str]:
+        """A file of each available server's language: what starts it for a workspace search."""
+        listing = await self.workspace.list_files(".", None, 5000)
+        picked: dict[str, str] = {}
+        for rel in listing.paths:
+            for choice in self._matching(rel):
+                if choice.executable is not None:
+                    picked.setdefault(choice.name, rel)
+        return list(dict.fromkeys(picked.values()))
 
     async def rename(self, path: str, line: int, column: int, new_name: str) -> list[FileChange]:
         rel = self.workspace.relative(path)
