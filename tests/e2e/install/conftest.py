@@ -46,6 +46,10 @@ def clean_env(home: Path, *bin_dirs: Path) -> dict[str, str]:
         )
     }
     env |= {"HOME": str(home), "PATH": os.pathsep.join([*map(str, bin_dirs), *path])}
+    # Downloads stay in the person's caches: a fresh install, without fetching it all again.
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    env["PIP_CACHE_DIR"] = os.environ.get("PIP_CACHE_DIR") or str(cache / "pip")
+    env["UV_CACHE_DIR"] = os.environ.get("UV_CACHE_DIR") or str(cache / "uv")
     return env
 
 
