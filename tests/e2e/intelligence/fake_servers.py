@@ -1,0 +1,39 @@
+"""Broken language servers for the fault tests.
+
+exit: ends at once. hang: reads everything, answers nothing. crash: answers initialize,
+then dies on the first document it is given (each time it is started).
+"""
+
+import json
+import sys
+
+
+def read_message() -> dict:
+    length = 0
+    while (line := sys.stdin.buffer.readline().strip()) != b"":
+        name, _, value = line.partition(b":")
+        if name.lower() == b"content-length":
+            length = int(value)
+    return json.loads(sys.stdin.buffer.read(length))
+
+
+def send(payload: dict) -> None:
+    body = json.dumps(payload).encode()
+    sys.stdout.buffer.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+    sys.stdout.buffer.flush()
+
+
+mode = sys.argv[1]
+if mode == "exit":
+    sys.exit(3)
+if mode == "hang":
+    while sys.stdin.buffer.read(1):
+        pass
+    sys.exit(0)
+while True:  # crash
+    message = read_message()
+    if message.get("method") == "initialize":
+        capabilities = {"textDocumentSync": 1, "definitionProvider": True}
+        send({"jsonrpc": "2.0", "id": message["id"], "result": {"capabilities": capabilities}})
+    elif message.get("method") == "textDocument/didOpen":
+        sys.exit(4)
