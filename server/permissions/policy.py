@@ -185,7 +185,7 @@ class PermissionPolicy:
         if kind == "path" and subject:
             if self._protected(subject):
                 return []
-            return [Rule(tool, escape_path(normalise_path(subject)))]
+            return [Rule(tool, _keep_edges(escape_path(normalise_path(subject))))]
         return [Rule(tool, None)]
 
 
@@ -196,3 +196,13 @@ def command_rule(tool: str, command: SimpleCommand) -> Rule:
     if command.known is not None:
         pattern += " *"
     return Rule(tool, pattern)
+
+
+def _keep_edges(pattern: str) -> str:
+    """Escape whitespace at either end, which reading a rule back would strip."""
+    head = len(pattern) - len(pattern.lstrip())
+    tail = len(pattern.rstrip())
+    body = pattern[head:tail]
+    return (
+        "".join("\\" + c for c in pattern[:head]) + body + "".join("\\" + c for c in pattern[tail:])
+    )

@@ -78,6 +78,16 @@ def normalise_path(path: str) -> str:
     return "" if cleaned == "." else cleaned
 
 
+def _strip_unescaped(pattern: str) -> str:
+    """Strip surrounding whitespace, but not a space escaped with a backslash."""
+    stripped = pattern.strip()
+    body = pattern.lstrip()
+    backslashes = len(stripped) - len(stripped.rstrip("\\"))
+    if backslashes % 2 and len(body) > len(stripped):
+        return stripped + body[len(stripped)]
+    return stripped
+
+
 @lru_cache(maxsize=1024)
 def _pattern_words(pattern: str) -> tuple[str, ...] | None:
     try:
@@ -131,7 +141,7 @@ def parse_rule(raw: Any) -> Rule:
         raise ValueError(f"cannot read permission rule {raw!r}: write tool or tool(pattern)")
     pattern = match.group(2)
     if pattern is not None:
-        pattern = pattern.strip()
+        pattern = _strip_unescaped(pattern)
         if not pattern:
             raise ValueError(f"permission rule {raw!r} has an empty pattern")
     return Rule(match.group(1), pattern, stop)

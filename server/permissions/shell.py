@@ -483,25 +483,29 @@ def _options(
 
 def _env(rest: list[Word], walk: _Walk) -> _Inner:
     i = 0
+    options = True  # until "--"; assignments may follow it
     while i < len(rest):
         word = rest[i]
         if not word.static:
             walk.fail(f"env is given a word computed at run time ({word.value})")
             return _Inner([])
         text = word.value
-        if text in ("-i", "--ignore-environment", "-", "-0", "--null", "-v", "--debug"):
+        if options and text in ("-i", "--ignore-environment", "-", "-0", "--null", "-v",
+                                "--debug"):  # fmt: skip
             i += 1
-        elif text in ("-u", "--unset", "-C", "--chdir"):
+        elif options and text in ("-u", "--unset", "-C", "--chdir"):
             if text in ("-C", "--chdir"):
                 walk.changes_dir = True
             i += 2
-        elif text.startswith(("--unset=", "--chdir=")) or re.fullmatch(r"-[uC].+", text):
+        elif options and (
+            text.startswith(("--unset=", "--chdir=")) or re.fullmatch(r"-[uC].+", text)
+        ):
             walk.changes_dir = walk.changes_dir or "C" in text[:3] or "chdir" in text
             i += 1
         elif text == "--":
             i += 1
-            break
-        elif text.startswith("-"):
+            options = False
+        elif text.startswith("-") and options:
             walk.fail(f"env is given an option this analysis does not know ({text})")
             return _Inner([])
         elif "=" in text and not text.startswith("="):
@@ -550,32 +554,61 @@ def _command_builtin(rest: list[Word], walk: _Walk) -> _Inner:
     return _Inner(after)
 
 
+_XARGS_LONG_FLAGS = {"--null", "--no-run-if-empty", "--verbose", "--interactive", "--exit",
+                     "--open-tty"}  # fmt: skip
+_XARGS_LONG_VALUED = {"--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars",
+                      "--process-slot-var"}  # fmt: skip
+_XARGS_LONG_OPTIONAL = {"--replace", "--eof", "--max-lines"}  # value only after "="
+
+
 def _xargs(rest: list[Word], walk: _Walk) -> _Inner:
-    flags = {"-0", "--null", "-r", "--no-run-if-empty", "-t", "--verbose", "-p",
-             "--interactive", "-x", "--exit", "-o", "--open-tty"}  # fmt: skip
-    valued = {"-a", "--arg-file", "-d", "--delimiter", "-E", "-I", "-L", "-n",
-              "--max-args", "-P", "--max-procs", "-s", "--max-chars", "--process-slot-var",
-              "--max-lines", "--replace", "--eof"}  # fmt: skip
-    # -i, -l and -e take an optional value glued to them (-i{}, -l5).
-    fixed: list[Word] = []
+    """xargs' complete option grammar; the command it runs gets the words it reads."""
     replace: str | None = None
-    for word in rest:
-        text = word.value if word.static else ""
-        if text.startswith("-i") and not text.startswith("--"):
-            replace = text[2:] or "{}"
+    i = 0
+    while i < len(rest):
+        word = rest[i]
+        if not word.static:
+            walk.fail(f"xargs is given an option computed at run time ({word.value})")
+            return _Inner([])
+        text = word.value
+        if text == "--":
+            i += 1
+            break
+        if not text.startswith("-") or text == "-":
+            break
+        if text.startswith("--"):
+            key, eq, value = text.partition("=")
+            if key in _XARGS_LONG_FLAGS and not eq:
+                i += 1
+            elif key in _XARGS_LONG_OPTIONAL:
+                replace = (value or "{}") if key == "--replace" else replace
+                i += 1
+            elif key in _XARGS_LONG_VALUED:
+                i += 1 if eq else 2
+            else:
+                walk.fail(f"xargs is given an option this analysis does not know ({text})")
+                return _Inner([])
             continue
-        if text.startswith(("-l", "-e")) and not text.startswith("--") and len(text) >= 2:
-            continue
-        fixed.append(word)
-    parsed = _options("xargs", fixed, walk, flags, valued)
-    if parsed is None:
-        return _Inner([])
-    seen, after = parsed
-    for opt, value in seen:
-        if opt in ("-I", "--replace"):
-            replace = value or "{}"
-    if not after:
-        after = [Word("echo", True)]
+        j, step = 1, 1
+        while j < len(text):
+            ch = text[j]
+            if ch in "0rtpxo":
+                j += 1
+                continue
+            if ch in "iel":  # an optional value, glued: -i{} -l5 -eEOF
+                if ch == "i":
+                    replace = text[j + 1 :] or "{}"
+                break
+            if ch in "adEILnPs":
+                if ch == "I":
+                    replace = text[j + 1 :] or (rest[i + 1].value if i + 1 < len(rest) else "")
+                if j + 1 == len(text):
+                    step = 2
+                break
+            walk.fail(f"xargs is given an option this analysis does not know ({text})")
+            return _Inner([])
+        i += step
+    after = rest[i:] or [Word("echo", True)]
     if replace:  # each word holding the replace string gets a line of input
         after = [Word(w.value, False) if replace in w.value else w for w in after]
     # Without a replace string xargs appends words read from its input.
