@@ -44,7 +44,7 @@ from agentls.acp.modes import config_options, mode_state
 from agentls.acp.observer import AcpObserver
 from agentls.acp.permission import PermissionAsker
 from agentls.acp.prompt import prompt_text
-from agentls.acp.replay import history_updates
+from agentls.acp.replay import call_titles, history_updates
 from agentls.acp.session import AcpSession
 from agentls.acp.settings import session_settings
 from agentls.acp.stop_reasons import stop_reason
@@ -136,7 +136,9 @@ class AgentlsAgent:
         if known is not None and known.conversation.running:
             raise invalid_request("that session has a prompt running")
         session = known or self._open(cwd, session_id, mcp_servers)
-        for update in history_updates(session.conversation.messages, session.workspace.root):
+        titles = call_titles(self.manager.store.path_for(session.id))
+        history = history_updates(session.conversation.messages, session.workspace.root, titles)
+        for update in history:
             session.updates.push(update)
         await session.updates.flush()  # the history arrives before the answer
         self._announce(session)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,15 +23,28 @@ from agentls.contracts.messages import (
     ToolResultBlock,
     ToolUseBlock,
 )
+from agentls.session.reader import read_events
 
 
-def history_updates(messages: Sequence[Message], root: Path) -> Iterator[Any]:
+def history_updates(
+    messages: Sequence[Message], root: Path, titles: Mapping[str, str]
+) -> Iterator[Any]:
+    """``titles``: the one-line summaries the log recorded for each call, by call id."""
     for message in messages:
         for block in message.content:
-            yield from _block(message.role, block, root)
+            yield from _block(message.role, block, root, titles)
 
 
-def _block(role: str, block: Any, root: Path) -> Iterator[Any]:
+def call_titles(log_path: Path) -> dict[str, str]:
+    titles = {}
+    for event in read_events(log_path, kinds=("tool_intent",)):
+        call_id, summary = event.get("callId"), event.get("summary")
+        if isinstance(call_id, str) and isinstance(summary, str):
+            titles[call_id] = summary
+    return titles
+
+
+def _block(role: str, block: Any, root: Path, titles: Mapping[str, str]) -> Iterator[Any]:
     if isinstance(block, TextBlock) and block.text:
         content = TextContentBlock(type="text", text=block.text)
         if role == "user":
@@ -42,8 +55,9 @@ def _block(role: str, block: Any, root: Path) -> Iterator[Any]:
         content = TextContentBlock(type="text", text=block.thinking)
         yield AgentThoughtChunk(session_update="agent_thought_chunk", content=content)
     elif isinstance(block, ToolUseBlock):
+        title = titles.get(block.id) or _title(block)
         yield ToolCallStart(
-            session_update="tool_call", tool_call_id=block.id, title=_title(block),
+            session_update="tool_call", tool_call_id=block.id, title=title,
             kind=kind_of(block.name), status="pending", raw_input=block.input,
             locations=locations(root, block.input),
         )  # fmt: skip

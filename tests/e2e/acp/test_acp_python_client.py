@@ -262,6 +262,8 @@ async def test_session_load_replays_an_earlier_session(
     )
     calls = [u for u in replayed if u["sessionUpdate"] == "tool_call"]
     assert calls[0]["kind"] == "execute" and calls[0]["rawInput"] == echo["input"]
+    live = next(u for u in first.updates if u["sessionUpdate"] == "tool_call")
+    assert calls[0]["title"] == live["title"]  # the summary the log recorded
     result = next(u for u in replayed if u["sessionUpdate"] == "tool_call_update")
     assert "replayed-output" in result["content"][0]["content"]["text"]
 
