@@ -65,7 +65,8 @@ class SessionClaim:
         return self._fd is not None
 
     def acquire(self, wait_seconds: float = 0.0) -> None:
-        """Take the lock, trying for up to ``wait_seconds``; SessionHeld if someone keeps it."""
+        """Take the lock, trying for up to ``wait_seconds`` (a blocking wait: keep it 0 on an
+        event loop); SessionHeld if someone keeps it."""
         deadline = time.monotonic() + wait_seconds
         while not self.try_acquire():
             if time.monotonic() >= deadline:
