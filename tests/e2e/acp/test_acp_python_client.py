@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from acp import text_block
+from acp import embedded_text_resource, resource_block, resource_link_block, text_block
 from acp.schema import EnvVariable, McpServerStdio
 
 from tests.e2e.acp.client import RecordingClient, agent, write_script
@@ -347,3 +347,23 @@ async def test_allow_always_on_an_edit_covers_the_next_edit_of_that_file(
         for c in u.get("content") or [] if c["type"] == "diff"
     ]  # fmt: skip
     assert [d["newText"] for d in diffs] == ["x = 2\n", "x = 3\n"]  # shown, even unasked
+
+
+async def test_resource_links_and_embedded_resources_reach_the_model(
+    isolated_state: Path, workspace: Path, tmp_path: Path
+) -> None:
+    expect = {
+        "lastMessageContains": 'points at src/app.py]\n\n<context source="notes.md">\nremember'
+    }
+    model = write_script(tmp_path / "s.json", [{"text": "Seen.", "expect": expect}])
+    client = RecordingClient()
+    link = resource_link_block(name="app.py", uri=(workspace / "src" / "app.py").as_uri())
+    notes = embedded_text_resource(uri=(workspace / "notes.md").as_uri(), text="remember this")
+    async with agent(client, model, workspace) as (conn, _):
+        session = await conn.new_session(cwd=str(workspace), mcp_servers=[])
+        answer = await conn.prompt(
+            session_id=session.session_id,
+            prompt=[text_block("look"), link, resource_block(notes)],
+        )
+    assert answer.stop_reason == "end_turn", client.text()
+    assert client.text() == "Seen."
