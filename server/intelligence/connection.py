@@ -321,7 +321,7 @@ def _feature(client: LanguageClient, method: str) -> Callable[[F], F]:
 _IGNORED_NOTIFICATIONS = (
     types.WINDOW_LOG_MESSAGE, types.WINDOW_SHOW_MESSAGE, types.PROGRESS, types.TELEMETRY_EVENT,
     "pyright/beginProgress", "pyright/reportProgress", "pyright/endProgress",
-    "experimental/serverStatus",
+    "experimental/serverStatus", "$/typescriptVersion",
 )  # fmt: skip
 
 

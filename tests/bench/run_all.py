@@ -137,6 +137,7 @@ def main() -> None:
         ("## Minimal-hunk edits and the session log", "bench_internals", ()),
         ("## Memory", "bench_memory", ()),
         ("## Checkpoints and undo", "bench_undo", ("--reps", "3")),
+        ("## Language intelligence", "bench_intelligence", ("--reps", "30")),
     ]
     for title, module, extra in sections:
         print(f"{title}\n\n{_section(module, *extra)}")
