@@ -10,11 +10,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pygls.exceptions import JsonRpcInvalidParams
 from pygls.uris import to_fs_path
 
-from agentls.conversation.manager import SessionBusy
 from agentls.lsp.approvals import LspApprover
 from agentls.lsp.events import LspRunObserver, result_payload, shows_cost
 from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
-from agentls.lsp.workspace import LspWorkspace
 from agentls.permissions.modes import parse_mode
 from agentls.session.reader import read_events
 from agentls.session.transcript import render_transcript
@@ -102,6 +100,9 @@ def register(server: AgentServer) -> None:
         approver = LspApprover(
             ls, session_id=conversation.session_id, emit=observer.edit, origin_uri=params.uri
         )
+        from agentls.conversation.manager import SessionBusy  # loaded by now (conversation_for)
+        from agentls.lsp.workspace import LspWorkspace
+
         try:
             handle = conversation.start(prompt, approver=approver, observer=observer)
         except SessionBusy as exc:

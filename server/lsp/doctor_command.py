@@ -7,13 +7,14 @@ the settings this server uses there, the editor's own included.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agentls.contracts.errors import ConfigError
-from agentls.conversation.doctor import build_report
-from agentls.conversation.settings import Settings
 from agentls.lsp.commands import CommandParams, parse
 from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
+
+if TYPE_CHECKING:
+    from agentls.conversation.settings import Settings
 
 DOCTOR = "agentls.doctor"
 
@@ -25,6 +26,8 @@ class DoctorParams(CommandParams):
 def register(server: AgentServer) -> None:
     @server.command(DOCTOR)
     async def doctor(ls: AgentServer, *args: Any) -> dict[str, Any]:
+        from agentls.conversation.doctor import build_report  # the core: on first use
+
         params = DoctorParams() if not args or args == ({},) else parse(DoctorParams, args, DOCTOR)
         await ls.wait_for_settings()
         roots = ls.roots()

@@ -9,7 +9,6 @@ from lsprotocol import types
 from agentls.contracts.errors import ConfigError
 from agentls.lsp.client_requests import ask_client
 from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
-from agentls.lsp.settings import SECTION, merge_face_settings, merge_settings, settings_notes
 
 
 def register(server: AgentServer) -> None:
@@ -17,7 +16,8 @@ def register(server: AgentServer) -> None:
     def initialize(ls: AgentServer, params: types.InitializeParams) -> None:
         ls.init_options = params.initialization_options
         ls.client_name = params.client_info.name if params.client_info else ""
-        _apply(ls, ls.init_options)
+        # Settings (initializationOptions first) are read once `initialized` comes, so
+        # the answer waits for nothing but the server itself.
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: AgentServer, params: types.InitializedParams) -> None:
@@ -51,6 +51,8 @@ def register(server: AgentServer) -> None:
 
 async def refresh_configuration(server: AgentServer, pushed: Any = None) -> None:
     """Settings = defaults < initializationOptions < workspace/configuration (or pushed)."""
+    from agentls.lsp.settings import SECTION, settings_notes  # the core: on first use
+
     layers: list[Any] = [server.init_options]
     workspace = server.client_capabilities.workspace
     if workspace is not None and workspace.configuration:
@@ -70,6 +72,8 @@ async def refresh_configuration(server: AgentServer, pushed: Any = None) -> None
 
 
 def _apply(server: AgentServer, *layers: Any) -> None:
+    from agentls.lsp.settings import merge_face_settings, merge_settings
+
     try:
         settings = merge_settings(*layers)
         face = merge_face_settings(*layers)

@@ -20,7 +20,6 @@ from lsprotocol import types
 
 from agentls.lsp.client_requests import ask_client
 from agentls.lsp.questions import Emit, Question, new_review_id
-from agentls.tools.changes import unified_diff
 from agentls.workspace.hunks import line_hunks
 
 if TYPE_CHECKING:
@@ -122,12 +121,16 @@ async def _through_code_actions(server: AgentServer, proposal: Proposal, emit: E
 
 
 def diff_text(proposal: Proposal) -> str:
+    from agentls.tools.changes import unified_diff  # the tools load with the first ask
+
     labels = ("current", "proposed")
     return unified_diff(proposal.rel, proposal.before, proposal.after, labels=labels)
 
 
 async def show_diff(server: AgentServer, rel: str, before: str, after: str) -> tuple[str, bool]:
     """Write the proposed change as a .diff file in the state dir and open it: (uri, shown)."""
+    from agentls.tools.changes import unified_diff
+
     diff = unified_diff(rel, before, after, labels=("current", "proposed"))
     digest = hashlib.sha256(diff.encode()).hexdigest()[:12]
     folder = server.store.state_dir / "diffs"

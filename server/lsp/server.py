@@ -7,7 +7,7 @@ import logging
 import stat
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest
@@ -18,14 +18,15 @@ from pygls.uris import to_fs_path
 
 from agentls import __version__
 from agentls.contracts.errors import ConfigError
-from agentls.conversation.manager import Conversation, ConversationManager, RunHandle
-from agentls.conversation.settings import Settings
 from agentls.lsp.client_requests import ask_client
 from agentls.lsp.questions import QuestionBoard
-from agentls.lsp.settings import FaceSettings, merge_settings
-from agentls.lsp.workspace import LspWorkspace
-from agentls.session.store import SessionNotFound, SessionStore, default_state_dir
 from agentls.workspace.roots import NoProjectRoot, choose_root
+
+if TYPE_CHECKING:  # the conversation stack loads on first use, not before `initialize`
+    from agentls.conversation.manager import Conversation, ConversationManager, RunHandle
+    from agentls.conversation.settings import Settings
+    from agentls.lsp.settings import FaceSettings
+    from agentls.session.store import SessionStore
 
 log = logging.getLogger(__name__)
 
@@ -100,22 +101,65 @@ class AgentServer(LanguageServer):
     def __init__(self, store: SessionStore | None = None) -> None:
         super().__init__("agentls", __version__, protocol_cls=AgentProtocol)
         self.waited_runs: dict[Any, RunHandle] = {}  # request id -> run, for $/cancelRequest
-        self.store = store or SessionStore(default_state_dir())
-        self.manager = ConversationManager(self.store, face="lsp")
-        self.manager.mcp.notify = lambda note: self.tell(f"agentls: {note}", _WARNING)
-        self.settings = Settings()  # what the editor sent (files are added per root)
+        self._store = store
+        self._manager: ConversationManager | None = None
+        self._settings: Settings | None = None  # what the editor sent (files added per root)
+        self._face: FaceSettings | None = None
         self.editor_layers: list[Any] = []
         self._told: set[str] = set()
         self.init_options: Any = None
         self.runs: dict[str, RunHandle] = {}
         self._documents_changed: asyncio.Condition | None = None
         self._settings_ready: asyncio.Event | None = None
-        self.face = FaceSettings()  # how this editor is asked (approvalsVia, reviewVia)
         self.client_name = ""
         self.last_uri: str | None = None  # the document the person touched last
         self.last_session: str | None = None  # the session asked last
         self.questions = QuestionBoard(self)
         self._cannot_prompt = False
+
+    # --- the core, loaded on first use -------------------------------------
+
+    @property
+    def store(self) -> SessionStore:
+        if self._store is None:
+            from agentls.session.store import SessionStore, default_state_dir
+
+            self._store = SessionStore(default_state_dir())
+        return self._store
+
+    @property
+    def manager(self) -> ConversationManager:
+        if self._manager is None:
+            from agentls.conversation.manager import ConversationManager
+
+            self._manager = ConversationManager(self.store, face="lsp")
+            self._manager.mcp.notify = lambda note: self.tell(f"agentls: {note}", _WARNING)
+        return self._manager
+
+    @property
+    def settings(self) -> Settings:
+        if self._settings is None:
+            from agentls.conversation.settings import Settings
+
+            self._settings = Settings()
+        return self._settings
+
+    @settings.setter
+    def settings(self, value: Settings) -> None:
+        self._settings = value
+
+    @property
+    def face(self) -> FaceSettings:
+        """How this editor is asked (approvalsVia, reviewVia)."""
+        if self._face is None:
+            from agentls.lsp.settings import FaceSettings
+
+            self._face = FaceSettings()
+        return self._face
+
+    @face.setter
+    def face(self, value: FaceSettings) -> None:
+        self._face = value
 
     # --- how the person is asked -------------------------------------------
 
@@ -235,6 +279,9 @@ class AgentServer(LanguageServer):
             existing = self.manager.get(session_id)
             if existing is not None:
                 return existing
+        from agentls.lsp.workspace import LspWorkspace
+        from agentls.session.store import SessionNotFound
+
         try:  # (a root that is no folder, e.g. a file named as rootUri: ValueError)
             workspace = LspWorkspace(self, root)
             conversation = self.manager.open(
@@ -250,6 +297,8 @@ class AgentServer(LanguageServer):
 
     def settings_for(self, root: Path) -> Settings:
         """The settings files for this root, under what the editor sent."""
+        from agentls.lsp.settings import merge_settings
+
         layers, notes = self.manager.settings_files.layers(root)
         for note in notes:
             if note not in self._told:
@@ -294,5 +343,6 @@ class AgentServer(LanguageServer):
             handle.cancel()
         if handles:
             await asyncio.wait([h.task for h in handles], timeout=grace_seconds)
-        await self.manager.mcp.aclose()
-        self.manager.close()
+        if self._manager is not None:  # never started: nothing to close
+            await self._manager.mcp.aclose()
+            self._manager.close()

@@ -7,19 +7,19 @@ and its buffers stay right; closed files are put back on disk.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 from pygls.exceptions import JsonRpcInvalidParams
 
-from agentls.conversation.manager import Conversation, SessionBusy
-from agentls.conversation.undo import UndoRefused, undo_last_ask, undo_turn
 from agentls.lsp.commands import CommandParams, parse
 from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
-from agentls.lsp.workspace import LspWorkspace
 from agentls.session.lock import SessionHeld
 from agentls.session.reader import read_events
 from agentls.session.reducer import reduce
+
+if TYPE_CHECKING:
+    from agentls.conversation.manager import Conversation
 
 UNDO = "agentls.undo"
 
@@ -40,6 +40,8 @@ def register(server: AgentServer) -> None:
         if not path.exists():
             raise JsonRpcInvalidParams(message=f"agentls: no session {params.session_id}")
         conversation = ls.manager.get(params.session_id)
+        from agentls.conversation.manager import SessionBusy  # loaded by ls.manager
+
         try:  # one writer per session: not while it runs here or in another process
             with conversation.claimed() if conversation else ls.store.claim(path.stem, "lsp"):
                 return await _undo(ls, path, conversation, params.turn)
@@ -50,6 +52,9 @@ def register(server: AgentServer) -> None:
 async def _undo(
     ls: AgentServer, path: Path, conversation: Conversation | None, turn: int | None
 ) -> dict[str, Any]:
+    from agentls.conversation.undo import UndoRefused, undo_last_ask, undo_turn
+    from agentls.lsp.workspace import LspWorkspace
+
     if conversation is not None and isinstance(conversation.workspace, LspWorkspace):
         workspace = conversation.workspace
     else:
