@@ -62,6 +62,11 @@ def test_a_new_type_error_reaches_the_model_and_its_fix_clears_it(
     assert "New problems" not in results[2]
     assert (project / "b.py").read_text().endswith("x: str = greet('x')\n")
 
+    # the log alone replays the run: same calls, same decisions
+    (project / "b.py").write_text(B_PY)
+    replay = cli.run("replay", cli.session_files()[0].stem, env=env, timeout=120)
+    assert replay.returncode == 0, replay.stderr + replay.stdout
+
 
 def test_without_a_language_server_the_run_is_healthy_and_the_tools_say_why(
     cli: Cli, project: Path, tmp_path: Path
