@@ -162,6 +162,18 @@ async function main() {
     }
     try {
       await scenario(page, { record, userData: dirs.userData, results, phase, check });
+      done = phase('agentls: Doctor');
+      await page.keyboard.press('F1');
+      await page.locator('.quick-input-widget input').fill('>agentls: Doctor');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'agentls: Doctor' }).first().waitFor();
+      await page.keyboard.press('Enter');
+      const report = page.locator('.editor-instance .view-lines', { hasText: /agentls\sdoctor:\sready\sto\sask/ }).first();
+      await report.waitFor({ timeout: 30_000 });
+      const shown = (await report.innerText()).replace(/\s+/g, ' ');
+      const { version: extensionVersion } = JSON.parse(readFileSync(path.join(client, 'package.json'), 'utf8'));
+      check(shown.includes(`| extension | ${extensionVersion} |`), 'agentls: Doctor shows the server\'s report: ready to ask, and the extension\'s version');
+      await page.screenshot({ path: path.join(results, 'doctor.png') });
+      done();
     } catch (error) {
       await page.screenshot({ path: path.join(results, 'failure.png') }).catch(() => undefined);
       throw error;

@@ -27,7 +27,7 @@ export async function bundledServer(extensionPath: string, storage: string, inte
   if (!python.ok) {
     return { ok: false, message: python.message, tried: [`the bundled server (${python.message})`] };
   }
-  const plan = planInstall(manifest, storage, path.join(bundle, 'wheels'), python.python, process.platform, String(process.pid));
+  const plan = planInstall(manifest, storage, bundle, python.python, process.platform, String(process.pid));
   try {
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `agentls: installing its server ${manifest.agentls} (first run, offline)…` },
@@ -38,7 +38,12 @@ export async function bundledServer(extensionPath: string, storage: string, inte
           await run(step.command, step.args);
         }
         await fs.writeFile(path.join(plan.staging, '.agentls-ready'), `${manifest.agentls}\n`);
-        await fs.rm(plan.venv, { recursive: true, force: true });
+        if (await exists(ready)) {
+          // Another window finished first (and may be running it): keep that one.
+          await fs.rm(plan.staging, { recursive: true, force: true });
+          return;
+        }
+        await fs.rm(plan.venv, { recursive: true, force: true }); // a half-made one, never marked ready
         await fs.rename(plan.staging, plan.venv);
       },
     );
