@@ -291,6 +291,10 @@ class AgentlsAgent:
             )  # fmt: skip
         return session
 
+    def cancel_all(self) -> None:
+        for session in self.sessions.values():
+            session.cancel()
+
     async def shutdown(self, grace_seconds: float = 5.0) -> None:
         """Abort every run, let each write its end, then close MCP servers and logs."""
         tasks = [s.handle.task for s in self.sessions.values() if s.handle is not None]

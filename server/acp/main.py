@@ -28,6 +28,7 @@ async def _serve(model: str | None, out_fd: int) -> None:
     manager.mcp.notify = lambda note: log.warning("%s", note)
     agent = AgentlsAgent(manager, model)
     transport = LineTransport(await stdin_reader(), out_fd)
+    transport.on_eof = agent.cancel_all  # the client is gone: runs end, answers go out
     # The SDK's Agent protocol also lists unstable methods (fork, resume, close, NES,
     # providers) this agent does not offer: the router answers those MethodNotFound.
     connection = AgentSideConnection(cast(Agent, agent), transport, listening=False)

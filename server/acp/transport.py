@@ -14,11 +14,14 @@ import json
 import logging
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 log = logging.getLogger(__name__)
 
 MAX_LINE_BYTES = 64 * 1024 * 1024  # a prompt with embedded files may be large
+# After stdin ends, how long the requests already read may take to be answered.
+DRAIN_SECONDS = 10.0
 PARSE_ERROR, INVALID_REQUEST = -32700, -32600
 
 
@@ -39,6 +42,18 @@ class LineTransport:
         self._out = os.fdopen(out_fd, "wb", buffering=0)
         self._lock = asyncio.Lock()
         self._closed = False
+        self._unanswered: set[Any] = set()  # ids of requests read and not answered yet
+        self._answered = asyncio.Condition()
+        self.on_eof: Callable[[], object] = lambda: None  # e.g. cancel the runs
+
+    async def _drain(self) -> None:
+        """Stdin ended: every request already read still gets its answer (bounded)."""
+        self.on_eof()
+        try:
+            async with asyncio.timeout(DRAIN_SECONDS), self._answered:
+                await self._answered.wait_for(lambda: not self._unanswered)
+        except TimeoutError:
+            log.warning("%d request(s) unanswered at exit", len(self._unanswered))
 
     async def send(self, message: dict[str, Any]) -> None:
         data = json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n"
@@ -46,6 +61,10 @@ class LineTransport:
             if self._closed:
                 raise ConnectionError("the ACP connection is closed")
             await asyncio.to_thread(self._write, data.encode("utf-8"))
+        if "method" not in message and message.get("id") in self._unanswered:
+            async with self._answered:
+                self._unanswered.discard(message.get("id"))
+                self._answered.notify_all()
 
     def _write(self, data: bytes) -> None:
         view = memoryview(data)
@@ -57,6 +76,7 @@ class LineTransport:
         while True:
             line = await self._read_line()
             if line is None:
+                await self._drain()
                 return None
             if not line.strip():
                 continue
@@ -101,6 +121,8 @@ class LineTransport:
         if "params" in message and not isinstance(message["params"], dict | list | None):
             await self._error(request_id, INVALID_REQUEST, "params must be an object or array")
             return None
+        if "method" in message and "id" in message:
+            self._unanswered.add(request_id)
         return message
 
     async def _error(self, request_id: Any, code: int, text: str) -> None:

@@ -69,7 +69,13 @@ def test_a_missing_api_key_asks_for_authentication(isolated_state: Path, workspa
         request(2, "session/new", {"cwd": str(workspace), "mcpServers": []}),
         request(3, "authenticate", {"methodId": "agentls-api-key"}),
     ]
-    answers = {a["id"]: a for a in exchange(workspace, lines, {1, 2, 3})}
+    # stdin ends right after the last line: the requests already read are still answered.
+    process = subprocess.run(
+        [sys.executable, "-m", "agentls", "acp"], input="".join(f"{line}\n" for line in lines),
+        capture_output=True, text=True, cwd=workspace, timeout=60,
+    )  # fmt: skip
+    answers = {a["id"]: a for a in map(json.loads, process.stdout.splitlines())}
+    assert process.returncode == 0 and set(answers) == {1, 2, 3}
     assert answers[1]["result"]["authMethods"][0]["id"] == "agentls-api-key"
     assert answers[2]["error"]["code"] == -32000
     assert "ANTHROPIC_API_KEY" in answers[2]["error"]["message"]
