@@ -15,9 +15,9 @@ import type { ChatStore } from '../chat/store';
 import { type AskParams, type AskStarted, asAgentEvent, COMMANDS, EVENT_METHOD } from '../protocol';
 import { describe, INSTALL_HINT } from '../server/resolve';
 import { locateServer } from '../server/locate';
-import { serverEnvironment, serverSettings } from '../settings/serverSettings';
+import { scopedServerSettings, serverEnvironment } from '../settings/serverSettings';
 import { AgentlsFeature } from './features';
-import { effectiveSettings, explicitSettings, SECTION } from './settings';
+import { effectiveSettings, inspectSettings, SECTION } from './settings';
 import { registerWindowHandlers } from './windowHandlers';
 import { trackAsk } from './asks';
 
@@ -114,7 +114,7 @@ export class AgentConnection implements vscode.Disposable {
       documentSelector: [{ scheme: 'file' }, { scheme: 'untitled' }],
       outputChannel: log,
       traceOutputChannel: trace,
-      initializationOptions: () => serverSettings(explicitSettings()),
+      initializationOptions: () => scopedServerSettings(inspectSettings()),
       synchronize: { configurationSection: SECTION },
       connectionOptions: { maxRestartCount: 3 },
       middleware: {
@@ -122,7 +122,8 @@ export class AgentConnection implements vscode.Disposable {
           // Edits to review wait in the Refactor Preview, or for the chat's "Apply all".
           handleApplyEdit: (params, next) =>
             this.context.reviews.handle(params, (p) => Promise.resolve(next(p, CancellationToken.None))),
-          // The server pulls section `agentls`; it gets only its own, explicitly set keys.
+          // The server pulls section `agentls`; it gets only its own, explicitly set keys,
+          // those of the workspace scopes marked as such (the server trusts them less).
           configuration: async (params, token, next) => {
             const answers = await next(params, token);
             if (!Array.isArray(answers)) {
@@ -130,7 +131,7 @@ export class AgentConnection implements vscode.Disposable {
             }
             return params.items.map((item, i) =>
               item.section === SECTION
-                ? serverSettings(explicitSettings(item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined))
+                ? scopedServerSettings(inspectSettings(item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined))
                 : answers[i],
             );
           },

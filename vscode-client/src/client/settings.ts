@@ -1,7 +1,7 @@
 // Reading `agentls.*` from VS Code's configuration for the pure mapping in
 // settings/serverSettings.ts.
 import * as vscode from 'vscode';
-import type { ReadSetting } from '../settings/serverSettings';
+import type { InspectSetting, ReadSetting, ScopedValues } from '../settings/serverSettings';
 
 export const SECTION = 'agentls';
 
@@ -30,4 +30,11 @@ export function explicitSettings(scope?: vscode.Uri): ReadSetting {
 export function effectiveSettings(scope?: vscode.Uri): ReadSetting {
   const config = vscode.workspace.getConfiguration(SECTION, scope ?? null);
   return (key) => config.get(key);
+}
+
+/** Each key's values by scope, so that workspace values can be sent apart from the user's. */
+export function inspectSettings(scope?: vscode.Uri): InspectSetting {
+  const config = vscode.workspace.getConfiguration(SECTION, scope ?? null);
+  // A plain copy: configuration objects are read-only proxies.
+  return (key) => (JSON.parse(JSON.stringify(config.inspect(key) ?? null)) as ScopedValues | null) ?? undefined;
 }

@@ -26,6 +26,7 @@ export const SERVER_KEYS = [
   'sandbox',
   'sandboxNetwork',
   'sandboxWritable',
+  'sandboxEnv',
   'secretFiles',
   'mcpServers',
 ] as const;
@@ -98,4 +99,51 @@ export function serverEnvironment(base: NodeJS.ProcessEnv, read: ReadSetting): N
     }
   }
   return env;
+}
+
+/** One key's values by scope, as `WorkspaceConfiguration.inspect` gives them. */
+export interface ScopedValues {
+  globalValue?: unknown;
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+  globalLanguageValue?: unknown;
+  workspaceLanguageValue?: unknown;
+  workspaceFolderLanguageValue?: unknown;
+}
+
+export type InspectSetting = (key: string) => ScopedValues | undefined;
+
+/** Where the server gets values of the workspace scopes: they come with the repository, so
+ * the server applies only harmless ones from there (like `.agentls/settings.json` before
+ * `agentls trust`). */
+export const WORKSPACE_SCOPED = 'workspaceScoped';
+
+/** The person's own (user scope) values, and the workspace's (workspace and folder scopes). */
+export function splitScopes(inspect: InspectSetting): { user: ReadSetting; workspace: ReadSetting } {
+  return {
+    user: (key) => {
+      const values = inspect(key);
+      return values?.globalLanguageValue ?? values?.globalValue;
+    },
+    workspace: (key) => {
+      const values = inspect(key);
+      return (
+        values?.workspaceFolderLanguageValue ??
+        values?.workspaceLanguageValue ??
+        values?.workspaceFolderValue ??
+        values?.workspaceValue
+      );
+    },
+  };
+}
+
+/** What goes to the server: the user's values as they are, the workspace's marked as such. */
+export function scopedServerSettings(inspect: InspectSetting): Record<string, unknown> {
+  const { user, workspace } = splitScopes(inspect);
+  const out = serverSettings(user);
+  const scoped = serverSettings(workspace);
+  if (Object.keys(scoped).length > 0) {
+    out[WORKSPACE_SCOPED] = scoped;
+  }
+  return out;
 }
