@@ -26,6 +26,13 @@ rmSync(bundled, { recursive: true, force: true });
 mkdirSync(wheels, { recursive: true });
 // pip wheel builds agentls and resolves its dependencies to wheels (from pip's cache after the first time).
 execFileSync(python, ['-m', 'pip', 'wheel', '--quiet', '--wheel-dir', wheels, repo], { stdio: 'inherit' });
+// pip itself, run from its wheel: a venv made --without-pip works even where
+// Debian's python3-venv (ensurepip) is missing.
+execFileSync(python, ['-m', 'pip', 'download', '--quiet', '--no-deps', '--only-binary=:all:', '--dest', bundled, 'pip'], { stdio: 'inherit' });
+const pip = readdirSync(bundled).find((f) => /^pip-.*\.whl$/.test(f));
+if (!pip) {
+  throw new Error(`no pip wheel in ${bundled}`);
+}
 const [tag, pyVersion] = execFileSync(
   python,
   ['-c', 'import sys, sysconfig; print(sysconfig.get_platform()); print("%d.%d" % sys.version_info[:2])'],
@@ -39,7 +46,7 @@ if (!files.some((f) => f.startsWith(`agentls-${version}-`))) {
 }
 writeFileSync(
   path.join(bundled, 'manifest.json'),
-  JSON.stringify({ agentls: version, python: pyVersion, platform: tag, wheels: files }, null, 2) + '\n',
+  JSON.stringify({ agentls: version, python: pyVersion, platform: tag, pip, wheels: files }, null, 2) + '\n',
 );
 const megabytes = files.reduce((sum, f) => sum + statSync(path.join(wheels, f)).size, 0) / 1e6;
 console.log(`bundled agentls ${version} and ${files.length - 1} dependencies for Python ${pyVersion} on ${tag}: ${megabytes.toFixed(1)} MB`);

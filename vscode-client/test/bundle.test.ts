@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseManifest, pickPython, planInstall, pythonCandidates } from '../src/server/bundle';
 
-const manifest = { agentls: '0.1.0', python: '3.11', platform: 'linux-x86_64' };
+const manifest = { agentls: '0.1.0', python: '3.11', platform: 'linux-x86_64', pip: 'pip-26.3-py3-none-any.whl' };
 
 describe('the bundled server', () => {
   it('reads the manifest the bundle script writes, and nothing else', () => {
@@ -24,13 +24,14 @@ describe('the bundled server', () => {
   });
 
   it('installs offline from the bundled wheels into a staging venv first', () => {
-    const plan = planInstall(manifest, '/store', '/ext/bundled/wheels', 'python3.11', 'linux', '42');
+    const plan = planInstall(manifest, '/store', '/ext/bundled', 'python3.11', 'linux', '42');
     assert.equal(plan.venv, '/store/server-0.1.0');
     assert.equal(plan.python, '/store/server-0.1.0/bin/python');
     assert.equal(plan.staging, '/store/server-0.1.0.partial-42');
-    assert.deepEqual(plan.steps[0], { command: 'python3.11', args: ['-m', 'venv', '/store/server-0.1.0.partial-42'] });
+    assert.deepEqual(plan.steps[0], { command: 'python3.11', args: ['-m', 'venv', '--without-pip', '/store/server-0.1.0.partial-42'] });
     const pip = plan.steps[1]!;
     assert.equal(pip.command, '/store/server-0.1.0.partial-42/bin/python');
+    assert.equal(pip.args[0], '/ext/bundled/pip-26.3-py3-none-any.whl/pip');
     assert.ok(pip.args.includes('--no-index'));
     assert.deepEqual(pip.args.slice(-3), ['--find-links', '/ext/bundled/wheels', 'agentls==0.1.0']);
   });

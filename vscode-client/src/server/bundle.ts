@@ -9,6 +9,8 @@ export interface BundleManifest {
   python: string;
   /** sysconfig's platform, e.g. linux-x86_64. */
   platform: string;
+  /** pip's wheel file in bundled/, run as `python pip-….whl/pip`. */
+  pip: string;
 }
 
 export interface InstallPlan {
@@ -23,8 +25,9 @@ export interface InstallPlan {
 export function parseManifest(text: string): BundleManifest | undefined {
   try {
     const data = JSON.parse(text) as Partial<BundleManifest>;
-    if (typeof data.agentls === 'string' && typeof data.python === 'string' && typeof data.platform === 'string') {
-      return { agentls: data.agentls, python: data.python, platform: data.platform };
+    const { agentls, python, platform, pip } = data;
+    if (typeof agentls === 'string' && typeof python === 'string' && typeof platform === 'string' && typeof pip === 'string') {
+      return { agentls, python, platform, pip };
     }
   } catch {
     // a broken manifest is no bundle
@@ -70,7 +73,7 @@ export function venvPython(venv: string, platform: NodeJS.Platform): string {
 export function planInstall(
   manifest: BundleManifest,
   storage: string,
-  wheels: string,
+  bundle: string,
   python: string,
   platform: NodeJS.Platform,
   nonce: string,
@@ -83,10 +86,20 @@ export function planInstall(
     python: venvPython(venv, platform),
     staging,
     steps: [
-      { command: python, args: ['-m', 'venv', staging] },
+      // No ensurepip needed: pip runs from its bundled wheel with the venv's Python.
+      { command: python, args: ['-m', 'venv', '--without-pip', staging] },
       {
         command: pip,
-        args: ['-m', 'pip', 'install', '--quiet', '--no-index', '--disable-pip-version-check', '--find-links', wheels, `agentls==${manifest.agentls}`],
+        args: [
+          path.join(bundle, manifest.pip, 'pip'),
+          'install',
+          '--quiet',
+          '--no-index',
+          '--disable-pip-version-check',
+          '--find-links',
+          path.join(bundle, 'wheels'),
+          `agentls==${manifest.agentls}`,
+        ],
       },
     ],
   };
