@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
 from agentls import __version__
-from agentls.contracts.outcomes import EXIT_USAGE
+
+# Each subcommand's module is imported only when that subcommand runs, so start-up
+# costs the same however many there are.
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # usage errors exit 2, as documented
+        from agentls.contracts.outcomes import EXIT_USAGE
+
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"agentls: error: {message}\n")
 
@@ -84,6 +87,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if list(sys.argv[1:] if argv is None else argv) == ["--version"]:
+        print(f"agentls {__version__}")  # before anything else loads
+        return 0
+    import logging
+
     logging.basicConfig(
         level=logging.WARNING, stream=sys.stderr, format="agentls: %(levelname)s: %(message)s"
     )
