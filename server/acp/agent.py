@@ -246,7 +246,9 @@ class AgentlsAgent:
             session.updates, session.workspace.root,
             session.conversation.projector.policy.window, session.cost_usd,
         )  # fmt: skip
-        approver = AcpApprover(session.asker, session.conversation.policy)
+        approver = AcpApprover(
+            session.asker, session.conversation.policy, session.workspace.approved_calls
+        )
         try:
             session.handle = session.conversation.start(text, approver=approver, observer=observer)
         except SessionBusy as exc:  # here, or in another agentls process

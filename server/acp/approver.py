@@ -24,9 +24,12 @@ _REASONS = {
 
 
 class AcpApprover:
-    def __init__(self, asker: PermissionAsker, policy: PermissionPolicy) -> None:
+    def __init__(
+        self, asker: PermissionAsker, policy: PermissionPolicy, approved: set[str]
+    ) -> None:
         self.asker = asker
         self.policy = policy
+        self.approved = approved  # call ids allowed here: their edit is not asked again
         self.reason = REJECTED
 
     async def approve(self, request: ApprovalRequest) -> ApprovalAnswer:
@@ -40,5 +43,7 @@ class AcpApprover:
         )
         choice = await self.asker.ask(tool_call, rules)
         remember(self.policy, choice, rules)  # reject_always: session deny rules
+        if choice.allows:
+            self.approved.add(request.call_id)
         self.reason = _REASONS.get(choice, REJECTED)
         return _ANSWERS.get(choice, ApprovalAnswer.DENY)

@@ -67,6 +67,8 @@ class AcpWorkspace:
         self.asker = asker
         self.policy: PermissionPolicy | None = None  # set once the conversation exists
         self.cancel_run: Callable[[], object] = lambda: None
+        # Calls the gate already asked about (a secret file): one question per call.
+        self.approved_calls: set[str] = set()
 
     def use_sandbox(self, settings: SandboxSettings) -> None:
         self._disk.use_sandbox(settings)
@@ -142,7 +144,7 @@ class AcpWorkspace:
         if old_text == new_text:
             return WriteOutcome(True, "no change", version=version)
         call_id, tool = self._show_diff(rel, old_text, new_text)
-        rules = self._review_rules(tool, rel)
+        rules = None if call_id in self.approved_calls else self._review_rules(tool, rel)
         if rules is not None:
             diff = self._diff(rel, old_text, new_text)
             update = ToolCallUpdate(tool_call_id=call_id, status="pending", content=[diff])

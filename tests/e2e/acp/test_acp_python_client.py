@@ -367,3 +367,17 @@ async def test_resource_links_and_embedded_resources_reach_the_model(
         )
     assert answer.stop_reason == "end_turn", client.text()
     assert client.text() == "Seen."
+
+
+async def test_an_edit_of_a_secret_file_is_asked_about_once(
+    isolated_state: Path, workspace: Path, tmp_path: Path
+) -> None:
+    write = {"name": "write_file", "input": {"path": ".env", "content": "TOKEN=x\n"}}
+    model = write_script(tmp_path / "s.json", [{"toolCalls": [write]}, {"text": "Written."}])
+    client = RecordingClient(answers=["allow_once"])
+    async with agent(client, model, workspace) as (conn, _):
+        session = await conn.new_session(cwd=str(workspace), mcp_servers=[])
+        answer = await conn.prompt(session_id=session.session_id, prompt=[text_block("env")])
+    assert answer.stop_reason == "end_turn", client.text()
+    assert len(client.permissions) == 1  # the gate's question; the diff is not asked again
+    assert (workspace / ".env").read_text() == "TOKEN=x\n"
