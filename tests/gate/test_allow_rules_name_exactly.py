@@ -124,10 +124,10 @@ ATTACKS: list[tuple[str, str]] = [
 FAKE_GIT = "#!/bin/sh\ntouch {marker}\n"
 
 
-# Attacks whose command writes through a variable: only a person may approve them,
+# Attacks whose command writes to a computed path: only a person may approve them,
 # so even --yes does not run them (the control-file rule), and they are left out of
 # the check that every attack works once approved.
-PERSON_ONLY = {"for"}
+PERSON_ONLY = {"for", "output-process-substitution"}
 Run = tuple[Attack, subprocess.CompletedProcess[str]]
 
 

@@ -132,7 +132,9 @@ NETWORK: list[tuple[str, str]] = [
 ]
 # Attacks that only a person may approve even without deny rules (they write through
 # a variable, or write a control file), and those whose program this machine lacks.
-PERSON_ONLY = {"for", "git-config-alias"} | (set() if shutil.which("sudo") else {"sudo"})
+PERSON_ONLY = {"for", "git-config-alias", "substituted-argument"} | (
+    set() if shutil.which("sudo") else {"sudo"}
+)
 Run = tuple[Attack, subprocess.CompletedProcess[str], Listener]
 
 

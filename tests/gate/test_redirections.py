@@ -64,8 +64,8 @@ ATTACKS: list[tuple[str, str]] = [
 # Write targets bash computes at run time could be control files: only a person may
 # approve those, so --yes leaves them undone too.
 PERSON_ONLY = ["tilde-plus", "tilde-minus", "variable", "braced-variable", "default-variable",
-               "glob", "class-glob", "brace", "after-cd", "after-cd-subshell",
-               "link-then-write"]  # fmt: skip
+               "glob", "class-glob", "brace", "substitution", "quoted-substitution", "after-cd",
+               "after-cd-subshell", "link-then-write"]  # fmt: skip
 Run = tuple[Attack, subprocess.CompletedProcess[str], Path]
 
 

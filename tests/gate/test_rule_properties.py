@@ -69,7 +69,8 @@ NAMES = ["touch", "'touch'", '"touch"', "t\\ouch", "to''uch", "$'\\x74ouch'", "/
 UNSAFE_ENV = ["PATH=.", "LD_PRELOAD=x.so", "BASH_ENV=x", "GIT_CONFIG_COUNT=1", "PYTHONPATH=.",
               "GIT_PAGER=x", "FOO=1"]  # fmt: skip
 WRAPPERS = ["env", "env -i", "env -u HOME", "env -C .", "env --", "env LANG=C",
-            "env 'BASH_FUNC_x%%=y'", "nice", "nice -n 1", "nice --adjustment 1", "nice -5", "timeout 5", "timeout -s KILL 5",
+            "env 'BASH_FUNC_x%%=y'", "nice", "nice -n 1", "nice --adjustment 1", "nice -5",
+            "timeout 5", "timeout -s KILL 5",
             "timeout --kill-after=1 5", "nohup", "stdbuf -o0", "stdbuf --output=L", "setsid -w",
             "command", "exec", "builtin command", "xargs -a /dev/null", "xargs --max-args 1",
             "xargs -r", "busybox", "sudo", "time", "strace -f", "flock x"]  # fmt: skip
