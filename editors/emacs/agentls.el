@@ -21,7 +21,10 @@
 ;;   `agentls/event' notifications): the answer, tool calls, approvals, edits
 ;;   and the end of the run with its usage;
 ;; - approvals asked in the minibuffer, and every edit reviewed first: the
-;;   diff is shown in a `diff-mode' window, then Apply or Reject.
+;;   diff is shown in a `diff-mode' window, then apply or reject (one
+;;   question per edit: eglot's own "Proceed?" is not asked for agentls);
+;; - an accepted edit is saved at once, so the commands that follow see it
+;;   (a buffer that held unsaved changes of your own is left unsaved).
 ;;
 ;; Setup:
 ;;
@@ -57,9 +60,15 @@ For example (:model \"anthropic:claude-sonnet-4-5\" :maxTurns 30)."
   :type 'plist)
 
 (defcustom agentls-choose-function #'agentls-completing-read
-  "How the person picks an answer: called with a prompt and a list of titles.
-Returns the title chosen, or nil when the person declined."
+  "How the person picks an answer: called with a prompt and a list of choices.
+The choices are short distinct words (\"once\", \"always\", \"deny\",
+\"apply\", \"reject\"), also named in the prompt.  Returns the choice,
+or nil when the person quit (the question then waits as a code action)."
   :type 'function)
+
+;; eglot's names for "ask before applying a server's edit" (1.9, then 1.16+).
+(defvar eglot-confirm-server-initiated-edits)
+(defvar eglot-confirm-server-edits)
 
 (defclass agentls-server (eglot-lsp-server) ()
   :documentation "agentls, run by eglot.")
@@ -85,6 +94,53 @@ Returns the title chosen, or nil when the person declined."
       (setq options (plist-put options :reviewVia "codeAction")))
     options))
 
+(cl-defmethod eglot-client-capabilities :around ((_server agentls-server))
+  "Say that this file saves accepted edits and opens documents."
+  (let* ((capabilities (copy-sequence (cl-call-next-method)))
+         (window (copy-sequence (plist-get capabilities :window))))
+    (setq window (plist-put window :showDocument '(:support t)))
+    (setq capabilities (plist-put capabilities :window window))
+    (plist-put capabilities :experimental '(:agentls (:savesEdits t)))))
+
+(cl-defmethod eglot-handle-request
+  ((_server agentls-server) (_method (eql window/showDocument)) &key uri &allow-other-keys)
+  "Open URI (a diff, a transcript) in another window."
+  (find-file-other-window (agentls--path uri))
+  (list :success t))
+
+(defun agentls--edited-files (edit)
+  "The files a WorkspaceEdit EDIT changes."
+  (let (files)
+    (mapc (lambda (change)
+            (when-let ((document (plist-get change :textDocument)))
+              (push (agentls--path (plist-get document :uri)) files)))
+          (plist-get edit :documentChanges))
+    (cl-loop for (uri _edits) on (plist-get edit :changes) by #'cddr
+             do (push (agentls--path (substring (symbol-name uri) 1)) files))
+    (delete-dups files)))
+
+(cl-defmethod eglot-handle-request :around
+  ((_server agentls-server) (_method (eql workspace/applyEdit)) &key edit &allow-other-keys)
+  "Apply an agentls edit without eglot's own question, then save it.
+The edit was reviewed already (or the mode accepts edits).  Buffers that had
+no unsaved changes of the person's own are saved before the answer goes back,
+so the next tool the agent runs sees the file on disk."
+  (let* ((files (agentls--edited-files edit))
+         (clean (cl-remove-if (lambda (file)
+                                (let ((buffer (find-buffer-visiting file)))
+                                  (and buffer (buffer-modified-p buffer))))
+                              files))
+         (eglot-confirm-server-initiated-edits nil)
+         (eglot-confirm-server-edits nil))
+    (mapc #'find-file-noselect files) ; eglot 1.9 asks about files not visited
+    (prog1 (cl-call-next-method)
+      (dolist (file clean)
+        (when-let ((buffer (find-buffer-visiting file)))
+          (with-current-buffer buffer
+            (when (buffer-modified-p)
+              (make-directory (file-name-directory file) t)
+              (let ((inhibit-message t)) (save-buffer)))))))))
+
 (defun agentls--current-server ()
   "The agentls server of this buffer, or the one asked last."
   (let ((server (ignore-errors (eglot-current-server))))
@@ -106,7 +162,10 @@ Returns the title chosen, or nil when the person declined."
    (list :command command :arguments (if argument (vector argument) []))
    :success-fn (lambda (result) (when on-result (funcall on-result result)))
    :error-fn (lambda (error)
-               (message "agentls: %s: %s" command (plist-get error :message)))))
+               (let ((text (string-remove-prefix "agentls: " (plist-get error :message))))
+                 (when (get-buffer "*agentls*")
+                   (agentls--insert (concat "✗ " text)))
+                 (message "agentls: %s" text)))))
 
 ;;;; The log buffer
 
@@ -139,26 +198,55 @@ Returns the title chosen, or nil when the person declined."
   (interactive)
   (display-buffer (agentls--log-buffer)))
 
+(defun agentls--grouped (number)
+  "NUMBER with thousands separated by commas, as the CLI writes it."
+  (let ((digits (number-to-string (or number 0))))
+    (while (string-match "\\([0-9]\\)\\([0-9]\\{3\\}\\)\\($\\|,\\)" digits)
+      (setq digits (replace-match "\\1,\\2\\3" t nil digits)))
+    digits))
+
+(defun agentls--plural (count word)
+  (format "%d %s%s" (or count 0) word (if (eql count 1) "" "s")))
+
 (defun agentls--finished-line (event)
-  (let ((usage (plist-get event :usage)))
-    (format "[%s · %s turns · %s in / %s out tokens%s]"
-            (plist-get event :terminalReason) (plist-get event :turns)
-            (plist-get usage :inputTokens) (plist-get usage :outputTokens)
-            (if (numberp (plist-get usage :costUsd))
-                (format " · $%.4f" (plist-get usage :costUsd))
-              ""))))
+  (let* ((usage (plist-get event :usage))
+         (cost (plist-get usage :costUsd))
+         (reason (plist-get event :terminalReason))
+         (detail (plist-get event :detail)))
+    (concat "["
+            (mapconcat #'identity
+                       (append (list reason
+                                     (agentls--plural (plist-get event :turns) "turn")
+                                     (format "%s in / %s out tokens"
+                                             (agentls--grouped (plist-get usage :inputTokens))
+                                             (agentls--grouped (plist-get usage :outputTokens))))
+                               ;; none for a free or unknown price (a scripted model)
+                               (and (numberp cost) (> cost 0) (list (format "$%.4f" cost))))
+                       " · ")
+            "]"
+            (if (and (stringp detail) (not (string-empty-p detail))
+                     (not (equal reason "completed")))
+                (concat " " detail) ""))))
+
+(defun agentls--tool-line (event)
+  "✓ or ✗, the call, its exit code when not 0, its first line, how many more."
+  (let* ((exit (plist-get event :exitCode))
+         (failed (or (not (eq (plist-get event :ok) t)) (and (numberp exit) (/= exit 0))))
+         (line (plist-get event :line))
+         (more (plist-get event :moreLines)))
+    (concat (if failed "✗ " "✓ ")
+            (plist-get event :summary)
+            (if (and (numberp exit) (/= exit 0)) (format " (exit code %d)" exit) "")
+            (if (and (stringp line) (not (string-empty-p line))) (concat " — " line) "")
+            (if (and (numberp more) (> more 0))
+                (format " (+%s)" (agentls--plural more "more line")) ""))))
 
 (defun agentls--render (server event)
   (let ((kind (plist-get event :kind)))
     (pcase kind
       ("text" (agentls--insert (plist-get event :text) t))
       ("tool_started" (agentls--insert (concat "→ " (plist-get event :summary))))
-      ("tool_finished"
-       (let ((line (plist-get event :line)))
-         (agentls--insert (concat (if (eq (plist-get event :ok) t) "✓ " "✗ ")
-                                  (plist-get event :summary)
-                                  (if (and line (not (string-empty-p line)))
-                                      (concat " — " line) "")))))
+      ("tool_finished" (agentls--insert (agentls--tool-line event)))
       ("approval_asked" (agentls--insert (concat "? approval: " (plist-get event :summary))))
       ("approval_answered"
        (agentls--insert (concat "  " (pcase (plist-get event :answer)
@@ -189,20 +277,41 @@ Returns the title chosen, or nil when the person declined."
 
 ;;;; Questions: approvals and reviews
 
-(defun agentls-completing-read (prompt titles)
-  "Pick one of TITLES in the minibuffer; nil when the person quits."
+(defun agentls-completing-read (prompt choices)
+  "Pick one of CHOICES (named in PROMPT); nil when the person quits."
   (condition-case nil
-      (completing-read prompt titles nil t nil nil (car titles))
+      (completing-read prompt choices nil t nil nil (car choices))
     (quit nil)))
 
+(defconst agentls--words
+  '(("allow_once" . "once") ("allow_always" . "always") ("deny" . "deny")
+    ("apply" . "apply") ("reject" . "reject"))
+  "The word typed for each answer: no two share a first letter.")
+
+(defun agentls--word (answer)
+  "The word the person types for ANSWER (a plist with :answer and :title)."
+  (let ((id (plist-get answer :answer)))
+    (or (cdr (assoc id agentls--words)) id)))
+
 (defun agentls--match-answer (typed answers)
-  "The answer (a plist) TYPED names: its title, a unique title prefix, or its id."
+  "The answer (a plist) TYPED names: its word, its title, or its id."
   (when typed
-    (or (cl-find typed answers :key (lambda (a) (plist-get a :title)) :test #'equal)
-        (let ((prefixed (cl-remove-if-not
-                         (lambda (a) (string-prefix-p typed (plist-get a :title))) answers)))
-          (and (= (length prefixed) 1) (car prefixed)))
-        (cl-find typed answers :key (lambda (a) (plist-get a :answer)) :test #'equal))))
+    (cl-find-if (lambda (a) (member typed (list (agentls--word a) (plist-get a :title)
+                                                (plist-get a :answer))))
+                answers)))
+
+(defun agentls--choices-text (answers)
+  "\"once, always (adds run_command(x)) or deny\": what each word does."
+  (let ((words (mapcar (lambda (a)
+                         (let ((title (plist-get a :title)) (word (agentls--word a)))
+                           (if (and (equal (plist-get a :answer) "allow_always")
+                                    (string-match ": \\(.+\\)" title))
+                               (format "%s (adds %s)" word (match-string 1 title))
+                             word)))
+                       answers)))
+    (if (cdr words)
+        (concat (mapconcat #'identity (butlast words) ", ") " or " (car (last words)))
+      (car words))))
 
 (defun agentls--show-diff (question)
   "Show QUESTION's diff in a `diff-mode' window; return the window."
@@ -220,19 +329,19 @@ Returns the title chosen, or nil when the person declined."
   (let* ((answers (append (plist-get question :answers) nil))
          (review (equal (plist-get question :question) "review"))
          (window (and review (agentls--show-diff question)))
-         (prompt (if review
-                     (format "agentls: %s? " (plist-get question :summary))
-                   (format "agentls asks to use %s: " (plist-get question :summary))))
+         (prompt (format (if review "agentls: %s? %s: " "agentls asks to use %s — %s? ")
+                         (plist-get question :summary) (agentls--choices-text answers)))
          (typed (unwind-protect
-                    (funcall agentls-choose-function prompt
-                             (mapcar (lambda (a) (plist-get a :title)) answers))
+                    (funcall agentls-choose-function prompt (mapcar #'agentls--word answers))
                   (when (window-live-p window) (quit-window nil window))))
-         ;; declined or unknown: the last answer (Deny, Reject)
-         (picked (or (agentls--match-answer typed answers) (car (last answers)))))
-    (agentls--insert (concat "  → " (plist-get picked :title)))
-    (agentls--execute "agentls.answer"
-                      (list :id (plist-get question :id) :answer (plist-get picked :answer))
-                      nil server)))
+         (picked (agentls--match-answer typed answers)))
+    (if (null picked)
+        ;; quit: the question waits, as a code action and a note in the file
+        (agentls--insert "  … left waiting: answer it with M-x eglot-code-actions")
+      (agentls--insert (concat "  → " (plist-get picked :title)))
+      (agentls--execute "agentls.answer"
+                        (list :id (plist-get question :id) :answer (plist-get picked :answer))
+                        nil server))))
 
 ;;;; What the person does
 

@@ -85,7 +85,17 @@ class LspApprover:
             detail=request.detail,
             answers=[
                 (ApprovalAnswer.ALLOW_ONCE.value, f"{ALLOW_ONCE}: {request.summary}"),
-                (ApprovalAnswer.ALLOW_ALWAYS.value, f"{ALWAYS_ALLOW}: {request.suggested_rule}"),
+                # no rule to add (the gate never remembers such a call): not offered
+                *(
+                    [
+                        (
+                            ApprovalAnswer.ALLOW_ALWAYS.value,
+                            f"{ALWAYS_ALLOW}: {request.suggested_rule}",
+                        )
+                    ]
+                    if request.suggested_rule
+                    else []
+                ),
                 (ApprovalAnswer.DENY.value, f"{DENY}: {request.summary}"),
             ],
             session_id=self.session_id,

@@ -266,7 +266,7 @@ class LspWorkspace:
                 reason = answer.failure_reason
             self._emit("edit_rejected", {"path": rel, "reason": reason})
             return WriteOutcome(False, reason)
-        landed, landed_version = await self._landed(rel, new_text)
+        landed, landed_version = await self._landed(rel, old_text, new_text)
         self._emit("edit_applied", {"path": rel, "summary": summary, "changed": landed is not None})
         return WriteOutcome(True, "", landed=landed, version=landed_version)
 
@@ -317,8 +317,12 @@ class LspWorkspace:
             edit.change_annotations = edits.annotation("agentls", summary)
         return types.ApplyWorkspaceEditParams(edit, label=f"agentls: {summary}")
 
-    async def _landed(self, rel: str, proposed: str) -> tuple[str | None, str | None]:
-        """What the file holds once the editor has applied the edit (None: as proposed)."""
+    async def _landed(self, rel: str, before: str, proposed: str) -> tuple[str | None, str | None]:
+        """What the file holds once the editor has applied the edit (None: as proposed).
+
+        An editor may tell of the change later (eglot waits until the person
+        is idle): a buffer still holding the text from before is taken at the
+        editor's word, as applied."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + LANDING_SECONDS
         changed = self.server.documents_changed
@@ -335,9 +339,9 @@ class LspWorkspace:
                 except TimeoutError:
                     break
         doc = self.open_document(rel)
-        if doc is not None:
+        if doc is not None and doc.source != before:
             return doc.source, f"buffer:{doc.version}"
-        # The editor applied it to a buffer we were not told about: the disk may lag.
+        # Not told yet, or applied to a buffer we were not told about.
         return None, None
 
     def _emit(self, kind: str, payload: dict[str, Any]) -> None:

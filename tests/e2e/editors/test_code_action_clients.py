@@ -21,6 +21,7 @@ from tests.e2e.editors.clients import (
     titled,
     wait_for_actions,
 )
+from tests.e2e.editors.real_editor import DEMO_EDITED, make_demo_workspace
 from tests.e2e.lsp.editor import Editor, capabilities
 from tests.e2e.lsp.test_lsp_runs import tool_result_text
 from tests.fakes.anthropic_server import FakeAnthropic, stall, turn
@@ -47,7 +48,10 @@ def script(fake: FakeAnthropic) -> None:
 
 async def helix(open_client, root: Path) -> tuple[Editor, str]:
     (root / "greet.py").write_text(GREET)
-    editor: Editor = await open_client(name="helix", caps=capabilities(show_document=False))
+    editor: Editor = await open_client(
+        name="helix", caps=capabilities(show_document=False, saves_edits=False)
+    )
+    editor.save_edits = False  # a plain client: the server puts accepted edits on disk
     editor.answers = [no_prompts] * 5
     return editor, editor.open("greet.py")
 
@@ -130,8 +134,9 @@ async def test_kate_takes_the_edit_only_right_after_the_persons_command(
 ):
     (root / "greet.py").write_text(GREET)
     editor: Editor = await open_client(
-        name="Kate", caps=capabilities(), init_options={"reviewVia": "codeAction"}
+        name="Kate", caps=capabilities(saves_edits=False), init_options={"reviewVia": "codeAction"}
     )
+    editor.save_edits = False
     recent = accept_edits_like_kate(editor)
     uri = editor.open("greet.py")
     editor.answers = ["Allow once"]  # Kate's modal prompt works for approvals
@@ -152,6 +157,58 @@ async def test_kate_takes_the_edit_only_right_after_the_persons_command(
         "edit_proposed",
         "edit_applied",
     ]
+
+
+async def test_kate_runs_the_bundled_demo_with_the_edit_on_disk(open_client, root: Path):
+    """As a new user follows the Kate guide: the demo's edit must be on disk
+    before its command (which imports what the edit added) runs."""
+    make_demo_workspace(root)
+    editor: Editor = await open_client(
+        name="Kate",
+        caps=capabilities(saves_edits=False),
+        init_options={"model": "scripted:demo", "reviewVia": "codeAction"},
+    )
+    editor.save_edits = False  # Kate leaves applied edits unsaved
+    accept_edits_like_kate(editor)
+    uri = editor.open("greet.py")
+    editor.answers = ["Allow once"]
+    prompt = (
+        "Add a shout() function to greet.py that returns the greeting in capitals, then run it."
+    )
+    await editor.ask(prompt, uri=uri)
+    actions = await wait_for_actions(editor, uri, "agentls: Apply")
+    (shown,) = [d for d in editor.client.diagnostics[uri] if d.source == "agentls"]
+    first_line = shown.message.splitlines()[0]
+    assert first_line == (
+        "agentls asks: edit greet.py (+4 −0 lines)? Answer with a code action: Apply / Reject"
+    )
+    assert len(shown.message.splitlines()) == 1  # no diff squashed in: "Show diff" opens it
+    await pick(editor, titled(actions, "agentls: Apply"))
+    finished = await editor.wait_finished()
+    assert finished["terminalReason"] == "completed", finished
+    assert editor.text(uri) == DEMO_EDITED and (root / "greet.py").read_text() == DEMO_EDITED
+    assert "HELLO, WORLD!" in (await editor.wait_for_event("tool_finished"))["line"]
+    assert finished["usage"]["costUsd"] is None  # a script has no price
+
+
+async def test_a_waiting_review_shows_where_the_person_looks(open_client, fake, root: Path):
+    """Kate shows the diagnostics of the current document: the question is
+    noted there too, not only in the edited file."""
+    (root / "greet.py").write_text(GREET)
+    (root / "notes.md").write_text("# notes\n")
+    editor: Editor = await open_client(
+        name="Kate", caps=capabilities(saves_edits=False), init_options={"reviewVia": "codeAction"}
+    )
+    editor.save_edits = False
+    looking = editor.open("notes.md")
+    fake.add(turn(tool_calls=[edit()]), turn("Added shout()."))
+    await editor.ask("add shout")
+    await wait_for_actions(editor, looking, "agentls: Apply")
+    (shown,) = [d for d in editor.client.diagnostics[looking] if d.source == "agentls"]
+    assert shown.range.start.line == 0 and "edit greet.py" in shown.message
+    await pick(editor, titled(await code_actions(editor, looking), "agentls: Reject"))
+    await editor.wait_finished()
+    assert not editor.client.diagnostics[looking]  # gone once answered
 
 
 async def test_cancel_without_arguments_and_the_latest_transcript(

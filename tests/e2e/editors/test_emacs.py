@@ -1,10 +1,13 @@
 """Emacs 28 (emacs-nox) with Debian's eglot, in batch mode, with editors/emacs/agentls.el.
 
 The whole flow a person goes through: M-x eglot, M-x agentls-ask -> allow
-the command in the minibuffer -> the diff in a window, then Apply (and yes to
-eglot's own "Proceed?") -> the answer in *agentls*; then the buffer, the file
-on disk and what the model was sent are checked. The answers are typed on
-stdin, which is where Emacs in batch mode reads the minibuffer from.
+the command in the minibuffer -> the diff in a window, then apply (one
+question: eglot's own "Proceed?" is not asked) -> the answer in *agentls*;
+then the buffer, the file on disk and what the model was sent are checked.
+And the bundled demo (`scripted:demo`: an edit, then a command importing
+what it added), with agentls.el and with eglot alone: it completes only if
+the accepted edit is on disk before the command runs. The answers are typed
+on stdin, which is where Emacs in batch mode reads the minibuffer from.
 """
 
 from __future__ import annotations
@@ -19,8 +22,10 @@ import pytest
 
 from tests.e2e.editors.real_editor import (
     ANSWER,
+    DEMO_EDITED,
     EDITORS,
     SHOUT,
+    make_demo_workspace,
     make_workspace,
     run_editor,
     script_the_model,
@@ -52,7 +57,7 @@ def test_emacs_eglot_ask_approve_review_answer(
     home.mkdir()
     env = {**model_env, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
            "LANG": "C.UTF-8"}  # fmt: skip
-    typed = "Allow once\nApply\ny\n"  # the command, the edit, eglot's "Proceed?"
+    typed = "once\napply\n"  # the command, the edit: no "Proceed?" of eglot's
     outcome = run_editor(
         ["emacs", "--batch", "-L", str(EDITORS / "emacs"), "-l", str(HERE / "emacs_person.el")],
         cwd=root, env=env, report=tmp_path / "report.json", stdin=typed,
@@ -64,24 +69,29 @@ def test_emacs_eglot_ask_approve_review_answer(
     assert report["asked"] is True, (report.get("log"), outcome.stderr[-3000:])
 
     approval, review = report["prompts"]
-    assert approval["prompt"] == "agentls asks to use run_command: touch ran.txt: "
-    assert approval["choices"][0] == "Allow once: run_command: touch ran.txt"
+    # the choices are in the prompt (no TAB needed) and start with different letters
+    assert approval["prompt"] == (
+        "agentls asks to use run_command: touch ran.txt — "
+        "once, always (adds run_command(touch ran.txt)) or deny? "
+    )
+    assert approval["choices"] == ["once", "always", "deny"]
     assert approval.get("diff") is None
-    assert review["prompt"] == "agentls: edit greet.py (+4 −0 lines)? "
+    assert review["prompt"] == "agentls: edit greet.py (+4 −0 lines)? apply or reject: "
+    assert review["choices"] == ["apply", "reject"]
     assert "+def shout(name):" in review["diff"]  # the diff was on screen when asked
-    # the real prompts, as Emacs printed them, including eglot's own confirmation
+    # the real prompts, as Emacs printed them: one question per edit
     assert "agentls asks to use run_command: touch ran.txt" in outcome.stdout
-    assert "Server wants to edit" in outcome.stdout
+    assert "Server wants to edit" not in outcome.stdout
 
     assert (root / "ran.txt").exists()  # the approved command ran
     assert report["buffer"] == SHOUT  # the edit landed in the buffer...
-    assert report["modifiedBeforeSave"] is True  # ...unsaved, as an edit the person made
-    assert greet.read_text() == SHOUT  # and the person saved it
+    assert report["modifiedBeforeSave"] is False  # ...and saved by agentls.el
+    assert greet.read_text() == SHOUT
 
     assert report["result"]["terminalReason"] == "completed"
     assert report["result"]["text"] == ANSWER
     log = report["log"]
-    assert ANSWER in log and "[completed · 3 turns" in log
+    assert ANSWER in log and "[completed · 3 turns · " in log
     assert "→ run_command: touch ran.txt" in log and "✓ applied to greet.py" in log
     assert len(fake.requests) == 3
     assert outcome.returncode == 0
@@ -98,7 +108,10 @@ def test_emacs_eglot_alone_through_the_standard_prompts(
     path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
     env = {**model_env, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
            "LANG": "C.UTF-8", "PATH": path, "AGENTLS_EL_DIR": str(EDITORS / "emacs")}  # fmt: skip
-    typed = "Allow once\nApply\ny\n"  # the command, the edit (diff in the prompt), "Proceed?"
+    # the command, the edit (diff in the prompt), "Proceed?", and at the person's
+    # save, Emacs's "changed since visited" (the server wrote the same text to
+    # disk; eglot alone cannot save a buffer for it)
+    typed = "Allow once\nApply\ny\nyes\n"
     outcome = run_editor(
         ["emacs", "--batch", "-l", str(HERE / "emacs_plain_person.el")],
         cwd=root, env=env, report=tmp_path / "report.json", stdin=typed,
@@ -112,6 +125,59 @@ def test_emacs_eglot_alone_through_the_standard_prompts(
     assert "Server wants to edit" in outcome.stdout
     assert (root / "ran.txt").exists()
     assert report["buffer"] == SHOUT and greet.read_text() == SHOUT
-    assert "agentls: done. " + ANSWER in outcome.stderr  # the last message, as eglot shows it
+    assert "greet.py has changed since visited or saved" in outcome.stdout
+    assert "agentls answered: " + ANSWER in outcome.stderr  # the last message, as eglot shows it
     transcript = Path(report["transcript"].removeprefix("file://")).read_text()
     assert ANSWER in transcript
+
+
+def run_demo(root: Path, tmp_path: Path, model_env: dict[str, str], flow: str, typed: str):
+    home = tmp_path / "home"
+    home.mkdir()
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    env = {**model_env, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
+           "LANG": "C.UTF-8", "PATH": path, "AGENTLS_EL_DIR": str(EDITORS / "emacs"),
+           "AGENTLS_TEST_FLOW": flow}  # fmt: skip
+    outcome = run_editor(
+        ["emacs", "--batch", "-L", str(EDITORS / "emacs"),
+         "-l", str(HERE / "emacs_demo_person.el")],
+        cwd=root, env=env, report=tmp_path / "report.json", stdin=typed,
+    )  # fmt: skip
+    report = outcome.report
+    assert report and report["errors"] == [], (report, outcome.stderr[-3000:])
+    assert report["asked"] is True, (report, outcome.stderr[-3000:])
+    return outcome, report
+
+
+def test_emacs_agentls_el_runs_the_demo_with_the_edit_on_disk(
+    root: Path, model_env: dict[str, str], tmp_path: Path
+) -> None:
+    greet = make_demo_workspace(root)
+    before = greet.read_text()
+    outcome, report = run_demo(root, tmp_path, model_env, "agentls.el", "apply\nonce\n")
+    assert report["result"]["terminalReason"] == "completed", report["log"]
+    # (inline code has no rule to remember: "always" is not offered)
+    assert [p["choices"] for p in report["prompts"]] == [["apply", "reject"], ["once", "deny"]]
+    assert "Server wants to edit" not in outcome.stdout  # one question per edit
+    assert report["buffer"] == DEMO_EDITED and greet.read_text() == DEMO_EDITED
+    assert report["modified"] is False and report["modtimeOk"] is True  # saved, no clash
+    assert report["afterUndo"] == before  # Emacs's own undo takes the edit back
+    log = report["log"]
+    command = "python3 -c 'from greet import shout; print(shout(\"world\"))'"
+    assert f"✓ run_command: {command} — HELLO, WORLD!\n" in log, log
+    assert "[completed · 5 turns · " in log and "$" not in log  # no price for a script
+
+
+def test_plain_eglot_runs_the_demo_with_the_edit_on_disk(
+    root: Path, model_env: dict[str, str], tmp_path: Path
+) -> None:
+    """eglot alone: the server writes the text eglot applied to the open buffer."""
+    greet = make_demo_workspace(root)
+    before = greet.read_text()
+    # the review (its diff in the prompt), eglot's own "Proceed?", the command
+    outcome, report = run_demo(root, tmp_path, model_env, "plain", "Apply\ny\nAllow once\n")
+    assert "Apply it?" in outcome.stdout and "+def shout(name: str) -> str:" in outcome.stdout
+    assert report["buffer"] == DEMO_EDITED and greet.read_text() == DEMO_EDITED
+    assert report["afterUndo"] == before
+    transcript = Path(report["transcript"].removeprefix("file://")).read_text()
+    assert "HELLO, WORLD!" in transcript and "completed" in transcript

@@ -167,3 +167,66 @@ async def test_the_model_is_told_what_actually_landed(
     assert "What landed differs from what you proposed" in told
     assert "+x = 2  # formatted" in told
     assert editor.text(uri) == "x = 2  # formatted\n"
+
+
+async def plain_client(open_editor) -> Editor:
+    """An LSP client without an agentls script: it applies edits and saves nothing."""
+    editor: Editor = await open_editor(caps=capabilities(saves_edits=False))
+    editor.save_edits = False
+    return editor
+
+
+async def test_plain_client_closed_file_is_written_after_the_review(
+    open_editor, fake: FakeAnthropic, root: Path
+) -> None:
+    editor = await plain_client(open_editor)
+    (root / "a.py").write_text("x = 1\n")
+    editor.answers = ["Apply", "Allow once"]
+    fake.add(
+        turn(tool_calls=[edit_call("a.py", "x = 1\n", "x = 2\n")]),
+        turn(tool_calls=[("toolu_c", "run_command", {"command": "cat a.py"})]),
+        turn("Done."),
+    )
+    await editor.ask("change x and show it", wait=True)
+    assert editor.edits == []  # no buffer to follow it: nothing for the editor to save
+    assert (root / "a.py").read_text() == "x = 2\n"
+    assert "x = 2" in tool_result_text(fake, 2)  # the command saw the accepted edit
+    assert [k for k in editor.kinds() if k.startswith("edit_")] == ["edit_proposed", "edit_applied"]
+
+
+async def test_plain_client_open_buffer_is_written_once_applied(
+    open_editor, fake: FakeAnthropic, root: Path
+) -> None:
+    editor = await plain_client(open_editor)
+    (root / "a.py").write_text("x = 1\n")
+    uri = editor.open("a.py")
+    editor.answers = ["Apply", "Allow once"]
+    fake.add(
+        turn(tool_calls=[edit_call("a.py", "x = 1\n", "x = 2\n")]),
+        turn(tool_calls=[("toolu_c", "run_command", {"command": "cat a.py"})]),
+        turn("Done."),
+    )
+    await editor.ask("change x and show it", wait=True)
+    assert len(editor.edits) == 1  # the buffer got it (the editor's undo works)...
+    assert editor.text(uri) == "x = 2\n" and (root / "a.py").read_text() == "x = 2\n"  # ...and disk
+    result = tool_result_text(fake, 2)
+    assert "x = 2" in result and "unsaved" not in result
+
+
+async def test_unsaved_changes_of_the_persons_own_are_never_saved(
+    open_editor, fake: FakeAnthropic, root: Path
+) -> None:
+    for saves in (False, True):
+        editor: Editor = await open_editor(caps=capabilities(saves_edits=saves))
+        editor.save_edits = False
+        (root / "a.py").write_text("x = 1\ny = 1\n")
+        uri = editor.open("a.py")
+        editor.change(uri, "x = 1\ny = 'mine'\n")  # typed by the person, not saved
+        editor.answers = ["Apply"]
+        fake.add(turn(tool_calls=[edit_call("a.py", "x = 1\n", "x = 2\n")]), turn("Done."))
+        await editor.ask("change x", wait=True)
+        assert editor.text(uri) == "x = 2\ny = 'mine'\n"
+        assert (root / "a.py").read_text() == "x = 1\ny = 1\n"  # nothing saved behind their back
+        assert "has unsaved changes" in editor.prompts[0].message  # the review says so
+        said = tool_result_text(fake, len(fake.requests) - 1)
+        assert "has unsaved changes in the editor" in said and "not saved" in said  # the model too

@@ -1,0 +1,88 @@
+;;; emacs_demo_person.el --- a new user runs the bundled demo in Emacs (batch)  -*- lexical-binding: t; -*-
+
+;; Open greet.py, M-x eglot, ask the demo's prompt with the `scripted:demo'
+;; model; the answers are typed on stdin, as a person types them in the
+;; minibuffer.  AGENTLS_TEST_FLOW is "agentls.el" or "plain" (eglot-plain.el,
+;; eglot's own prompts).  Then the buffer, the disk, Emacs's view of the file's
+;; time stamp and the editor's undo are noted in $AGENTLS_TEST_REPORT (JSON).
+
+(require 'json)
+(require 'cl-lib)
+
+(defvar person-report (list :prompts [] :errors []))
+(defvar person-flow (getenv "AGENTLS_TEST_FLOW"))
+(defvar person-prompt
+  "Add a shout() function to greet.py that returns the greeting in capitals, then run it.")
+
+(defun person-note (key value)
+  (setq person-report (plist-put person-report key value)))
+
+(defun person-wait (predicate seconds)
+  (let ((deadline (+ (float-time) seconds)))
+    (while (and (not (funcall predicate)) (< (float-time) deadline))
+      (accept-process-output nil 0.05))
+    (funcall predicate)))
+
+(defun person-text (buffer)
+  (with-current-buffer buffer (buffer-substring-no-properties (point-min) (point-max))))
+
+(defun person-running-p (server)
+  (cl-some (lambda (session) (eq (plist-get session :running) t))
+           (append (jsonrpc-request server :workspace/executeCommand
+                                    '(:command "agentls.sessions"))
+                   nil)))
+
+(condition-case err
+    (progn
+      (if (equal person-flow "plain")
+          (progn
+            (load (expand-file-name "eglot-plain.el" (getenv "AGENTLS_EL_DIR")))
+            (require 'eglot)
+            (setq eglot-server-programs
+                  `(((python-mode) . ("agentls" "serve" :initializationOptions
+                                      (:model "scripted:demo"))))))
+        (require 'agentls)
+        (setq agentls-command (append (json-read-from-string (getenv "AGENTLS_TEST_SERVER")) nil))
+        (setq agentls-settings '(:model "scripted:demo"))
+        (agentls-eglot-setup '(python-mode))
+        (let ((choose agentls-choose-function))
+          (setq agentls-choose-function
+                (lambda (prompt choices)
+                  (person-note :prompts (vconcat (plist-get person-report :prompts)
+                                                 (vector (list :prompt prompt
+                                                               :choices (vconcat choices)))))
+                  (funcall choose prompt choices)))))
+      (find-file "greet.py")
+      (let ((source (current-buffer)) server)
+        (person-note :before (person-text source))
+        (call-interactively #'eglot)
+        (person-wait (lambda () (setq server (with-current-buffer source
+                                                (eglot-current-server))))
+                     30)
+        (if (equal person-flow "plain")
+            (progn
+              (agentls-plain-ask person-prompt)
+              (person-wait (lambda () (person-running-p server)) 10)
+              (person-note :asked (if (person-wait (lambda () (not (person-running-p server))) 60)
+                                      t :json-false)))
+          (agentls-ask person-prompt)
+          (person-note :asked (if (person-wait (lambda () agentls--last-result) 60) t :json-false))
+          (person-note :result agentls--last-result)
+          (person-note :log (person-text "*agentls*")))
+        (with-current-buffer source
+          (person-note :buffer (person-text source))
+          (person-note :modified (if (buffer-modified-p) t :json-false))
+          ;; nil would mean a "changed on disk" question at the next edit or save
+          (person-note :modtimeOk (if (verify-visited-file-modtime source) t :json-false))
+          (undo-boundary) ; as the command loop leaves one after each command
+          (undo)
+          (person-note :afterUndo (person-text source)))
+        (person-note :transcript
+                     (plist-get (jsonrpc-request server :workspace/executeCommand
+                                                 '(:command "agentls.showTranscript"))
+                                :uri))))
+  (error (person-note :errors (vector (format "%S" err)))))
+
+(with-temp-file (getenv "AGENTLS_TEST_REPORT")
+  (insert (json-encode person-report)))
+(kill-emacs 0)
