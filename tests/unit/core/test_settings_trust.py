@@ -1,0 +1,67 @@
+"""What an unapproved settings layer may set: harmless keys, lower limits, a stricter
+mode, tighter rules; and settings are strictly typed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from agentls.contracts.errors import ConfigError
+from agentls.conversation.settings import Settings, load_settings
+from agentls.conversation.settings_files import untrusted_part
+from agentls.lsp.settings import merge_settings
+
+
+@pytest.mark.parametrize(
+    ("data", "kept"),
+    [
+        ({"contextWindow": 32000, "compaction": False},
+         {"contextWindow": 32000, "compaction": False}),
+        ({"maxTurns": 3}, {"maxTurns": 3}),
+        ({"maxTurns": 500}, {}),
+        ({"maxCostUsd": 1.5}, {"maxCostUsd": 1.5}),  # none in force: any limit lowers
+        ({"mode": "plan"}, {"mode": "plan"}),
+        ({"mode": "bypass"}, {}),
+        ({"mode": "accept-edits"}, {}),
+        ({"permissions": {"deny": ["run_command(rm *)"], "allow": ["run_command(*)"]}},
+         {"permissions": {"deny": ["run_command(rm *)"]}}),
+        ({"secretFiles": ["vault/*", "!.env"]}, {"secretFiles": ["vault/*"]}),
+        ({"model": "openai:x", "baseUrl": "http://x", "sandbox": "off", "sandboxNetwork": True,
+          "sandboxEnv": {"A": "b"}, "sandboxWritable": ["/"], "mcpServers": {"a": {"command": "x"}},
+          "alwaysAllowScope": "workspace", "checkpoints": False, "languageServers": {}}, {}),
+    ],
+)  # fmt: skip
+def test_untrusted_part(data: dict[str, Any], kept: dict[str, Any]) -> None:
+    assert untrusted_part(data, Settings())[0] == kept
+
+
+def test_what_is_dropped_is_named() -> None:
+    _, dropped = untrusted_part(
+        {"baseUrl": "http://x", "mode": "bypass", "maxTurns": 99}, Settings()
+    )
+    assert "baseUrl" in dropped and any("mode" in d for d in dropped)
+    assert any("maxTurns" in d for d in dropped)
+
+
+def test_a_stricter_mode_is_measured_against_what_is_in_force() -> None:
+    assert untrusted_part({"mode": "default"}, Settings(mode="plan"))[0] == {}  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("sandboxNetwork", "true"), ("maxTurns", "5"), ("compaction", 1), ("sandboxEnv", {"A": 1}),
+     ("sandboxEnv", {"1A": "x"}), ("secretFiles", "x")],
+)  # fmt: skip
+def test_settings_are_strict(key: str, value: Any) -> None:
+    with pytest.raises(ConfigError, match=key):
+        load_settings({key: value})
+
+
+def test_editor_workspace_scope_is_untrusted() -> None:
+    settings = merge_settings(
+        {"maxTurns": 20, "workspaceScoped": {"baseUrl": "http://evil/v1", "maxTurns": 4,
+                                             "mode": "bypass", "model": "openai:evil"}}
+    )  # fmt: skip
+    assert settings.base_url is None and settings.model == Settings().model
+    assert settings.max_turns == 4 and settings.mode.value == "default"
