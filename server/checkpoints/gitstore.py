@@ -76,6 +76,9 @@ class GitStore:
         # What this instance's index holds for some paths (None: not in it), learnt
         # from git or recorded here; files that stay the same are then never rescanned.
         self._known: dict[str, Entry | None] = {}
+        self._tree: str | None = None  # the last snapshot's tree and commit
+        self._last: str | None = None
+        self._diffs: dict[tuple[str, str], list[Change]] = {}  # seen while snapshotting
 
     def _env(self, git_dir: Path | None, index: Path | None) -> dict[str, str]:
         # Nothing inherited may point git elsewhere (GIT_OBJECT_DIRECTORY, GIT_COMMON_DIR,
@@ -160,11 +163,14 @@ class GitStore:
         """
         await self.ready()
         index = self._own_index()
+        diff: list[Change] | None = None  # what changed since the last snapshot, if known
         if changed is None or not self._warm(index):
             await self._scan_all(index)
             self._known.clear()
         else:
-            await self._update(index, set(changed) | self._overlaid)
+            diff = await self._update(index, set(changed) | self._overlaid)
+        if overlays or self._overlaid:
+            diff = None
         for path in self._overlaid | set(overlays or {}):
             self._known.pop(path, None)
         self._overlaid = set(overlays or {})
@@ -178,10 +184,17 @@ class GitStore:
                     lines.append(f"100644 {blob}\t{path}")
             await self.git("update-index", "--index-info", index=index,
                            stdin=("\n".join(lines) + "\n").encode())  # fmt: skip
-        tree = (await self.git("write-tree", index=index)).strip().decode()
+        if diff == [] and self._tree is not None:
+            tree = self._tree  # nothing moved: the same tree
+        else:
+            tree = (await self.git("write-tree", index=index)).strip().decode()
         commit = write_commit(self.git_dir, tree, f"agentls checkpoint {ref}", _IDENTITY)
         write_ref(self.git_dir, REF_PREFIX + ref, commit)
-        self._trees[commit] = tree
+        if diff is not None and self._last is not None:
+            self._diffs[(self._last, commit)] = diff
+            if len(self._diffs) > 64:  # only the latest turns ask
+                del self._diffs[next(iter(self._diffs))]
+        self._trees[commit], self._tree, self._last = tree, tree, commit
         return commit
 
     def _own_index(self) -> Path:
@@ -218,7 +231,7 @@ class GitStore:
         if not self._warm(index):
             return set()
         wanted = set(paths)
-        await self._learn(index, wanted)
+        await self._learn(wanted)
         same = set()
         for path in wanted:
             if path in self._known:
@@ -227,29 +240,35 @@ class GitStore:
                         same.add(path)
         return same
 
-    async def _learn(self, index: Path, paths: set[str]) -> None:
+    async def _learn(self, paths: set[str]) -> None:
+        """Read what the last snapshot holds for paths not known yet (its tree is the
+        index's content, and far cheaper to read than the index)."""
         unknown = sorted(p for p in paths if p not in self._known)
-        if not unknown:
+        if not unknown or self._tree is None:
             return
-        listed = await self.git("ls-files", "-s", "-z", "--", *_literal(unknown), index=index)
-        found: dict[str, Entry] = {}
+        listed = await self.git("--literal-pathspecs", "ls-tree", "-z", "--full-tree",
+                                self._tree, "--", *unknown)  # fmt: skip
+        found: dict[str, str] = {}
         for record in listed.split(b"\0"):
             if record:
                 meta, name = record.split(b"\t", 1)
-                mode, oid, _ = meta.decode().split()
-                found[name.decode("utf-8", "surrogateescape")] = (mode, oid)
+                mode, kind, oid = meta.decode().split()
+                found[name.decode("utf-8", "surrogateescape")] = f"{kind} {mode} {oid}"
         for path in unknown:
-            if path in found:
-                self._known[path] = found[path]
-            elif not any(name.startswith(path + "/") for name in found):
-                self._known[path] = None  # a folder's entries are not one entry: unknown
-        self._known.update(found)
+            kind, _, rest = found.get(path, "none").partition(" ")
+            if kind == "blob":
+                mode, _, oid = rest.partition(" ")
+                self._known[path] = (mode, oid)
+            elif kind == "none":
+                self._known[path] = None
+            # a folder (or a submodule) is not one entry: left unknown, git looks at it
 
-    async def _update(self, index: Path, paths: set[str]) -> None:
+    async def _update(self, index: Path, paths: set[str]) -> list[Change] | None:
         """Bring the index up to date for ``paths``: tracked files straight from disk
-        here; new, ignored or odd ones (and folders) through git, which knows the rules."""
-        await self._learn(index, paths)
-        lines, by_git = [], []
+        here; new, ignored or odd ones (and folders) through git, which knows the rules.
+        Returns what changed, when it was all seen here."""
+        await self._learn(paths)
+        lines, by_git, diff = [], [], []
         for path in sorted(paths):
             if path not in self._known or self._known[path] is None:
                 if path in self._known and not os.path.lexists(self.root / path):
@@ -261,14 +280,18 @@ class GitStore:
             except (NotAFile, OSError):
                 by_git.append(path)
                 continue
-            if now != self._known[path]:
+            old = self._known[path]
+            if now != old:
                 lines.append(f"{now[0]} {now[1]}\t{path}" if now else f"0 {'0' * 40}\t{path}")
                 self._known[path] = now
+                diff.append(Change(path, _status(old, now)))
         if lines:
             await self.git("update-index", "--index-info", index=index,
                            stdin=("\n".join(lines) + "\n").encode())  # fmt: skip
         if by_git:
             await self._scan_paths(index, by_git)
+            return None
+        return diff
 
     async def _scan_paths(self, index: Path, paths: list[str]) -> None:
         # What those paths now hold: tracked entries under them, and files under them
@@ -293,10 +316,14 @@ class GitStore:
             self._index = None
         self._trees.clear()
         self._known.clear()
+        self._diffs.clear()
+        self._tree = self._last = None
 
     async def changes(self, before: str, after: str) -> list[Change]:
         if before == after or self._trees.get(before, "-") == self._trees.get(after):
             return []
+        if (before, after) in self._diffs:
+            return sorted(self._diffs[(before, after)], key=lambda c: c.path)
         out = await self.git(
             "diff-tree", "-r", "--no-renames", "--name-status", "-z", before, after
         )
@@ -336,6 +363,14 @@ class GitStore:
 
 def _unique() -> str:
     return f"{os.getpid()}-{secrets.token_hex(4)}"
+
+
+def _status(old: Entry | None, new: Entry | None) -> str:
+    if old is None:
+        return "A"
+    if new is None:
+        return "D"
+    return "T" if (old[0] == "120000") != (new[0] == "120000") else "M"
 
 
 def _literal(paths: Iterable[str]) -> list[str]:

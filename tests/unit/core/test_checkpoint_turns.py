@@ -126,3 +126,25 @@ async def test_turns_pay_for_what_they_can_change(tmp_path: Path) -> None:
     finally:
         await checkpointer.close()
         log.close()
+
+
+async def test_changes_seen_while_snapshotting_are_what_git_finds(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    root.mkdir()
+    for name in ("a.py", "b.py", "c.sh", "d.py"):
+        (root / name).write_text(f"{name}\n")
+    os.symlink("a.py", root / "link")
+    store = GitStore(tmp_path / "state", root)
+    first = await store.snapshot("s/1/before")
+    (root / "a.py").write_text("changed\n")
+    (root / "b.py").unlink()
+    (root / "c.sh").chmod(0o755)
+    (root / "link").unlink()
+    (root / "link").write_text("now a file\n")
+    second = await store.snapshot("s/1/after", changed={"a.py", "b.py", "c.sh", "d.py", "link"})
+    out = await store.git("diff-tree", "-r", "--no-renames", "--name-status", first, second)
+    by_git = sorted(tuple(line.split("\t")[::-1]) for line in out.decode().splitlines())
+    assert (first, second) in store._diffs  # seen while snapshotting, no diff-tree needed
+    ours = await store.changes(first, second)
+    assert sorted((c.path, c.status) for c in ours) == by_git
+    assert by_git == [("a.py", "M"), ("b.py", "D"), ("c.sh", "M"), ("link", "T")]
