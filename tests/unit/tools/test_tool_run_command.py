@@ -86,6 +86,11 @@ def test_builtin_tools_in_order_with_their_risks() -> None:
         ("edit_file", Risk.WRITE, "path"),
         ("write_file", Risk.WRITE, "path"),
         ("run_command", Risk.EXECUTE, "command"),
+        ("problems", Risk.READ, "path"),
+        ("definition", Risk.READ, "path"),
+        ("references", Risk.READ, "path"),
+        ("symbols", Risk.READ, "path"),
+        ("rename", Risk.WRITE, "path"),
     ]
     assert list(tools_by_name()) == [t.name for t in BUILTIN_TOOLS]
     for tool in BUILTIN_TOOLS:
