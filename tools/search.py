@@ -85,7 +85,9 @@ SEARCH: ToolDefinition[SearchInput] = ToolDefinition(
     description=(
         "Search file contents for a regular expression, like ripgrep. Returns matching lines "
         "as `path:line: text` (paths relative to the workspace root, lines 1-based). Files "
-        "ignored by .gitignore, hidden files and binary files are skipped. At most "
+        "ignored by .gitignore, hidden files, binary files and secret files (.env, keys, "
+        "credentials: search one by its path to ask for it) are skipped; secrets in a line "
+        "are masked and matched masked. At most "
         f"{MAX_MATCHES} matches are shown; long lines are cut. Use read_file with offset to "
         "see a match in context."
     ),

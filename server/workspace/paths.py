@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+import time
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -100,6 +101,7 @@ def _posix(rel: Path) -> str:
 # How many entries the hard-link scan looks at before it gives up and treats every
 # multiply linked file as a secret (fail closed).
 _SCAN_LIMIT = 200_000
+_SCAN_FRESH_SECONDS = 2.0
 _SCAN_SKIP = frozenset({".git", "node_modules", ".venv", "__pycache__"})
 
 
@@ -110,6 +112,8 @@ class SecretFiles:
     def __init__(self, root: Path, patterns: tuple[str, ...] = DEFAULT_SECRET_PATTERNS) -> None:
         self.root = root
         self.patterns = patterns
+        # One scan serves a whole search walk (many linked files), then goes stale.
+        self._scanned: tuple[float, dict[tuple[int, int], str], bool] | None = None
 
     def is_secret(self, rel: str) -> bool:
         return is_secret_path(rel, self.patterns) or self.secret_behind(rel) is not None
@@ -136,6 +140,12 @@ class SecretFiles:
         return None
 
     def _secret_inodes(self) -> tuple[dict[tuple[int, int], str], bool]:
+        now = time.monotonic()
+        if self._scanned is None or now - self._scanned[0] > _SCAN_FRESH_SECONDS:
+            self._scanned = (now, *self._scan())
+        return self._scanned[1], self._scanned[2]
+
+    def _scan(self) -> tuple[dict[tuple[int, int], str], bool]:
         """(device, inode) -> path of every secret-named file; False when the scan stopped."""
         found: dict[tuple[int, int], str] = {}
         seen = 0
