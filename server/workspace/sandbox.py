@@ -104,7 +104,7 @@ def _layout(root: Path, settings: SandboxSettings, search_path: str) -> list[str
     home = os.path.expanduser("~")
     if home not in ("", "/") and not root.is_relative_to(home):
         args += ["--tmpfs", home]  # a private HOME: no dotfiles, keys or agent sockets
-    for folder in _tool_dirs(search_path, home):
+    for folder in _tool_dirs(search_path, home, str(root)):
         args += ["--ro-bind", folder, folder]
     if root != Path("/"):
         args += ["--bind", str(root), str(root)]
@@ -119,23 +119,29 @@ def _layout(root: Path, settings: SandboxSettings, search_path: str) -> list[str
     return args
 
 
-def _tool_dirs(search_path: str, home: str) -> list[str]:
+def _tool_dirs(search_path: str, home: str, root: str) -> list[str]:
     """Folders on PATH outside the system ones, read-only, so their tools work.
 
     A ``bin`` or ``shims`` folder brings its parent (a pyenv, cargo or nvm
-    install needs its siblings), never HOME itself or a top-level folder.
+    install needs its siblings), unless that parent is ``/``, HOME or holds
+    HOME or the workspace; such a folder itself is never shown.
     """
+
+    def too_wide(folder: str) -> bool:
+        return folder in ("/", home) or any(
+            inner == folder or inner.startswith(folder.rstrip("/") + "/") for inner in (home, root)
+        )
+
     found: list[str] = []
     for entry in search_path.split(os.pathsep):
         if not entry or not os.path.isabs(entry) or not os.path.isdir(entry):
             continue
         real = os.path.realpath(entry)
-        if any(real == d or real.startswith(d + "/") for d in _SYSTEM_DIRS):
+        if any(real == d or real.startswith(d + "/") for d in _SYSTEM_DIRS) or too_wide(real):
             continue
-        folder = real
         parent = os.path.dirname(real)
-        if os.path.basename(real) in ("bin", "sbin", "shims") and parent not in (home, "/"):
-            folder = parent
+        wide = os.path.basename(real) in ("bin", "sbin", "shims") and not too_wide(parent)
+        folder = parent if wide else real
         if any(folder == f or folder.startswith(f + "/") for f in found):
             continue
         found = [f for f in found if not f.startswith(folder + "/")] + [folder]
