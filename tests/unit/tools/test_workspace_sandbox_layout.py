@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 from agentls.workspace import sandbox
@@ -28,7 +29,7 @@ def test_folders_on_path_bring_their_install_but_never_home_or_root(tmp_path: Pa
 
 def test_the_layout_binds_no_host_root(tmp_path: Path) -> None:
     args = sandbox._layout(tmp_path, SandboxSettings(), "/usr/bin:/bin")
-    pairs = list(zip(args, args[1:], strict=False))
+    pairs = list(itertools.pairwise(args))
     assert ("--ro-bind", "/") not in pairs and ("--bind", "/") not in pairs
     for private in ("/tmp", "/run", "/var/tmp"):
         assert ("--tmpfs", private) in pairs
