@@ -42,19 +42,15 @@ from agentls.acp.approver import AcpApprover
 from agentls.acp.errors import auth_required, internal, invalid_params, invalid_request
 from agentls.acp.modes import config_options, mode_state
 from agentls.acp.observer import AcpObserver
-from agentls.acp.permission import PermissionAsker
+from agentls.acp.opening import open_session
 from agentls.acp.prompt import prompt_text
 from agentls.acp.replay import call_titles, history_updates
 from agentls.acp.session import AcpSession
-from agentls.acp.settings import session_settings
 from agentls.acp.stop_reasons import stop_reason
-from agentls.acp.updates import UpdateStream
-from agentls.acp.workspace import AcpWorkspace, ClientFiles
 from agentls.contracts.errors import ConfigError
 from agentls.conversation.manager import ConversationManager, SessionBusy
 from agentls.conversation.settings import Settings
 from agentls.permissions.modes import parse_mode
-from agentls.session.store import SessionNotFound
 
 log = logging.getLogger(__name__)
 
@@ -165,35 +161,9 @@ class AgentlsAgent:
         )
 
     def _open(self, cwd: str, session_id: str | None, servers: list[Any] | None) -> AcpSession:
-        client = self._client()
-        root = Path(cwd)
-        if not root.is_absolute() or not root.is_dir():
-            raise invalid_params(f"cwd {cwd!r} is not an absolute folder")
-        fs = self.capabilities.fs
-        files = ClientFiles(
-            client, "", bool(fs and fs.read_text_file), bool(fs and fs.write_text_file)
+        session = open_session(
+            self.manager, self._client(), self.capabilities, self.model, cwd, session_id, servers
         )
-        updates = UpdateStream(client, "")
-        holder: list[AcpSession] = []
-        asker = PermissionAsker(client, "", updates.flush, lambda: holder[0].cancel())
-        workspace = AcpWorkspace(root.resolve(), files, updates, asker)
-        try:
-            settings = session_settings(self.manager.settings_files, root, self.model, servers)
-            # Edits are reviewed by AcpWorkspace as a diff, so the gate lets them through to it.
-            conversation = self.manager.open(
-                workspace, settings, session_id, edits_reviewed_by_workspace=True
-            )
-        except ConfigError as exc:
-            if "api key" in str(exc).lower():
-                raise auth_required(f"agentls: {exc}") from None
-            raise invalid_params(f"agentls: {exc}") from None
-        except (SessionNotFound, ValueError) as exc:
-            raise invalid_params(f"agentls: {exc}") from None
-        files.session_id = updates.session_id = asker.session_id = conversation.session_id
-        workspace.policy = conversation.policy
-        session = AcpSession(conversation, workspace, updates, asker)
-        workspace.cancel_run = session.cancel
-        holder.append(session)
         self.sessions[session.id] = session
         return session
 

@@ -1,0 +1,58 @@
+"""Opening a session for a client: its ACP workspace, updates, questions and conversation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from acp.interfaces import Client
+from acp.schema import ClientCapabilities
+
+from agentls.acp.errors import auth_required, invalid_params
+from agentls.acp.permission import PermissionAsker
+from agentls.acp.session import AcpSession
+from agentls.acp.settings import session_settings
+from agentls.acp.updates import UpdateStream
+from agentls.acp.workspace import AcpWorkspace, ClientFiles
+from agentls.contracts.errors import ConfigError
+from agentls.conversation.manager import ConversationManager
+from agentls.session.store import SessionNotFound
+
+
+def open_session(
+    manager: ConversationManager,
+    client: Client,
+    capabilities: ClientCapabilities,
+    model: str | None,
+    cwd: str,
+    session_id: str | None,
+    servers: list[Any] | None,
+) -> AcpSession:
+    """A new session in ``cwd``, or an earlier one (``session_id``) rebuilt from its log."""
+    root = Path(cwd)
+    if not root.is_absolute() or not root.is_dir():
+        raise invalid_params(f"cwd {cwd!r} is not an absolute folder")
+    fs = capabilities.fs
+    files = ClientFiles(client, "", bool(fs and fs.read_text_file), bool(fs and fs.write_text_file))
+    updates = UpdateStream(client, "")
+    holder: list[AcpSession] = []  # the session, once it exists, for a cancelled answer
+    asker = PermissionAsker(client, "", updates.flush, lambda: holder[0].cancel())
+    workspace = AcpWorkspace(root.resolve(), files, updates, asker)
+    try:
+        settings = session_settings(manager.settings_files, root, model, servers)
+        # Edits are reviewed by AcpWorkspace as a diff, so the gate lets them through to it.
+        conversation = manager.open(
+            workspace, settings, session_id, edits_reviewed_by_workspace=True
+        )
+    except ConfigError as exc:
+        if "api key" in str(exc).lower():
+            raise auth_required(f"agentls: {exc}") from None
+        raise invalid_params(f"agentls: {exc}") from None
+    except (SessionNotFound, ValueError) as exc:
+        raise invalid_params(f"agentls: {exc}") from None
+    files.session_id = updates.session_id = asker.session_id = conversation.session_id
+    workspace.policy = conversation.policy
+    session = AcpSession(conversation, workspace, updates, asker)
+    workspace.cancel_run = session.cancel
+    holder.append(session)
+    return session
