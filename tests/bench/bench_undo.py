@@ -77,7 +77,7 @@ class Session:
         if kind == "an edit":
             version = await self.workspace.version(target)
             await self.workspace.write(
-                target, f"CHANGED = {number}\n", expected_version=version, create=False
+                target, f"CHANGED = {time.time_ns()}\n", expected_version=version, create=False
             )
             self.context.reads[target] = await self.workspace.version(target) or ""
         elif kind == "a command":
