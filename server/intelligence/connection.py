@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -114,7 +115,7 @@ class Connection:
             self._stderr = asyncio.create_task(_drain(server.stderr, self.name))
         params = types.InitializeParams(
             capabilities=_CAPABILITIES,
-            process_id=None,
+            process_id=os.getpid(),  # servers that watch it end with agentls, even after kill -9
             root_uri=self.root.as_uri(),
             workspace_folders=[types.WorkspaceFolder(self.root.as_uri(), self.root.name)],
             initialization_options=self.config.initialization_options,
@@ -300,7 +301,7 @@ class Connection:
 def _lenient_converter() -> Any:
     """lsprotocol's converter, except for capabilities agentls never uses: ruff's
     notebook filters, for one, fail to parse and would fail the whole initialize."""
-    converter = default_converter()
+    converter = default_converter()  # type: ignore[no-untyped-call]
     base = converter.get_structure_hook(types.ServerCapabilities)
 
     def capabilities(data: Any, cls: type) -> Any:
