@@ -115,6 +115,12 @@ class LineTransport:
             await self._error(None, INVALID_REQUEST, "a JSON-RPC message must be an object")
             return None
         method, request_id = message.get("method"), message.get("id")
+        if isinstance(request_id, bool) or not isinstance(request_id, str | int | float | None):
+            await self._error(None, INVALID_REQUEST, "an id must be a string or a number")
+            return None
+        if "method" not in message and "id" not in message:
+            await self._error(None, INVALID_REQUEST, "neither a request nor a response")
+            return None
         if "method" in message and not isinstance(method, str):
             await self._error(request_id, INVALID_REQUEST, "the method must be a string")
             return None

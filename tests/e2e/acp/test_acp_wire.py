@@ -44,6 +44,8 @@ def test_malformed_messages_are_answered_and_the_agent_keeps_serving(
         request(1, "initialize", init),
         "{this is not json",
         "[1, 2, 3]",
+        json.dumps({"jsonrpc": "2.0", "params": {}}),
+        json.dumps({"jsonrpc": "2.0", "id": {"x": 1}, "method": "initialize", "params": init}),
         request(2, "no/such/method", {}),
         request(3, "session/new", {"cwd": 42}),
         request(4, "session/new", {"cwd": "relative/dir", "mcpServers": []}),
@@ -55,7 +57,7 @@ def test_malformed_messages_are_answered_and_the_agent_keeps_serving(
     caps = by_id[1]["result"]["agentCapabilities"]
     assert caps["loadSession"] is True and caps["promptCapabilities"]["embeddedContext"] is True
     errors = [a["error"]["code"] for a in answers if a.get("id") is None and "error" in a]
-    assert errors == [-32700, -32600]  # not JSON; not an object
+    assert errors == [-32700] + [-32600] * 3  # not JSON; not an object; no method; a bad id
     assert by_id[2]["error"]["code"] == -32601
     assert by_id[3]["error"]["code"] == -32602
     assert "not an absolute folder" in by_id[4]["error"]["message"]
