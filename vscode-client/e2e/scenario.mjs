@@ -71,7 +71,7 @@ export async function scenario(page, { record, userData, results, phase, check }
   done = phase('approve the command in the modal dialog');
   const dialog = page.locator('.monaco-dialog-box');
   await dialog.waitFor({ timeout: 30_000 });
-  check((await dialog.innerText()).includes("python3 -c 'import greet; print(greet.greet(\"VS Code\"))'"), 'the modal shows the whole command');
+  check((await dialog.innerText()).includes("python3 -c 'from greet import shout; print(shout(\"VS Code\"))'"), 'the modal shows the whole command');
   await page.waitForTimeout(300);
   await page.screenshot({ path: path.join(results, 'approval.png') });
   await dialog.getByRole('button', { name: 'Allow once' }).click();
@@ -84,7 +84,7 @@ export async function scenario(page, { record, userData, results, phase, check }
   const commandRow = chat.locator('.item.tool', { hasText: 'run_command' });
   await commandRow.locator('summary').focus();
   await commandRow.locator('summary').press('Enter');
-  check(await commandRow.evaluate((row) => row.open && row.querySelector('pre').textContent.includes('Hello, VS Code!')), 'a tool row opens from the keyboard and shows the result');
+  check(await commandRow.evaluate((row) => row.open && row.querySelector('pre').textContent.includes('HELLO, VS CODE!')), 'a tool row opens from the keyboard and shows the result');
   await chat.locator('#log').evaluate((log) => (log.scrollTop = log.scrollHeight));
   await page.waitForTimeout(500);
   await page.screenshot({ path: path.join(results, 'chat.png') });
@@ -104,7 +104,7 @@ export async function scenario(page, { record, userData, results, phase, check }
   check(/tokens · \$\d/.test(status), `the status bar shows tokens and cost (${status.trim()})`);
   const requests = readFileSync(record, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
   check(requests.length === 5, 'the model was called five times for the first ask');
-  check(JSON.stringify(requests[4].body.messages).includes('Hello, VS Code!'), 'the approved command ran and its output reached the model');
+  check(JSON.stringify(requests[4].body.messages).includes('HELLO, VS CODE!'), 'the approved command imported what the edit added (so the edit was on disk), and its output reached the model');
   done();
 
   done = phase('continue the session, then cancel from the status bar');
@@ -130,10 +130,10 @@ export async function scenario(page, { record, userData, results, phase, check }
   await page.locator('.quick-input-widget input').fill('>agentls: ');
   await page.locator('.quick-input-list .monaco-list-row', { hasText: 'agentls: Restart Server' }).first().waitFor();
   const offered = await page.locator('.quick-input-list .monaco-list-row').allInnerTexts();
-  check(offered.some((row) => row.includes('Undo Last Turn')), 'Undo Last Turn is offered: the server advertises agentls.undo');
+  check(offered.some((row) => row.includes('Undo Last Ask')), 'Undo Last Ask is offered: the server advertises agentls.undo');
   await page.keyboard.press('Escape');
-  await runCommand(page, 'agentls: Undo Last Turn');
-  const undone = await chat.locator('.item.notice', { hasText: /Undid turn|Undo of turn/ }).first();
+  await runCommand(page, 'agentls: Undo Last Ask');
+  const undone = await chat.locator('.item.notice', { hasText: /Undid |Undo of / }).first();
   await undone.waitFor({ timeout: 30_000 });
   console.log(`[e2e] undo said: ${await undone.innerText()}`);
   await page.waitForTimeout(500);

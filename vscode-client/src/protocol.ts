@@ -9,7 +9,7 @@ export const COMMANDS = {
   setMode: 'agentls.setMode',
   answer: 'agentls.answer',
   showDiff: 'agentls.showDiff',
-  // Not there yet: the client offers Undo Last Turn only once the server advertises it.
+  // Not there yet: the client offers Undo Last Ask only once the server advertises it.
   undo: 'agentls.undo',
 } as const;
 

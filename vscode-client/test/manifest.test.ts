@@ -46,7 +46,7 @@ describe('package.json', () => {
     }
   });
 
-  it('shows Undo Last Turn only when the server advertises agentls.undo', () => {
+  it('shows Undo Last Ask only when the server advertises agentls.undo', () => {
     const undo = manifest.contributes.menus.commandPalette.find((m) => m.command === CLIENT_COMMANDS.undoLastTurn);
     assert.equal(undo?.when, 'agentls.serverCanUndo');
   });

@@ -66,6 +66,10 @@ describe('chat webview', () => {
     assert.equal(undoSummary({ turn: 2, restored: ['a.py'], removed: ['t.py'], conflicts: [] }), 'Undid turn 2: restored a.py; removed t.py.');
     assert.equal(undoSummary({ turn: 1, restored: [], removed: [], conflicts: [] }), 'Undid turn 1: nothing had changed.');
     assert.match(undoSummary({ turn: 3, restored: [], removed: [], conflicts: ['a.py'] }), /stopped: a.py changed since/);
+    assert.equal(
+      undoSummary({ turn: 1, turns: [1, 2], ask: true, restored: ['a.py'], removed: ['copy.py'], conflicts: [] }),
+      'Undid the last ask (turns 1–2): restored a.py; removed copy.py.',
+    );
   });
 
   it('labels what an ask attached', () => {

@@ -1,6 +1,7 @@
 // The approval dialogs themselves, on VS Code's message API.
 import * as vscode from 'vscode';
 import type { ApprovalUi } from './broker';
+import type { SaveHost } from './saving';
 
 export const vscodeApprovalUi: ApprovalUi = {
   async modal(message, detail, titles) {
@@ -13,4 +14,15 @@ export const vscodeApprovalUi: ApprovalUi = {
     const chosen = await vscode.window.showWarningMessage(message, ...titles.map((title) => ({ title })));
     return chosen?.title;
   },
+};
+
+function openDocument(uri: string): vscode.TextDocument | undefined {
+  const wanted = vscode.Uri.parse(uri).toString();
+  return vscode.workspace.textDocuments.find((document) => document.uri.toString() === wanted);
+}
+
+/** Saving accepted edits (saving.ts) on VS Code's open documents. */
+export const vscodeSaveHost: SaveHost = {
+  isDirty: (uri) => openDocument(uri)?.isDirty ?? false,
+  save: async (uri) => (await openDocument(uri)?.save()) ?? false,
 };

@@ -11,6 +11,8 @@ import {
 } from 'vscode-languageclient/node';
 import type { ApprovalBroker } from '../approvals/broker';
 import type { ReviewBroker } from '../approvals/reviews';
+import { applyThenSave } from '../approvals/saving';
+import { vscodeSaveHost } from '../approvals/vscodeUi';
 import type { ChatStore } from '../chat/store';
 import { type AskParams, type AskStarted, asAgentEvent, COMMANDS, EVENT_METHOD } from '../protocol';
 import { describe, INSTALL_HINT } from '../server/resolve';
@@ -120,8 +122,13 @@ export class AgentConnection implements vscode.Disposable {
       middleware: {
         workspace: {
           // Edits to review wait in the Refactor Preview, or for the chat's "Apply all".
+          // Accepted edits are then saved, so the server's next tool reads them from disk.
           handleApplyEdit: (params, next) =>
-            this.context.reviews.handle(params, (p) => Promise.resolve(next(p, CancellationToken.None))),
+            applyThenSave(
+              params,
+              (edit) => this.context.reviews.handle(edit, (p) => Promise.resolve(next(p, CancellationToken.None))),
+              vscodeSaveHost,
+            ),
           // The server pulls section `agentls`; it gets only its own, explicitly set keys,
           // those of the workspace scopes marked as such (the server trusts them less).
           configuration: async (params, token, next) => {

@@ -25,8 +25,12 @@ export class AgentlsFeature implements StaticFeature {
     const window = (capabilities.window ??= {});
     window.workDoneProgress = true;
     window.showDocument ??= { support: true };
-    // The opt-in of docs/protocol.md: this client draws agentls/event in a chat view.
-    capabilities.experimental = { ...(capabilities.experimental as object | undefined), agentls: { chatView: true } };
+    // The opt-ins of docs/protocol.md: this client draws agentls/event in a chat
+    // view, and saves the documents an accepted edit touched (connection.ts).
+    capabilities.experimental = {
+      ...(capabilities.experimental as object | undefined),
+      agentls: { chatView: true, savesEdits: true },
+    };
   }
 
   initialize(capabilities: ServerCapabilities): void {

@@ -28,15 +28,27 @@ export function sessionLabel(info: SessionInfo, now: Date = new Date()): Session
 
 export interface UndoResult {
   turn: number;
+  turns?: number[]; // every turn the undo put back (a whole ask)
+  ask?: boolean; // true when the last ask was undone, not one turn by number
   restored: string[];
   removed: string[];
   conflicts: string[];
 }
 
+function undoneWhat(result: UndoResult): string {
+  if (!result.ask) {
+    return `turn ${result.turn}`;
+  }
+  const turns = result.turns ?? [result.turn];
+  const span = turns.length > 1 ? `turns ${turns[0]}–${turns[turns.length - 1]}` : `turn ${turns[0]}`;
+  return `the last ask (${span})`;
+}
+
 /** One line for the chat after agentls.undo (the server's words, docs/protocol.md). */
 export function undoSummary(result: UndoResult): string {
+  const what = undoneWhat(result);
   if (result.conflicts.length > 0) {
-    return `Undo of turn ${result.turn} stopped: ${result.conflicts.join(', ')} changed since, so nothing was undone.`;
+    return `Undo of ${what} stopped: ${result.conflicts.join(', ')} changed since, so nothing was undone.`;
   }
   const parts = [];
   if (result.restored.length > 0) {
@@ -45,7 +57,7 @@ export function undoSummary(result: UndoResult): string {
   if (result.removed.length > 0) {
     parts.push(`removed ${result.removed.join(', ')}`);
   }
-  return `Undid turn ${result.turn}: ${parts.join('; ') || 'nothing had changed'}.`;
+  return `Undid ${what}: ${parts.join('; ') || 'nothing had changed'}.`;
 }
 
 export function whenText(iso: string, now: Date): string {
