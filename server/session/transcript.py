@@ -102,6 +102,9 @@ class _Renderer:
             call = run.calls.pop(str(event.get("callId")), None)
             name = str(event.get("name"))
             self._call(call or _Call(name, {}), event)
+        elif kind == ev.PROBLEMS:
+            note = str(event.get("note") or "")
+            self._para("\n".join(f"    ⚠ {_cut(line, _LINE_WIDTH)}" for line in note.splitlines()))
         elif kind == ev.RUN_FINISHED:
             self._end_run(_result_line(_mapping(event.get("result"))))
         elif kind == ev.RUN_CLOSED:

@@ -62,6 +62,8 @@ def test_a_new_type_error_reaches_the_model_and_its_fix_clears_it(
     assert "New problems" not in results[2]
     assert (project / "b.py").read_text().endswith("x: str = greet('x')\n")
 
+    shown = cli.run("show", cli.session_files()[0].stem, env=env)
+    assert f"⚠ {NEW_ERROR}" in shown.stdout, shown.stdout + shown.stderr
     # the log alone replays the run: same calls, same decisions
     (project / "b.py").write_text(B_PY)
     replay = cli.run("replay", cli.session_files()[0].stem, env=env, timeout=120)
