@@ -52,6 +52,6 @@ def _where(uri: str, root: Path) -> str:
         return uri
     path = Path(unquote(parsed.path))
     try:
-        return path.resolve().relative_to(root).as_posix()
+        return path.resolve().relative_to(root.resolve()).as_posix()
     except ValueError:
         return str(path)
