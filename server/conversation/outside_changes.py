@@ -61,7 +61,7 @@ class OutsideChanges:
         """True once the watcher is set up and waiting for events (then nothing is missed
         while it lives): its generator has reached its first wait."""
         watching = self._watching
-        if not self._armed and watching is not None and watching.ag_await is not None:
+        if not self._armed and getattr(watching, "ag_await", None) is not None:
             self._armed = True
         return self._armed and self._task is not None and not self._task.done()
 
