@@ -162,8 +162,10 @@ class WorkspaceIntelligence:
 
     async def problems(self, paths: Sequence[str] | None) -> ProblemReport:
         wait = max(self.problem_settings.settle_seconds, 5.0)
-        if paths is None:
-            rels = sorted({r for c in self.hub.connections.values() for r in self._open_paths(c)})
+        if paths is None:  # the files the servers have open, and the editor's unsaved ones
+            open_paths = {r for c in self.hub.connections.values() for r in self._open_paths(c)}
+            unsaved = getattr(self.workspace, "unsaved_buffers", None)
+            rels = sorted(open_paths | set(unsaved() if unsaved is not None else ()))
         else:
             rels = [self.workspace.relative(p) for p in paths]
         return await self._problems(rels, wait, "hint")

@@ -51,11 +51,16 @@ async def test_problems_are_those_of_the_unsaved_buffer(
     editor: Editor, fake: FakeAnthropic
 ) -> None:
     editor.open("a.py", UNSAVED)  # never saved: the disk holds SAVED
-    fake.add(turn(tool_calls=[("toolu_p", "problems", {"path": "a.py"})]), turn("Seen."))
+    fake.add(
+        turn(tool_calls=[("toolu_all", "problems", {})]),  # no path: the unsaved files too
+        turn(tool_calls=[("toolu_p", "problems", {"path": "a.py"})]),
+        turn("Seen."),
+    )
     result = await editor.ask("what is wrong?", wait=True)
     assert result["terminalReason"] == "completed", result
-    seen = request_text(fake, 1)
-    assert 'a.py:4: Type "str" is not assignable to declared type "int"' in seen
+    for request in (1, 2):
+        seen = request_text(fake, request)
+        assert 'a.py:4: Type "str" is not assignable to declared type "int"' in seen
 
 
 async def test_an_edit_to_an_open_buffer_reports_its_new_problem(
