@@ -37,8 +37,10 @@ class TerminalPrinter(NullObserver):
     def tool_finished(self, turn: int, observation: Observation, summary: str) -> None:
         if observation.ok:
             exit_code = observation.meta.get("exitCode")
-            note = f" (exit code {exit_code})" if exit_code not in (None, 0) else ""
-            self.err.write(f"  \u2713 {summary}{note}\n")
+            failed = exit_code not in (None, 0)  # ran, but said it failed: ✗, as in the editors
+            note = f" (exit code {exit_code})" if failed else ""
+            mark = "\u2717" if failed else "\u2713"
+            self.err.write(f"  {mark} {summary}{note}\n")
         else:
             first = observation.content.splitlines()[0] if observation.content else ""
             self.err.write(f"  \u2717 {summary}: {first[:200]}\n")

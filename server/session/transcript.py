@@ -48,6 +48,7 @@ class _Run:
 class _Renderer:
     def __init__(self) -> None:
         self.out: list[str] = []
+        self.show_cost = True  # False for a scripted model (see _header)
         self.run: _Run | None = None
         self.run_count = 0
         self._session_id = "SESSION_ID"
@@ -106,7 +107,7 @@ class _Renderer:
             note = str(event.get("note") or "")
             self._para("\n".join(f"    ⚠ {_cut(line, _LINE_WIDTH)}" for line in note.splitlines()))
         elif kind == ev.RUN_FINISHED:
-            self._end_run(_result_line(_mapping(event.get("result"))))
+            self._end_run(_result_line(_mapping(event.get("result")), self.show_cost))
         elif kind == ev.RUN_CLOSED:
             reason = f"{event.get('reason', 'interrupted')}: {event.get('detail', '')}"
             self._end_run(f"**Run did not finish** ({reason.rstrip(': ')})")
@@ -116,6 +117,8 @@ class _Renderer:
         return "\n".join(self.out).rstrip() + "\n"
 
     def _header(self, event: Mapping[str, Any]) -> None:
+        # A scripted model's price is nominal (for budget tests): no dollars shown.
+        self.show_cost = not str(event.get("model", "")).startswith("scripted:")
         self.out += [
             f"# Session {event.get('sessionId', '?')}",
             "",
@@ -140,9 +143,9 @@ class _Renderer:
             self._call(call, None)
         if result_line is None:
             tokens = f"{run.input_tokens:,} in / {run.output_tokens:,} out tokens"
+            cost = f", {_cost(run.cost_usd)}" if self.show_cost else ""
             result_line = (
-                f"**Run did not finish** (interrupted) — {run.turns} turns so far, "
-                f"{tokens}, {_cost(run.cost_usd)}"
+                f"**Run did not finish** (interrupted) — {_turns(run.turns)} so far, {tokens}{cost}"
             )
         self._para(result_line)
         self.run = None
@@ -223,12 +226,14 @@ class _Renderer:
         self.out += [text, ""]
 
 
-def _result_line(result: Mapping[str, Any]) -> str:
+def _result_line(result: Mapping[str, Any], show_cost: bool = True) -> str:
     usage = _mapping(result.get("usage"))
+    cost = f", {_cost(usage.get('costUsd'))}" if show_cost else ""
     line = (
-        f"**Result:** {result.get('terminalReason', 'unknown')} — {result.get('turns', 0)} turns, "
+        f"**Result:** {result.get('terminalReason', 'unknown')} — "
+        f"{_turns(int(result.get('turns', 0) or 0))}, "
         f"{int(usage.get('inputTokens', 0)):,} in / {int(usage.get('outputTokens', 0)):,} out "
-        f"tokens, {_cost(usage.get('costUsd'))}"
+        f"tokens{cost}"
     )
     cached = int(usage.get("cacheReadTokens", 0) or 0), int(usage.get("cacheWriteTokens", 0) or 0)
     if any(cached):
@@ -240,8 +245,9 @@ def _result_line(result: Mapping[str, Any]) -> str:
 def _decision(decision: Mapping[str, Any]) -> str:
     verdict = {"allow": "allowed", "deny": "denied"}.get(str(decision.get("verdict")), "?")
     why = [str(decision.get("source") or "")]
-    if decision.get("answer"):
-        why.append(f"answer {decision['answer']}")
+    answer = str(decision.get("answer") or "")
+    if answer and answer not in why[0]:  # the source may name the answer already
+        why.append(f"answer {answer}")
     reasons = ", ".join(w for w in why if w)
     return f"{verdict} ({reasons})" if reasons else verdict
 
@@ -264,6 +270,10 @@ def _message_text(event: Mapping[str, Any]) -> str:
 
 def _quote(text: str) -> str:
     return "\n".join(f"> {line}".rstrip() for line in text.strip().splitlines() or [""])
+
+
+def _turns(count: int) -> str:
+    return f"{count} turn{'' if count == 1 else 's'}"
 
 
 def _cost(cost: object) -> str:

@@ -208,5 +208,25 @@ def test_transcript_shows_prompt_calls_decisions_and_results(
     assert "→ edit_file path=a.py old_text=x new_text=y" in text
     assert "(no result: the run stopped first)" in text
     assert text.rstrip().endswith(
-        "**Run did not finish** (interrupted) — 1 turns so far, 10 in / 5 out tokens, cost unknown"
+        "**Run did not finish** (interrupted) — 1 turn so far, 10 in / 5 out tokens, cost unknown"
     )
+
+
+def test_transcript_of_a_scripted_run_names_no_price_and_each_answer_once() -> None:
+    events: list[dict[str, Any]] = [
+        {"kind": "session_started", "sessionId": "s", "workspace": "/w", "model": "scripted:demo",
+         "createdAt": "T"},
+        {"kind": "run_started", "run": "r", "prompt": "go"},
+        {"kind": "tool_intent", "callId": "c", "name": "run_command", "input": {"command": "ls"}},
+        {"kind": "decision", "callId": "c", "verdict": "allow",
+         "source": "asked: answered allow_once", "answer": "allow_once"},
+        {"kind": "observation", "callId": "c", "name": "run_command", "ok": True,
+         "content": "a.py\n[exit code 0]"},
+        {"kind": "run_finished", "result": {"terminalReason": "completed", "turns": 1,
+                                            "usage": {"inputTokens": 10, "outputTokens": 5,
+                                                      "costUsd": 0.001}}},
+    ]  # fmt: skip
+    text = render_transcript(events)
+    assert "**Result:** completed — 1 turn, 10 in / 5 out tokens\n" in text + "\n"
+    assert "$" not in text
+    assert "answered allow_once" in text and "answer allow_once" not in text
