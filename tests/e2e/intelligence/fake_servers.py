@@ -1,7 +1,8 @@
-"""Broken language servers for the fault tests.
+"""Small language servers for the lifecycle and fault tests.
 
 exit: ends at once. hang: reads everything, answers nothing. crash: answers initialize,
-then dies on the first document it is given (each time it is started).
+then dies on the first document it is given (each time it is started). ok: answers every
+request with null, publishes no problems, and ends on `exit`.
 """
 
 import json
@@ -30,10 +31,15 @@ if mode == "hang":
     while sys.stdin.buffer.read(1):
         pass
     sys.exit(0)
-while True:  # crash
+while True:
     message = read_message()
-    if message.get("method") == "initialize":
+    method = message.get("method")
+    if method == "initialize":
         capabilities = {"textDocumentSync": 1, "definitionProvider": True}
         send({"jsonrpc": "2.0", "id": message["id"], "result": {"capabilities": capabilities}})
-    elif message.get("method") == "textDocument/didOpen":
+    elif method == "textDocument/didOpen" and mode == "crash":
         sys.exit(4)
+    elif method == "exit":
+        sys.exit(0)
+    elif "id" in message:
+        send({"jsonrpc": "2.0", "id": message["id"], "result": None})
