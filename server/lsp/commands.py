@@ -3,6 +3,8 @@ agentls.showTranscript, agentls.setMode."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -114,7 +116,9 @@ def register(server: AgentServer) -> None:
         ls.last_session = conversation.session_id
         ls.runs[handle.run_id] = handle
         handle.task.add_done_callback(lambda _: ls.runs.pop(handle.run_id, None))
-        handle.task.add_done_callback(lambda _: write_transcript(ls, conversation.session_id))
+        handle.task.add_done_callback(  # rendering reads the whole log: off the event loop
+            lambda _: _in_thread(write_transcript, ls, conversation.session_id)
+        )
         observer.start_progress(handle.cancel)
         if not params.wait:
             return {
@@ -175,7 +179,7 @@ def register(server: AgentServer) -> None:
             raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
         if not path.exists():
             raise JsonRpcInvalidParams(message=f"agentls: no session {session_id}")
-        uri = write_transcript(ls, session_id).as_uri()
+        uri = (await asyncio.to_thread(write_transcript, ls, session_id)).as_uri()
         return {"sessionId": session_id, "uri": uri, "shown": await ls.show_document(uri)}
 
     @server.command(SET_MODE)
@@ -206,6 +210,16 @@ def latest_session(server: AgentServer) -> str:
     if not stored:
         raise JsonRpcInvalidParams(message="agentls: no session yet in this workspace")
     return max(stored, key=lambda info: info.created_at).id
+
+
+def _in_thread(function: Any, *args: Any) -> None:
+    """Run ``function`` on a worker thread; what it raises is logged, never lost."""
+
+    def done(future: asyncio.Future[Any]) -> None:
+        if future.exception() is not None:
+            logging.getLogger(__name__).warning("%s: %s", function.__name__, future.exception())
+
+    asyncio.get_running_loop().run_in_executor(None, function, *args).add_done_callback(done)
 
 
 def write_transcript(server: AgentServer, session_id: str) -> Path:
