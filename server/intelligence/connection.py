@@ -72,7 +72,7 @@ class Connection:
         self._counter = 0
         self._pushed = asyncio.Event()
         self._start_lock = asyncio.Lock()
-        self._pull: bool | None = None  # None: not tried yet
+        self._pull = False  # pull diagnostics: only from servers that advertise them
         self._stderr: asyncio.Task[None] | None = None
         self._closing = False
 
@@ -131,7 +131,9 @@ class Connection:
         except (RuntimeError, JsonRpcException) as exc:
             raise ServerUnavailable(f"{self.name} failed to initialize: {exc}") from exc
         self.capabilities = result.capabilities
-        self._pull = True if result.capabilities.diagnostic_provider is not None else None
+        # A server that does not advertise pull may ignore the request and leave it
+        # unanswered: waiting for pushes is then the only bounded way.
+        self._pull = result.capabilities.diagnostic_provider is not None
         client.initialized(types.InitializedParams())
         if self.config.settings:
             client.workspace_did_change_configuration(
@@ -213,7 +215,7 @@ class Connection:
             return [], True
         loop = asyncio.get_running_loop()
         deadline = loop.time() + wait
-        if self._pull is not False:
+        if self._pull:
             items = await self._pull_items(client, uri, wait)
             if items is not None:
                 return items, True
@@ -237,13 +239,10 @@ class Connection:
             self._pull = False
             return None
         except JsonRpcException as exc:
-            if self._pull is None:
-                self._pull = False
             log.debug("%s: pull diagnostics failed: %s", self.name, exc)
             return None
         except (TimeoutError, RuntimeError):
             return None
-        self._pull = True
         items = getattr(report, "items", None)
         return list(items) if items is not None else None
 
