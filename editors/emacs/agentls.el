@@ -16,7 +16,8 @@
 ;; under eglot and adds what plain eglot lacks:
 ;;
 ;; - `agentls-ask' (with the region: about those lines), `agentls-new',
-;;   `agentls-cancel', `agentls-transcript', `agentls-set-mode';
+;;   `agentls-cancel', `agentls-transcript', `agentls-undo' (undo last ask),
+;;   `agentls-set-mode';
 ;; - the *agentls* buffer, where the run is written as it happens (the
 ;;   `agentls/event' notifications): the answer, tool calls, approvals, edits
 ;;   and the end of the run with its usage;
@@ -246,7 +247,10 @@ so the next tool the agent runs sees the file on disk."
     (pcase kind
       ("text" (agentls--insert (plist-get event :text) t))
       ("tool_started" (agentls--insert (concat "→ " (plist-get event :summary))))
-      ("tool_finished" (agentls--insert (agentls--tool-line event)))
+      ("tool_finished"
+       (agentls--insert (agentls--tool-line event))
+       (mapc (lambda (note) (agentls--insert (concat "  note: " note)))
+             (plist-get event :notes)))
       ("approval_asked" (agentls--insert (concat "? approval: " (plist-get event :summary))))
       ("approval_answered"
        (agentls--insert (concat "  " (pcase (plist-get event :answer)
@@ -397,6 +401,22 @@ The session goes on from the last ask, unless NEW-SESSION (a prefix argument)."
                         (find-file-other-window (agentls--path (plist-get result :uri)))))))
 
 ;;;###autoload
+(defun agentls-undo ()
+  "Undo last ask: put back everything the session's last ask changed."
+  (interactive)
+  (unless agentls--session (user-error "agentls: no session to undo in"))
+  (agentls--execute "agentls.undo" (list :sessionId agentls--session)
+                    (lambda (result)
+                      (let ((conflicts (append (plist-get result :conflicts) nil)))
+                        (agentls--insert
+                         (concat "\n↶ undo last ask: "
+                                 (if conflicts
+                                     (format "nothing undone: %s changed since"
+                                             (string-join conflicts ", "))
+                                   (format "%d file(s) put back"
+                                           (+ (length (plist-get result :restored))
+                                              (length (plist-get result :removed)))))))))))
+
 (defun agentls-set-mode (mode)
   "Set the session's MODE: default, accept-edits, plan or bypass."
   (interactive (list (completing-read "agentls mode: "

@@ -133,6 +133,12 @@ class LspRunObserver(NullObserver):
         exit_code = observation.meta.get("exitCode")
         if exit_code is not None and lines and lines[-1].startswith(("[exit code", "[killed")):
             lines.pop()  # said by exitCode
+        # Notes (unsaved files, ...) are shown whole, whatever else is cut.
+        notes = [
+            line.strip("[]").removeprefix("note: ") for line in lines if line.startswith("[note:")
+        ]
+        lines = [line for line in lines if not line.startswith("[note:")]
+        first = lines[0] if lines else ""
         self.emit(
             "tool_finished",
             callId=observation.call_id,
@@ -140,9 +146,10 @@ class LspRunObserver(NullObserver):
             summary=summary,
             ok=observation.ok,
             error=None if observation.ok else str(observation.error),
-            line=lines[0][:200] if lines else "",
+            line=first if len(first) <= 200 else first[:199] + "…",
             moreLines=max(len(lines) - 1, 0),
             exitCode=exit_code if isinstance(exit_code, int) else None,
+            notes=notes,
         )
 
     def approval_asked(self, turn: int, request: ApprovalRequest) -> None:

@@ -123,6 +123,18 @@ local ok, err = pcall(function()
   -- The editor's own undo takes the edit back out of the buffer.
   vim.cmd('silent undo')
   report.after_undo = lines_of(source)
+  if flow == 'plugin' then
+    -- redo, then the plugin's Undo last ask: the server puts the file back
+    vim.cmd('silent redo')
+    report.modified_after_redo = vim.bo[source].modified
+    agentls.undo()
+    report.agent_undone = vim.wait(20000, function()
+      return lines_of(agentls.state.log_buf):find('undo last ask', 1, true) ~= nil
+    end, 20)
+    report.log = lines_of(agentls.state.log_buf)
+    report.buffer_after_agent_undo = lines_of(source)
+    report.disk_after_agent_undo = table.concat(vim.fn.readfile('greet.py'), '\n') .. '\n'
+  end
 end)
 if not ok then
   table.insert(report.errors, tostring(err))

@@ -102,10 +102,15 @@ def test_neovim_plugin_runs_the_demo_with_the_edit_on_disk(
     before = greet.read_text()
     report = run_demo(root, isolated_env(model_env, tmp_path), tmp_path, "plugin")
     assert report["result"]["terminalReason"] == "completed", report["log"]
-    assert report["buffer"] == DEMO_EDITED and greet.read_text() == DEMO_EDITED
+    assert report["buffer"] == DEMO_EDITED and report["disk"] == DEMO_EDITED
     assert report["modified"] is False  # saved by the plugin, before the command ran
     assert report["warning"] == "" and "W1" not in report["messages"]  # no "changed on disk"
     assert report["after_undo"] == before  # Neovim's own undo takes the edit back
+    # :AgentUndo (Undo last ask) after a redo: buffer and disk back as they were
+    assert report["modified_after_redo"] is False and report["agent_undone"] is True
+    assert "↶ undo last ask: 1 file(s) put back" in report["log"]
+    assert report["buffer_after_agent_undo"] == before, report["log"]
+    assert report["disk_after_agent_undo"] == before
     log = report["log"]
     command = "python3 -c 'from greet import shout; print(shout(\"world\"))'"
     assert f"✓ run_command: {command} — HELLO, WORLD!\n" in log, log
@@ -116,7 +121,7 @@ def test_neovim_plugin_escape_leaves_the_review_waiting(
     root: Path, model_env: dict[str, str], tmp_path: Path
 ) -> None:
     """Esc on the review does not reject: the question waits as a code action."""
-    greet = make_demo_workspace(root)
+    make_demo_workspace(root)
     env = {**isolated_env(model_env, tmp_path), "AGENTLS_TEST_ESC": "1"}
     report = run_demo(root, env, tmp_path, "plugin")
     assert report["escaped"] is True
@@ -124,7 +129,7 @@ def test_neovim_plugin_escape_leaves_the_review_waiting(
     menu = [p for p in report["prompts"] if any("agentls: Apply" in c for c in p["choices"])]
     assert menu, report["prompts"]  # answered from vim.lsp.buf.code_action()
     assert report["result"]["terminalReason"] == "completed", report["log"]
-    assert greet.read_text() == DEMO_EDITED
+    assert report["disk"] == DEMO_EDITED
 
 
 def test_plain_neovim_runs_the_demo_with_the_edit_on_disk(

@@ -222,11 +222,21 @@ async def test_unsaved_changes_of_the_persons_own_are_never_saved(
         (root / "a.py").write_text("x = 1\ny = 1\n")
         uri = editor.open("a.py")
         editor.change(uri, "x = 1\ny = 'mine'\n")  # typed by the person, not saved
-        editor.answers = ["Apply"]
-        fake.add(turn(tool_calls=[edit_call("a.py", "x = 1\n", "x = 2\n")]), turn("Done."))
+        editor.answers = ["Apply", "Allow once"]
+        first = len(fake.requests)
+        fake.add(
+            turn(tool_calls=[edit_call("a.py", "x = 1\n", "x = 2\n")]),
+            turn(tool_calls=[("toolu_c", "run_command", {"command": "cat a.py"})]),
+            turn("Done."),
+        )
         await editor.ask("change x", wait=True)
         assert editor.text(uri) == "x = 2\ny = 'mine'\n"
         assert (root / "a.py").read_text() == "x = 1\ny = 1\n"  # nothing saved behind their back
         assert "has unsaved changes" in editor.prompts[0].message  # the review says so
-        said = tool_result_text(fake, len(fake.requests) - 1)
+        said = tool_result_text(fake, first + 1)
         assert "has unsaved changes in the editor" in said and "not saved" in said  # the model too
+        ran = next(
+            e for e in editor.events if e["kind"] == "tool_finished" and e["name"] == "run_command"
+        )
+        assert ran["notes"] and "unsaved changes in the editor (a.py)" in ran["notes"][0]
+        assert ran["notes"][0].endswith("the command saw the versions on disk")  # whole, not cut

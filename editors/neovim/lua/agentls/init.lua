@@ -250,7 +250,11 @@ local render = {
     append({ '→ ' .. ev.summary })
   end,
   tool_finished = function(ev)
-    append({ M.finished_tool_line(ev) })
+    local lines = { M.finished_tool_line(ev) }
+    for _, note in ipairs(ev.notes or {}) do
+      table.insert(lines, '  note: ' .. note)
+    end
+    append(lines)
   end,
   approval_asked = function(ev)
     append({ '? approval: ' .. ev.summary })
@@ -455,6 +459,22 @@ function M.transcript()
   execute('agentls.showTranscript', M.state.session and { sessionId = M.state.session } or nil)
 end
 
+-- Undo last ask: puts back everything the session's last ask changed
+-- (edits and what its commands did); the server says what it did.
+function M.undo()
+  if not M.state.session then
+    notify('no session to undo in')
+    return
+  end
+  execute('agentls.undo', { sessionId = M.state.session }, function(result)
+    local what = (#(result.restored or {}) + #(result.removed or {})) .. ' file(s) put back'
+    if #(result.conflicts or {}) > 0 then
+      what = 'nothing undone: ' .. table.concat(result.conflicts, ', ') .. ' changed since'
+    end
+    append({ '', '↶ undo last ask: ' .. what })
+  end)
+end
+
 function M.set_mode(mode)
   execute('agentls.setMode', { mode = mode, sessionId = M.state.session }, function(result)
     notify('mode ' .. result.mode)
@@ -473,6 +493,7 @@ function M.setup(opts)
   command('AgentCancel', M.cancel, { desc = 'Cancel the agentls run' })
   command('AgentLog', M.show_log, { desc = 'Show the agentls log' })
   command('AgentTranscript', M.transcript, { desc = 'Open the session transcript' })
+  command('AgentUndo', M.undo, { desc = 'Undo last ask (agentls)' })
   command('AgentMode', function(o)
     M.set_mode(o.args)
   end, {
