@@ -26,7 +26,8 @@ import json
 import os
 import re
 import shutil
-from collections.abc import AsyncIterator, Callable, Iterator
+import tempfile
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -61,11 +62,14 @@ async def search(
     *,
     use_ripgrep: bool | None = None,
     secret: Callable[[str], bool] | None = None,
+    secret_globs: Sequence[str] = (),
 ) -> SearchResult:
     """Lines matching the regex ``pattern`` (Python syntax) in files under ``base``.
 
     Files ``secret`` names are not searched, unless ``base`` is that file (asked for by
-    name, so the gate has seen it). A line holding a secret is matched and shown in
+    name, so the gate has seen it); ripgrep is told to skip files ``secret_globs``
+    (secret-file patterns) name, so it does not even open them. A line holding a
+    secret is matched and shown in
     its masked form only, so a search can never tell what a masked value holds.
     """
     try:
@@ -73,13 +77,15 @@ async def search(
     except re.error as exc:
         raise ToolError(ErrorCode.INVALID_INPUT, f"invalid regex {pattern!r}: {exc}") from exc
     wanted = _path_filter(base, glob)
+    skip_rules: list[str] = []
     if secret is not None and not (root / base).is_file():
         by_glob, is_secret = wanted, secret
         wanted = lambda rel: by_glob(rel) and not is_secret(rel)  # noqa: E731
+        skip_rules = ignore_rules_for(secret_globs)
     keep = _masked_match(regex)
     rg = ripgrep_path(use_ripgrep)
     if rg is not None:
-        found = await _rg_search(rg, root, pattern, base, wanted, keep, limit)
+        found = await _rg_search(rg, root, pattern, base, wanted, keep, limit, skip_rules)
         if found is not None:
             return found
     return await asyncio.to_thread(_py_search, root, regex, base, wanted, keep, limit)
@@ -407,10 +413,27 @@ async def _rg_search(
     wanted: Callable[[str], bool],
     keep: Callable[[str], str | None],
     limit: int,
+    skip_rules: list[str],
 ) -> SearchResult | None:
     # No --glob for ripgrep: its globs override ignore files (a gitignored *.py would be
     # searched for glob "*.py"); our filter decides, so both engines agree.
-    args = [rg, "--json", *_RG_COMMON, "--regexp", pattern, "--", *_base_arg(base)]
+    with tempfile.TemporaryDirectory(prefix="agentls-rg-") as scratch:
+        extra: list[str] = []
+        if skip_rules:
+            rules = Path(scratch) / "secret-files"
+            rules.write_text("\n".join(skip_rules) + "\n", encoding="utf-8")
+            extra = ["--ignore-file", str(rules)]
+        args = [rg, "--json", *_RG_COMMON, *extra, "--regexp", pattern, "--", *_base_arg(base)]
+        return await _rg_matches(args, root, wanted, keep, limit)
+
+
+async def _rg_matches(
+    args: list[str],
+    root: Path,
+    wanted: Callable[[str], bool],
+    keep: Callable[[str], str | None],
+    limit: int,
+) -> SearchResult | None:
     matches: list[SearchMatch] = []
     async with _spawn(args, root) as (records, exit_code):
         async for record in records(b"\n"):
@@ -430,6 +453,37 @@ async def _rg_search(
     if exit_code() == 2 and not matches:
         return None  # e.g. a Python-only regex feature ripgrep rejects: let Python answer
     return SearchResult(matches, truncated=False, engine="ripgrep")
+
+
+def ignore_rules_for(secret_globs: Sequence[str]) -> list[str]:
+    """Ignore-file lines (git's format) skipping the files secret-file globs name.
+
+    Secret globs match a path's trailing components, case-insensitively; folders are
+    never skipped (our filter looks at files only). A glob with braces is left to our
+    filter, as git's format has none.
+    """
+    lines: list[str] = []
+    for raw in secret_globs:
+        negated = raw.startswith("!")
+        body = globs.normalise(raw[1:] if negated else raw).strip("/")
+        if not body or "{" in body:
+            continue
+        line = _any_case(body if "/" not in body else "**/" + body)
+        lines += [f"!{line}"] if negated else [line, f"!{line}/"]
+    return lines
+
+
+def _any_case(glob: str) -> str:
+    out: list[str] = []
+    in_class = escaped = False
+    for c in glob:
+        if escaped or in_class or not c.isalpha():
+            out.append(c)
+            in_class = (in_class and c != "]") or (c == "[" and not escaped)
+        else:
+            out.append(f"[{c.lower()}{c.upper()}]")
+        escaped = c == "\\" and not escaped
+    return "".join(out)
 
 
 def _base_arg(base: str) -> list[str]:

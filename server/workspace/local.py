@@ -116,6 +116,7 @@ class LocalWorkspace:
             limit,
             use_ripgrep=self._use_ripgrep,
             secret=self.secrets.is_secret,
+            secret_globs=self.secrets.patterns,
         )
 
     def _existing(self, path: str) -> str:

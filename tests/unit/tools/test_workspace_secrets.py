@@ -63,3 +63,51 @@ async def test_search_skips_secret_files_and_matches_masked_lines(ws: Path, use_
     assert await found(KEY[:14]) == await found(KEY[:13] + "Q") == []
     shown = await found("key = ")
     assert shown and KEY not in shown[0] and "masked" in shown[0]
+
+
+def _atime_works(folder: Path) -> bool:
+    probe = folder / "atime-probe"
+    probe.write_text("x")
+    os.utime(probe, (0, probe.stat().st_mtime))
+    probe.read_text()
+    return probe.stat().st_atime > 0
+
+
+@pytest.mark.skipif(not filesearch.ripgrep_path(True), reason="ripgrep is not installed")
+async def test_ripgrep_does_not_even_open_secret_files(ws: Path) -> None:
+    if not _atime_works(ws):
+        pytest.skip("this file system does not record reads")
+    (ws / "Deploy.PEM").write_text("swordfish\n")
+    (ws / "vault").mkdir()
+    (ws / "vault" / "secrets.toml").write_text("swordfish\n")
+    (ws / "secrets.d").mkdir()
+    (ws / "secrets.d" / "plain.txt").write_text("swordfish in a folder\n")
+    for rel in ("Deploy.PEM", "vault/secrets.toml", "plain.txt"):
+        os.utime(ws / rel, (0, (ws / rel).stat().st_mtime))
+    secrets = paths.SecretFiles(ws)
+    result = await filesearch.search(
+        ws, "swordfish|nothing", ".", None, 50, use_ripgrep=True,
+        secret=secrets.is_secret, secret_globs=secrets.patterns,
+    )  # fmt: skip
+    assert [m.path for m in result.matches] == ["plain.txt", "secrets.d/plain.txt"]
+    assert (ws / "Deploy.PEM").stat().st_atime == 0
+    assert (ws / "vault/secrets.toml").stat().st_atime == 0  # (a hard link is read, not shown)
+    assert (ws / "plain.txt").stat().st_atime > 0  # the control: a searched file was read
+
+
+@pytest.mark.skipif(not filesearch.ripgrep_path(True), reason="ripgrep is not installed")
+async def test_both_engines_agree_with_secret_files(ws: Path) -> None:
+    (ws / "secrets.d").mkdir()
+    (ws / "secrets.d" / "a.txt").write_text("swordfish\n")
+    (ws / "KEY.Pem").write_text("swordfish\n")
+    (ws / "id_rsa.pub").write_text("swordfish public\n")
+    secrets = paths.SecretFiles(ws)
+    found = [
+        await filesearch.search(
+            ws, "swordfish", ".", None, 50, use_ripgrep=engine,
+            secret=secrets.is_secret, secret_globs=secrets.patterns,
+        )
+        for engine in (True, False)
+    ]  # fmt: skip
+    assert found[0].matches == found[1].matches
+    assert [m.path for m in found[0].matches] == ["id_rsa.pub", "secrets.d/a.txt"]
