@@ -1,10 +1,12 @@
-"""The session's slash commands, answered without the model: /undo and /mode."""
+"""The session's slash commands: /undo and /mode without the model; /compact with one
+summary call, as a run compacts when its context fills."""
 
 from __future__ import annotations
 
 from acp.schema import AvailableCommand, AvailableCommandInput, UnstructuredCommandInput
 
 from agentls.acp.session import AcpSession
+from agentls.contracts.model_io import ModelError
 from agentls.conversation.manager import SessionBusy
 from agentls.conversation.undo import UndoRefused, undo_last_ask, undo_turn
 from agentls.permissions.modes import parse_mode
@@ -26,6 +28,12 @@ COMMANDS = [
         ),
     ),
 ]
+COMMANDS.append(
+    AvailableCommand(
+        name="compact",
+        description="Summarise the older history now, to free the context for what comes next",
+    )
+)
 NAMES = frozenset(c.name for c in COMMANDS)
 
 
@@ -48,6 +56,8 @@ async def run_command(session: AcpSession, store: SessionStore, name: str, argum
             return str(exc)
         session.set_mode(mode)
         return f"mode: {mode.value}"
+    if name == "compact":
+        return await _compact(session)
     if argument and not argument.isdigit():
         return f"/undo takes a turn number, not {argument!r}"
     conversation, workspace = session.conversation, session.workspace
@@ -66,3 +76,15 @@ async def run_command(session: AcpSession, store: SessionStore, name: str, argum
     except (UndoRefused, SessionBusy) as exc:
         return f"nothing undone: {exc}"
     return result.describe()
+
+
+async def _compact(session: AcpSession) -> str:
+    try:
+        done = await session.conversation.compact()
+    except SessionBusy as exc:
+        return f"not compacted: {exc}"
+    except ModelError as exc:
+        return f"not compacted: {exc}"
+    if not done:
+        return "nothing to compact yet: the history is still short"
+    return "compacted: the older history is summarised; the next prompt starts from the summary"

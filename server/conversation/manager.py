@@ -29,6 +29,7 @@ from agentls.conversation.settings import Settings
 from agentls.conversation.settings_files import SettingsFiles
 from agentls.intelligence.after_edits import ProblemsAfterEdits
 from agentls.intelligence.hub import LanguageHub
+from agentls.loop.compaction import Compactor
 from agentls.loop.hooks import ChainedHooks
 from agentls.loop.query_loop import QueryLoop
 from agentls.mcp.hub import McpHub
@@ -323,6 +324,30 @@ class Conversation:
         if self._unfinished is not None:
             _close_interrupted_run(self.log, self._unfinished, self.messages)
             self._unfinished = None
+
+    async def compact(self) -> bool:
+        """Summarise the older history now, as a run does when its context fills (a person
+        asked: `/compact`). Logged like a run's compaction; False when too little is old."""
+        with self.claimed():  # not while a run (here or elsewhere) projects this history
+            run_id = f"compact-{secrets.token_hex(4)}"
+            projection = self.projector.project(
+                system_prompt(str(self.workspace.root), self.policy.mode), self.messages,
+                self.registry.specs(self.policy.mode), self.settings.max_output_tokens,
+                allow_compaction=False,
+            )  # fmt: skip
+            if projection.changed is not None:
+                self.log.append("context_projected", run=run_id, turn=0, **projection.changed)
+            compactor = Compactor(self.provider, self.projector, self.log)
+            usage = await compactor.compact(run_id, 0, reason="requested", forced=True)
+            if usage is not None:
+                price = price_for(self.provider.model_id)
+                cost = price.cost(usage) if price is not None else None
+                self.log.append(
+                    "usage", run=run_id, turn=0, usage=usage.to_dict(), costUsd=cost,
+                    purpose="compaction",
+                )  # fmt: skip
+            self.log.turn_boundary()
+            return usage is not None
 
     async def run_registry(self) -> ToolRegistry:
         """The built-in tools and those of the MCP servers in the settings (started if need be)."""

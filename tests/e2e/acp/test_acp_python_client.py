@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -49,7 +50,7 @@ async def test_a_prompt_streams_text(isolated_state: Path, workspace: Path, tmp_
     usage = next(u for u in client.updates if u["sessionUpdate"] == "usage_update")
     assert usage["size"] > 0
     commands = next(u for u in client.updates if u["sessionUpdate"] == "available_commands_update")
-    assert {c["name"] for c in commands["availableCommands"]} == {"undo", "mode"}
+    assert {c["name"] for c in commands["availableCommands"]} == {"undo", "mode", "compact"}
     assert session.modes is not None and session.modes.current_mode_id == "default"
 
 
@@ -381,3 +382,35 @@ async def test_an_edit_of_a_secret_file_is_asked_about_once(
     assert answer.stop_reason == "end_turn", client.text()
     assert len(client.permissions) == 1  # the gate's question; the diff is not asked again
     assert (workspace / ".env").read_text() == "TOKEN=x\n"
+
+
+async def test_compact_summarises_the_older_history_now(
+    isolated_state: Path, workspace: Path, tmp_path: Path
+) -> None:
+    turns = [
+        {"text": "One."},
+        {"text": "Two."},
+        {"text": "SUMMARY: counted to two."},
+        {"text": "Three."},
+    ]
+    model = write_script(tmp_path / "s.json", turns)
+    client = RecordingClient()
+    async with agent(client, model, workspace) as (conn, _):
+        session = await conn.new_session(cwd=str(workspace), mcp_servers=[])
+        sid = session.session_id
+        early = await conn.prompt(session_id=sid, prompt=[text_block("/compact")])
+        for word in ("one", "two"):
+            await conn.prompt(session_id=sid, prompt=[text_block(f"say {word}")])
+        answer = await conn.prompt(session_id=sid, prompt=[text_block("/compact")])
+        after = await conn.prompt(session_id=sid, prompt=[text_block("say three")])
+    assert early.stop_reason == answer.stop_reason == after.stop_reason == "end_turn"
+    assert client.text().endswith("Three.")
+    shown = agentls(isolated_state, workspace, "show", sid)
+    assert shown.returncode == 0 and "Run 3 — say three" in shown.stdout
+    assert "nothing to compact yet" in client.text()
+    assert "compacted: the older history is summarised" in client.text()
+    (log,) = (isolated_state / "sessions").glob("*.jsonl")
+    events = [json.loads(line) for line in log.read_text().splitlines()]
+    (summary,) = [e for e in events if e["kind"] == "context_summary"]
+    assert summary["text"] == "SUMMARY: counted to two." and summary["reason"] == "requested"
+    assert any(e["kind"] == "usage" and e.get("purpose") == "compaction" for e in events)
