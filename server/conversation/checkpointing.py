@@ -71,11 +71,11 @@ class Checkpointer:
         self._last = None  # that process may have changed files
 
     async def before_act(self, run_id: str, turn: int, intents: Sequence[ToolIntent]) -> None:
-        self.outside.start()
         self._before = None
         self._ran_commands = any(self._executes(i) for i in intents)
         if not self.settings.enabled or not any(self._may_change(i) for i in intents):
             return
+        self.outside.start()  # from the first turn that may change files: snapshots use it
         self._number += 1
         self._touched = self._written_paths(intents)
         self._reads = dict(self.context.reads)
@@ -87,6 +87,8 @@ class Checkpointer:
             )  # fmt: skip
 
     async def after_act(self, run_id: str, turn: int) -> list[str]:
+        if self.context.reads:  # watched once the model has read something (not before:
+            self.outside.start()  # a watcher thread per session costs every short run)
         before, self._before = self._before, None
         if before is not None:
             touched = None if self._touched is None else self._touched | self._reread()
