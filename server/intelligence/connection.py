@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
 STOP_SECONDS = 3.0
+PULL_PROBE_SECONDS = 1.0
 
 
 @dataclass
@@ -72,7 +73,7 @@ class Connection:
         self._counter = 0
         self._pushed = asyncio.Event()
         self._start_lock = asyncio.Lock()
-        self._pull = False  # pull diagnostics: only from servers that advertise them
+        self._pull: bool | None = None  # pull diagnostics; None: not tried yet
         self._stderr: asyncio.Task[None] | None = None
         self._closing = False
 
@@ -131,9 +132,9 @@ class Connection:
         except (RuntimeError, JsonRpcException) as exc:
             raise ServerUnavailable(f"{self.name} failed to initialize: {exc}") from exc
         self.capabilities = result.capabilities
-        # A server that does not advertise pull may ignore the request and leave it
-        # unanswered: waiting for pushes is then the only bounded way.
-        self._pull = result.capabilities.diagnostic_provider is not None
+        # pyright answers pulls without advertising them; others never answer: those are
+        # tried once, briefly (see _pull_items).
+        self._pull = True if result.capabilities.diagnostic_provider is not None else None
         client.initialized(types.InitializedParams())
         if self.config.settings:
             client.workspace_did_change_configuration(
@@ -215,7 +216,7 @@ class Connection:
             return [], True
         loop = asyncio.get_running_loop()
         deadline = loop.time() + wait
-        if self._pull:
+        if self._pull is not False:
             items = await self._pull_items(client, uri, wait)
             if items is not None:
                 return items, True
@@ -233,16 +234,18 @@ class Connection:
         self, client: _Client, uri: str, wait: float
     ) -> list[types.Diagnostic] | None:
         params = types.DocumentDiagnosticParams(types.TextDocumentIdentifier(uri))
+        probing = self._pull is None
         try:
-            report = await asyncio.wait_for(client.text_document_diagnostic_async(params), wait)
-        except JsonRpcMethodNotFound:
-            self._pull = False
+            report = await asyncio.wait_for(
+                client.text_document_diagnostic_async(params),
+                min(wait, PULL_PROBE_SECONDS) if probing else wait,
+            )
+        except (JsonRpcException, TimeoutError, RuntimeError) as exc:
+            if probing or isinstance(exc, JsonRpcMethodNotFound):
+                self._pull = False  # pushes it is, from now on
+            log.debug("%s: pull diagnostics failed: %r", self.name, exc)
             return None
-        except JsonRpcException as exc:
-            log.debug("%s: pull diagnostics failed: %s", self.name, exc)
-            return None
-        except (TimeoutError, RuntimeError):
-            return None
+        self._pull = True
         items = getattr(report, "items", None)
         return list(items) if items is not None else None
 
