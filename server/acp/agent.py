@@ -44,7 +44,7 @@ from agentls.acp.modes import config_options, mode_state
 from agentls.acp.observer import AcpObserver
 from agentls.acp.opening import open_session
 from agentls.acp.prompt import prompt_text
-from agentls.acp.replay import call_titles, history_updates
+from agentls.acp.replay import call_titles, history_updates, session_cost
 from agentls.acp.session import AcpSession
 from agentls.acp.stop_reasons import stop_reason
 from agentls.contracts.errors import ConfigError
@@ -132,7 +132,10 @@ class AgentlsAgent:
         if known is not None and known.conversation.running:
             raise invalid_request("that session has a prompt running")
         session = known or self._open(cwd, session_id, mcp_servers)
-        titles = call_titles(self.manager.store.path_for(session.id))
+        log_path = self.manager.store.path_for(session.id)
+        if known is None:
+            session.cost_usd = session_cost(log_path)  # the next usage_update adds to it
+        titles = call_titles(log_path)
         history = history_updates(session.conversation.messages, session.workspace.root, titles)
         for update in history:
             session.updates.push(update)

@@ -257,6 +257,12 @@ async def test_session_load_replays_an_earlier_session(
     async with agent(second, model, workspace) as (conn, _):
         await conn.load_session(cwd=str(workspace), session_id=session.session_id, mcp_servers=[])
         replayed = list(second.updates)  # all of it arrived before the answer
+        await conn.prompt(session_id=session.session_id, prompt=[text_block("again")])
+    costs = [
+        [u["cost"]["amount"] for u in c.updates if u["sessionUpdate"] == "usage_update"]
+        for c in (first, second)
+    ]
+    assert costs[1][0] > costs[0][-1] > 0  # the loaded session's cost goes on from its log
     assert second.text("user_message_chunk") == "please echo"
     assert "All done." in "".join(
         u["content"]["text"] for u in replayed if u["sessionUpdate"] == "agent_message_chunk"
