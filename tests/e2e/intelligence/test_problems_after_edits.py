@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import Cli
-from tests.e2e.intelligence.conftest import edit, read, script, user_settings
+from tests.e2e.intelligence.conftest import SERVER_PATH, edit, read, script, user_settings
 
 A_PY = "def greet(name: str) -> str:\n    return 'hi ' + name\n"
 # One problem is there before the agent comes: it must never be reported as new.
@@ -86,3 +86,21 @@ def test_without_a_language_server_the_run_is_healthy_and_the_tools_say_why(
     proc = cli.run("ask", "try", "--model", model, "--yes", env={"PATH": "/usr/bin:/bin"})
     assert proc.returncode == 0, proc.stderr + proc.stdout
     assert not [e for e in cli.events() if e["kind"] == "problems"]
+
+
+def test_warnings_by_setting_from_ruff_too(cli: Cli, project: Path, tmp_path: Path) -> None:
+    import shutil
+
+    if shutil.which("ruff", path=SERVER_PATH) is None:
+        pytest.fail("ruff is not installed for the tests: pip install -e '.[dev]'")
+    model = script(tmp_path, [
+        {"toolCalls": [edit("b.py", "from a import greet\n", "import os\nfrom a import greet\n")]},
+        {"expect": {"lastMessageContains": "b.py:1:"}, "text": "An unused import."},
+    ])  # fmt: skip
+    settings = {"languageServers": {"basedpyright": None}, "problems": {"severity": "warning"}}
+    env = {"PATH": SERVER_PATH, **user_settings(tmp_path, settings)}
+    proc = cli.run("ask", "import os", "--model", model, "--yes", env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    (event,) = [e for e in cli.events() if e["kind"] == "problems"]
+    found = {(p["path"], p["source"], p["code"], p["severity"]) for p in event["problems"]}
+    assert ("b.py", "Ruff", "F401", "warning") in found
