@@ -91,8 +91,12 @@ async def test_missing_api_key_is_a_clear_error(root: Path, model_env) -> None:
     env = {k: v for k, v in model_env.items() if k != "ANTHROPIC_API_KEY"}
     editor = await start_editor(root, env, init_options={"model": "anthropic:claude-sonnet-4-5"})
     try:
-        with pytest.raises(JsonRpcInvalidParams, match="ANTHROPIC_API_KEY"):
+        with pytest.raises(JsonRpcInvalidParams, match="ANTHROPIC_API_KEY") as raised:
             await editor.ask("hello")
+        message = str(raised.value)
+        # inside an editor: the `model` setting and where it goes, not the CLI's flag
+        assert "setting `model` to \"scripted:demo\"" in message and "settings.json" in message
+        assert "--model" not in message
     finally:
         await editor.client.shutdown_session()
         await editor.client.stop()
