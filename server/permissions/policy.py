@@ -95,7 +95,10 @@ class PermissionPolicy:
 
     def _control_writes(self, analysis: CommandAnalysis) -> list[str]:
         """What the line writes that may be a control file (a person must approve)."""
-        protected = [f"writes control file {p}" for p in analysis.writes if self._protected(p)]
+        # analysis.writes are workspace-relative already, symlinks resolved
+        protected = [
+            f"writes control file {p}" for p in analysis.writes if self.rules.is_protected(p)
+        ]
         return protected + list(analysis.blind_writes)
 
     def _needs_person(self, writes: list[str]) -> PolicyDecision:

@@ -45,7 +45,7 @@ class Rule:
         return self.tool if self.pattern is None else f"{self.tool}({self.pattern})"
 
     def applies_to(self, tool: str) -> bool:
-        return match_text(self.tool, tool)
+        return _word_matches(self.tool, tool)
 
     def matches_command(self, tool: str, command: SimpleCommand, *, could: bool = False) -> bool:
         """Does this rule name ``command``? ``could``: might it, given the unknown words."""
@@ -123,7 +123,13 @@ def _could_match(wanted: tuple[str, ...], command: SimpleCommand) -> bool:
 
 
 def _words_match(patterns: tuple[str, ...], words: tuple[str, ...]) -> bool:
-    return all(match_text(p, w) for p, w in zip(patterns, words, strict=True))
+    return all(_word_matches(p, w) for p, w in zip(patterns, words, strict=True))
+
+
+def _word_matches(pattern: str, word: str) -> bool:
+    if not any(c in pattern for c in "*?[\\"):
+        return pattern == word  # no glob syntax: the pattern is the word itself
+    return match_text(pattern, word)
 
 
 def parse_rule(raw: Any) -> Rule:

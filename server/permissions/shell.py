@@ -1,6 +1,6 @@
 """Reading a shell command the way bash will run it, failing closed.
 
-bashlex gives the structure (lists, pipelines, subshells, groups, loops,
+grammar.py gives the structure (lists, pipelines, subshells, groups, loops,
 redirections); words.py reads each word from its source text. `analyse`
 returns every simple command the line would run, at any depth (inside
 substitutions, `bash -c` strings, and through the wrappers it knows), and says
@@ -39,8 +39,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import bashlex  # type: ignore[import-untyped]
-
+from agentls.permissions import grammar
 from agentls.permissions.words import Word, read_word
 
 # Assignments that cannot change which program runs or what it loads.
@@ -167,87 +166,54 @@ def _parse_into(command: str, walk: _Walk) -> None:
         walk.fail("contains a NUL character")
         return
     try:
-        trees = bashlex.parse(command)
-    except Exception as exc:  # bashlex raises several kinds; all mean "cannot be sure"
-        walk.fail(f"the parser cannot read it ({type(exc).__name__}: {str(exc)[:60]})")
+        script = grammar.parse(command)
+    except grammar.Unsupported as exc:
+        walk.fail(f"uses shell grammar this analysis does not read ({str(exc)[:60]})")
         return
-    outer, walk.source = walk.source, command
-    try:
-        for tree in trees:
-            _visit(tree, walk)
-    finally:
-        walk.source = outer
+    except RecursionError:
+        walk.fail("nests too deeply to be read")
+        return
+    _visit(script, walk)
 
 
-def _visit(node: Any, walk: _Walk) -> None:
-    kind = node.kind
-    if kind == "command":
-        _command(node, walk)
-    elif kind == "function":
+def _visit(script: grammar.Script, walk: _Walk) -> None:
+    if script.functions:
         walk.fail("defines a shell function")
-        for child in _children(node):
-            _visit(child, walk)
-    elif kind in ("commandsubstitution", "processsubstitution"):
+    for command in script.commands:
+        _command(command, walk)
+    for word in script.loose_words:
+        _read(word, walk)  # a for-loop list: only its expansions matter
+    for redirect in script.redirects:
+        _redirect(redirect, walk)
+
+
+def _read(node: grammar.Word, walk: _Walk, *, assignment_value: bool = False) -> Word:
+    """Read a word; substitutions inside it are walked (for deny rules) and fail."""
+    for inner in node.scripts:
         walk.fail("uses command or process substitution")
-        _visit(node.command, walk)
-    elif kind == "word":
-        _loose_word(node, walk)
-    elif kind == "redirect":
-        _redirect(node, walk)
-    else:
-        for child in _children(node):
-            _visit(child, walk)
-        for redirect in getattr(node, "redirects", None) or []:
-            _redirect(redirect, walk)
-
-
-def _children(node: Any) -> list[Any]:
-    children = list(getattr(node, "parts", None) or [])
-    children += list(getattr(node, "list", None) or [])
-    return children
-
-
-def _raw(node: Any, walk: _Walk) -> str:
-    start, end = node.pos
-    return walk.source[start:end]
-
-
-def _read(node: Any, walk: _Walk, *, assignment_value: bool = False) -> Word:
-    """Read a word node; substitutions inside it are walked (for deny rules) and fail."""
-    for child in getattr(node, "parts", None) or []:
-        if child.kind in ("commandsubstitution", "processsubstitution"):
-            _visit(child, walk)
-    word = read_word(_raw(node, walk), assignment_value=assignment_value)
+        _visit(inner, walk)
+    word = read_word(node.raw, assignment_value=assignment_value)
     if word.unresolved:
         walk.fail(f"uses {word.unresolved}")
     return word
 
 
-def _loose_word(node: Any, walk: _Walk) -> None:
-    """A word outside a simple command (for-loop lists): only its expansions matter."""
-    _read(node, walk)
-
-
-def _command(node: Any, walk: _Walk) -> None:
-    words: list[Word] = []
-    for part in node.parts:
-        if part.kind == "assignment":
-            _assignment(_raw(part, walk), part, walk, prefix=bool(words))
-        elif part.kind == "word":
-            words.append(_read(part, walk))
-        elif part.kind == "redirect":
-            _redirect(part, walk)
+def _command(node: grammar.Simple, walk: _Walk) -> None:
+    for assignment in node.assignments:
+        for inner in assignment.scripts:
+            walk.fail("uses command or process substitution")
+            _visit(inner, walk)
+        _assignment(assignment.raw, walk)
+    words = [_read(word, walk) for word in node.words]
+    for redirect in node.redirects:
+        _redirect(redirect, walk)
     if words:
         _add(words, walk)
 
 
-def _assignment(raw: str, node: Any, walk: _Walk, *, prefix: bool = False) -> None:
+def _assignment(raw: str, walk: _Walk) -> None:
     name, _, value = raw.partition("=")
     name = name.rstrip("+")
-    if node is not None:
-        for child in getattr(node, "parts", None) or []:
-            if child.kind in ("commandsubstitution", "processsubstitution"):
-                _visit(child, walk)
     word = read_word(value, assignment_value=True)
     if word.unresolved:
         walk.fail(f"uses {word.unresolved} in an assignment to {name}")
@@ -259,29 +225,18 @@ def safe_env(name: str) -> bool:
     return name in SAFE_ENV or name.startswith(SAFE_ENV_PREFIXES)
 
 
-def _redirect(node: Any, walk: _Walk) -> None:
-    kind = node.type
-    if kind in ("<<", "<<-"):
-        _heredoc(node, walk)
-        return
-    target = node.output
-    if isinstance(target, int) or target is None or getattr(target, "kind", "") != "word":
+def _redirect(node: grammar.Redirect, walk: _Walk) -> None:
+    if node.target is None:
         return  # a file descriptor duplication such as 2>&1
-    word = _read(target, walk)
-    if kind == "<<<":
-        return  # a here-string is data; its expansions were read above
-    if kind == ">&" and word.static and (word.value.isdigit() or word.value == "-"):
+    word = _read(node.target, walk)
+    if node.op in ("<<", "<<-"):
+        body = node.body or ""
+        if not node.quoted and any(x in body for x in ("`", "$(", "${", "$[")):
+            walk.fail("expands a here-document body bash evaluates")
         return
-    walk.redirects.append((kind, word, kind != "<"))
-
-
-def _heredoc(node: Any, walk: _Walk) -> None:
-    delimiter = _raw(node.output, walk) if getattr(node, "output", None) is not None else ""
-    if any(q in delimiter for q in "'\"\\"):
-        return  # a quoted delimiter: the body is literal text
-    body = getattr(getattr(node, "heredoc", None), "value", "") or ""
-    if "`" in body or "$(" in body or "${" in body or "$[" in body:
-        walk.fail("expands a here-document body bash evaluates")
+    if node.op == "<<<":
+        return  # a here-string is data; its expansions were read above
+    walk.redirects.append((node.op, word, node.op not in ("<", "<&")))
 
 
 def _judge_target(kind: str, word: Word, write: bool, walk: _Walk) -> None:
@@ -318,18 +273,23 @@ def _judge_target(kind: str, word: Word, write: bool, walk: _Walk) -> None:
 
 def inside_workspace(path: str, root: Path) -> str | None:
     """The workspace-relative path (symlinks resolved), or None when it is outside."""
-    full = Path(path) if os.path.isabs(path) else root / path
+    base = _real_root(str(root))
+    full = path if path.startswith("/") else os.path.join(base, path)
     try:
-        resolved = full.resolve()
-        base = root.resolve()
-    except (OSError, RuntimeError):
+        resolved = os.path.realpath(full)
+    except (OSError, ValueError):
         return None
-    if not resolved.is_relative_to(base):
+    if resolved != base and not resolved.startswith(base + "/"):
         return None
-    literal = os.path.normpath(full)
-    if not Path(literal).is_relative_to(base) and not Path(literal).is_relative_to(root):
+    literal = os.path.normpath(full)  # ../ that climbs out and back in is still outside
+    if literal != base and not literal.startswith((base + "/", str(root).rstrip("/") + "/")):
         return None
-    return resolved.relative_to(base).as_posix()
+    return "." if resolved == base else resolved[len(base) + 1 :]
+
+
+@lru_cache(maxsize=16)
+def _real_root(root: str) -> str:
+    return os.path.realpath(root)
 
 
 def _add(words: Sequence[Word], walk: _Walk, *, known_tail: bool = True) -> None:
@@ -338,11 +298,15 @@ def _add(words: Sequence[Word], walk: _Walk, *, known_tail: bool = True) -> None
     if not head.static:
         walk.fail(f"the command name is computed at run time ({head.value})")
         return
-    known = next((i for i, w in enumerate(words) if not w.static), None)
+    known: int | None = None
+    for index, word in enumerate(words):
+        if not word.static:
+            known = index
+            break
     if not known_tail and known is None:
         known = len(words)
     values = tuple(w.value for w in words)
-    name = os.path.basename(values[0])
+    name = values[0].rpartition("/")[2]
     entry = len(walk.commands)
     walk.commands.append(SimpleCommand(values, known))
     if name in _UNRESOLVED_BUILTINS:
@@ -356,6 +320,8 @@ def _add(words: Sequence[Word], walk: _Walk, *, known_tail: bool = True) -> None
                 tail = tuple(w.value for w in words[start:])
                 walk.commands.append(SimpleCommand(tail, _known(words[start:])))
         return
+    if name not in _SPECIAL and not name.startswith("python"):
+        return  # an ordinary program: nothing more to look at
     if name in _CHDIR:
         walk.changes_dir = True
     if name in _DECLARERS:
@@ -373,6 +339,12 @@ def _add(words: Sequence[Word], walk: _Walk, *, known_tail: bool = True) -> None
 
 
 _DECLARERS = {"export", "declare", "typeset", "local", "readonly"}
+
+
+def _special_names() -> frozenset[str]:
+    """Every program name _add looks at more closely than "a program with arguments"."""
+    return frozenset({*_CHDIR, *_DECLARERS, *_WRAPPERS, *_INLINE_CODE, *_AWKS, *_WRITERS,
+                      "ln", "find", "git"})  # fmt: skip
 
 
 def _declare(name: str, args: Sequence[Word], walk: _Walk) -> None:
@@ -509,7 +481,7 @@ def _env(rest: list[Word], walk: _Walk) -> _Inner:
             walk.fail(f"env is given an option this analysis does not know ({text})")
             return _Inner([])
         elif "=" in text and not text.startswith("="):
-            _assignment(text, None, walk)
+            _assignment(text, walk)
             i += 1
         else:
             break
@@ -834,3 +806,4 @@ _WRAPPERS: dict[str, Callable[[list[Word], _Walk], _Inner]] = {
     "sh": _named("sh", _shell),
     "dash": _named("dash", _shell),
 }  # fmt: skip
+_SPECIAL = _special_names()

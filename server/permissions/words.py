@@ -1,6 +1,6 @@
 """One shell word read from its source text, the way bash expands it, failing closed.
 
-bashlex finds where each word is; this module decides what the word *is*. A word
+grammar.py finds where each word is; this module decides what the word *is*. A word
 is **static** when its value is known before bash runs (literal characters,
 quotes, backslashes, ANSI-C ``$'…'``, a leading ``~`` or ``~user``). It is
 **dynamic** when bash computes it from the run-time state but cannot run
@@ -34,8 +34,13 @@ class Word:
     tilde: bool = False  # starts with ~ or ~user (expanded in value)
 
 
+_LITERAL = re.compile(r"[A-Za-z0-9_./,:@%+=-]+")
+
+
 def read_word(raw: str, *, assignment_value: bool = False) -> Word:
     """Expand ``raw`` (one word's source text) statically, or say why not."""
+    if _LITERAL.fullmatch(raw) and not (assignment_value and ":~" in raw):
+        return Word(raw, True)  # nothing bash would expand: the common case, made fast
     reader = _Reader(raw)
     try:
         reader.run(assignment_value)

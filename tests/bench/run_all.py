@@ -138,6 +138,7 @@ def main() -> None:
         ("## Memory", "bench_memory", ()),
         ("## Checkpoints and undo", "bench_undo", ("--reps", "3")),
         ("## Language intelligence", "bench_intelligence", ("--reps", "30")),
+        ("## Permission gate: analysing a command line", "bench_gate", ("--reps", "300")),
     ]
     for title, module, extra in sections:
         print(f"{title}\n\n{_section(module, *extra)}")

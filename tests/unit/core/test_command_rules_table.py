@@ -152,6 +152,14 @@ CASES: list[tuple[str, str, Verdict]] = [
     ("ls *.py", "", A),
     ("rm *.pyc", "", D),
     ("cat src/*.py", "", A),
+    # the parser: comments, quoted here-documents, functions, grammar it does not read
+    ("ls # ; rm -rf x", "a comment", A),
+    ("echo a#b", "# inside a word is a character", A),
+    ("cat <<'EOF'\n$(rm x)\nEOF", "a quoted here-document is literal text", A),
+    ("cat <<EOF\n$(rm x)\nEOF", "an unquoted one is expanded", Q),
+    ("f() { rm x; }; f", "deny rules see inside a function", D),
+    ("time ls", "time is not read", Q),
+    ("select x in a; do ls; done", "", Q),
     # unparseable lines ask
     ("echo $((1 + 2))", "arithmetic: the parser cannot read it", Q),
     ("[[ -f x ]] && ls", "", Q),

@@ -1,0 +1,514 @@
+"""A small parser for the part of bash's grammar the gate understands.
+
+It finds the structure of a command line: lists (`;`, `&`, `&&`, `||`,
+newlines), pipelines (`|`, `|&`, `!`), subshells, `{ }` groups, `if`,
+`while`/`until`, `for`, function definitions, simple commands with their
+assignments, words and redirections, here-documents, and the command lines
+inside `$(…)`, backquotes and `<(…)`/`>(…)` (parsed too, so deny rules see
+them). What each word *means* is words.py's business; this module only keeps
+each word's source text.
+
+Anything else (`case`, `select`, `coproc`, `time`, `[[ ]]`, `(( ))`, array
+assignments, a syntax error, an unterminated quote) raises Unsupported: the
+gate then treats the whole line as unresolved. It is written for speed (a
+2 KB line in well under a millisecond): runs of ordinary characters are
+consumed by one regular expression.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+
+class Unsupported(Exception):
+    """The line uses grammar this parser does not read."""
+
+
+@dataclass(slots=True)
+class Word:
+    raw: str  # the source text, quotes and all
+    scripts: list[Script] = field(default_factory=list)  # inside $(…), `…`, <(…)
+
+
+@dataclass(slots=True)
+class Redirect:
+    op: str  # > >> >| < <> << <<- <<< >& <& &> &>>
+    target: Word | None  # None for a duplication such as 2>&1 written without a word
+    body: str | None = None  # a here-document's text
+    quoted: bool = False  # a here-document whose delimiter was quoted: its body is literal
+
+
+@dataclass(slots=True)
+class Simple:
+    assignments: list[Word]
+    words: list[Word]
+    redirects: list[Redirect]
+
+
+@dataclass(slots=True)
+class Script:
+    """A flat view of one command line: what the gate needs, in source order."""
+
+    commands: list[Simple] = field(default_factory=list)
+    loose_words: list[Word] = field(default_factory=list)  # for-loop lists
+    redirects: list[Redirect] = field(default_factory=list)  # on compound commands
+    functions: list[str] = field(default_factory=list)  # names of functions defined
+
+
+_PLAIN = re.compile(r"[^\s|&;()<>'\"\\$`]+")
+_FUNCTION = re.compile(r"[^\s|&;()<>'\"\\$`]+[ \t]*\([ \t]*\)")
+_FAST_WORD = re.compile(r"[ \t]*([^\s|&;()<>'\"\\$`]+)(?=[ \t\n;&|)]|\Z)")
+_BLANKS = re.compile(r"(?:[ \t]|\\\n)+")
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
+_REDIRECT = re.compile(r"(\d+)?(&>>|&>|<<<|<<-|<<|<>|>>|>\||>&|<&|>|<)")
+_RESERVED_UNSUPPORTED = {"case", "select", "coproc", "time", "[[", "((", "esac", "]]"}
+_CLOSERS = {"then", "else", "elif", "fi", "do", "done", "}"}
+_METACHARS = " \t\n;&|()<>"
+
+
+def parse(source: str) -> Script:
+    parser = _Parser(source)
+    script = Script()
+    parser.list(script, closers=())
+    if parser.i < len(source):
+        raise Unsupported(f"unexpected {source[parser.i : parser.i + 10]!r}")
+    return script
+
+
+class _Parser:
+    def __init__(self, source: str) -> None:
+        self.s = source
+        self.i = 0
+        self.heredocs: list[tuple[Redirect, str, bool]] = []  # waiting for the next newline
+
+    # -- lists and commands -------------------------------------------------
+
+    def list(self, script: Script, closers: tuple[str, ...]) -> str:
+        """Pipelines up to one of ``closers`` (a reserved word or ")"); returns it."""
+        while True:
+            self.skip_separators()
+            if self.i >= len(self.s):
+                return ""
+            closer = self.peek_closer(closers)
+            if closer:
+                return closer
+            self.pipeline(script)
+            self.blanks()
+            if self.i >= len(self.s):
+                return ""
+            c = self.s[self.i]
+            if self.s.startswith(("&&", "||"), self.i):
+                self.i += 2
+            elif c in ";&":
+                if self.s.startswith(";;", self.i):
+                    raise Unsupported("';;' outside case")
+                self.i += 1
+            elif c == "\n":
+                self.newline()
+            elif c == ")" and ")" in closers:
+                return ")"
+            elif c == "#":
+                self.comment()
+            else:
+                word = self.peek_word_text()
+                if word in closers:
+                    return word
+                raise Unsupported(f"unexpected {self.s[self.i : self.i + 10]!r}")
+
+    def skip_separators(self) -> None:
+        while self.i < len(self.s):
+            self.blanks()
+            if self.i < len(self.s) and self.s[self.i] == "\n":
+                self.newline()
+            elif self.i < len(self.s) and self.s[self.i] == "#":
+                self.comment()
+            else:
+                return
+
+    def peek_closer(self, closers: tuple[str, ...]) -> str:
+        if not closers:
+            return ""
+        if ")" in closers and self.s.startswith(")", self.i):
+            return ")"
+        word = self.peek_word_text()
+        return word if word in closers else ""
+
+    def peek_word_text(self) -> str:
+        match = _PLAIN.match(self.s, self.i)
+        if match is None:
+            return "{" if self.s.startswith("{", self.i) else ""
+        end = match.end()
+        if end < len(self.s) and self.s[end] not in _METACHARS:
+            return ""  # more follows (quotes, $...): not a bare reserved word
+        return match.group()
+
+    def pipeline(self, script: Script) -> None:
+        self.blanks()
+        if self.s.startswith("!", self.i) and self.s[self.i + 1 : self.i + 2] in (" ", "\t"):
+            self.i += 1
+        while True:
+            self.command(script)
+            self.blanks()
+            if self.s.startswith("||", self.i):
+                return
+            if self.s.startswith("|&", self.i):
+                self.i += 2
+            elif self.s.startswith("|", self.i):
+                self.i += 1
+            else:
+                return
+            self.skip_separators()
+
+    def command(self, script: Script) -> None:
+        self.blanks()
+        if self.i >= len(self.s):
+            raise Unsupported("a command is missing")
+        if self.s.startswith("((", self.i):
+            raise Unsupported("(( ))")
+        if self.s.startswith("(", self.i):
+            self.i += 1
+            if self.list(script, closers=(")",)) != ")":
+                raise Unsupported("an unclosed (")
+            self.i += 1
+            self.compound_redirects(script)
+            return
+        head = self.peek_word_text()
+        if head in _RESERVED_UNSUPPORTED:
+            raise Unsupported(head)
+        if head in _CLOSERS:
+            raise Unsupported(f"unexpected {head}")
+        if head == "{" and self.s[self.i + 1 : self.i + 2] in (" ", "\t", "\n"):
+            self.i += 1
+            self.expect_closer(script, "}")
+            self.compound_redirects(script)
+        elif head == "if":
+            self.i += 2
+            self.if_body(script)
+        elif head in ("while", "until"):
+            self.i += len(head)
+            self.expect_closer(script, "do")
+            self.expect_closer(script, "done")
+            self.compound_redirects(script)
+        elif head == "for":
+            self.i += 3
+            self.for_body(script)
+        elif head == "function":
+            self.i += len(head)
+            self.blanks()
+            name = _PLAIN.match(self.s, self.i)
+            if name is None:
+                raise Unsupported("function without a name")
+            self.i = name.end()
+            self.blanks()
+            if self.s.startswith("()", self.i):
+                self.i += 2
+            self.function(script, name.group())
+        elif head and self.is_function_definition():
+            match = _FUNCTION.match(self.s, self.i)
+            assert match is not None
+            self.i = match.end()
+            self.function(script, match.group().split("(")[0].strip())
+        else:
+            self.simple(script)
+
+    def is_function_definition(self) -> bool:
+        return _FUNCTION.match(self.s, self.i) is not None
+
+    def function(self, script: Script, name: str) -> None:
+        script.functions.append(name)
+        self.skip_separators()
+        self.command(script)  # the body: a compound command
+
+    def expect_closer(self, script: Script, closer: str) -> None:
+        found = self.list(script, closers=(closer,))
+        if found != closer:
+            raise Unsupported(f"no {closer}")
+        self.i += len(closer)
+
+    def if_body(self, script: Script) -> None:
+        self.expect_closer(script, "then")
+        while True:
+            found = self.list(script, closers=("elif", "else", "fi"))
+            if not found:
+                raise Unsupported("no fi")
+            self.i += len(found)
+            if found == "fi":
+                break
+            if found == "elif":
+                self.expect_closer(script, "then")
+        self.compound_redirects(script)
+
+    def for_body(self, script: Script) -> None:
+        self.blanks()
+        name = self.word()
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name.raw):
+            raise Unsupported("for with an unusual variable")
+        self.skip_separators()
+        if self.peek_word_text() == "in":
+            self.i += 2
+            while True:
+                self.blanks()
+                if self.i >= len(self.s) or self.s[self.i] in ";\n":
+                    break
+                script.loose_words.append(self.word())
+        self.blanks()
+        if self.s.startswith(";", self.i):
+            self.i += 1
+        self.expect_closer(script, "do")
+        self.expect_closer(script, "done")
+        self.compound_redirects(script)
+
+    def compound_redirects(self, script: Script) -> None:
+        while True:
+            self.blanks()
+            redirect = self.redirect()
+            if redirect is None:
+                return
+            script.redirects.append(redirect)
+
+    def simple(self, script: Script) -> None:
+        command = Simple([], [], [])
+        s = self.s
+        while True:
+            fast = _FAST_WORD.match(s, self.i)
+            if fast is not None and fast.group(1)[0] != "#":
+                # A word of ordinary characters ends at a blank or an operator: no
+                # quotes, expansions or redirections to read (the common case).
+                self.i = fast.end()
+                word = Word(fast.group(1))
+                if command.words or not _ASSIGNMENT.match(word.raw):
+                    command.words.append(word)
+                else:
+                    command.assignments.append(word)
+                continue
+            self.blanks()
+            if self.s.startswith("&>", self.i):
+                command.redirects.append(self.redirect())  # type: ignore[arg-type]
+                continue
+            if self.i >= len(self.s) or self.s[self.i] in "\n;&|)":
+                break
+            if self.s[self.i] == "#":  # a word that starts with # starts a comment
+                self.comment()
+                break
+            redirect = self.redirect()
+            if redirect is not None:
+                command.redirects.append(redirect)
+                continue
+            if self.s[self.i] == "(":
+                raise Unsupported("'(' inside a command")
+            word = self.word()
+            if not command.words and _ASSIGNMENT.match(word.raw):
+                if self.s.startswith("(", self.i):
+                    raise Unsupported("an array assignment")
+                command.assignments.append(word)
+            else:
+                command.words.append(word)
+        if not (command.words or command.assignments or command.redirects):
+            raise Unsupported("an empty command")
+        script.commands.append(command)
+
+    def redirect(self) -> Redirect | None:
+        match = _REDIRECT.match(self.s, self.i)
+        if match is None:
+            if self.s.startswith("{", self.i) and re.match(r"\{\w+\}[<>]", self.s[self.i :]):
+                raise Unsupported("a redirection to a named descriptor")
+            return None
+        op = match.group(2)
+        if self.s.startswith("(", match.end()) and op in ("<", ">"):
+            return None  # process substitution: a word
+        self.i = match.end()
+        self.blanks()
+        if op in (">&", "<&"):
+            dup = re.match(r"\d+-?|-", self.s[self.i :])
+            if dup is not None and (
+                self.i + dup.end() >= len(self.s) or self.s[self.i + dup.end()] in _METACHARS
+            ):
+                self.i += dup.end()
+                return Redirect(op, None)
+        procsub = self.s.startswith(("<(", ">("), self.i)
+        if self.i >= len(self.s) or (self.s[self.i] in _METACHARS and not procsub):
+            raise Unsupported(f"{op} without a target")
+        target = self.word()
+        redirect = Redirect(op, target)
+        if op in ("<<", "<<-"):
+            quoted = any(q in target.raw for q in "'\"\\")
+            delimiter = re.sub(r"['\"\\]", "", target.raw)
+            self.heredocs.append((redirect, delimiter, quoted))
+            redirect.quoted = quoted
+        return redirect
+
+    def newline(self) -> None:
+        self.i += 1
+        pending, self.heredocs = self.heredocs, []
+        for redirect, delimiter, _ in pending:
+            lines: list[str] = []
+            while self.i < len(self.s):
+                end = self.s.find("\n", self.i)
+                end = len(self.s) if end < 0 else end
+                line = self.s[self.i : end]
+                self.i = min(end + 1, len(self.s))
+                check = line.lstrip("\t") if redirect.op == "<<-" else line
+                if check == delimiter:
+                    break
+                lines.append(line)
+            redirect.body = "\n".join(lines)
+
+    def comment(self) -> None:
+        end = self.s.find("\n", self.i)
+        self.i = len(self.s) if end < 0 else end
+
+    def blanks(self) -> None:
+        match = _BLANKS.match(self.s, self.i)
+        if match is not None:
+            self.i = match.end()
+
+    # -- words --------------------------------------------------------------
+
+    def word(self) -> Word:
+        start = self.i
+        scripts: list[Script] = []
+        s = self.s
+        while self.i < len(s):
+            match = _PLAIN.match(s, self.i)
+            if match is not None:
+                self.i = match.end()
+                continue
+            c = s[self.i]
+            if c in " \t\n;&|)":
+                break
+            if c in "<>":
+                if s.startswith("(", self.i + 1):
+                    self.i += 2
+                    scripts.append(self.inner(")"))
+                    continue
+                break
+            if c == "(":
+                raise Unsupported("'(' inside a word")
+            if c == "\\":
+                self.i += 2
+            elif c == "'":
+                end = s.find("'", self.i + 1)
+                if end < 0:
+                    raise Unsupported("an unterminated quote")
+                self.i = end + 1
+            elif c == '"':
+                self.double_quoted(scripts)
+            elif c == "$":
+                self.dollar(scripts)
+            elif c == "`":
+                scripts.append(self.backquoted())
+            else:
+                self.i += 1
+        if self.i == start:
+            raise Unsupported(f"unexpected {s[self.i : self.i + 10]!r}")
+        return Word(s[start : self.i], scripts)
+
+    def double_quoted(self, scripts: list[Script]) -> None:
+        s = self.s
+        self.i += 1
+        while self.i < len(s):
+            c = s[self.i]
+            if c == '"':
+                self.i += 1
+                return
+            if c == "\\":
+                self.i += 2
+            elif c == "$":
+                self.dollar(scripts)
+            elif c == "`":
+                scripts.append(self.backquoted())
+            else:
+                self.i += 1
+        raise Unsupported("an unterminated quote")
+
+    def dollar(self, scripts: list[Script]) -> None:
+        s = self.s
+        if s.startswith("$((", self.i):
+            self.i += 3
+            self.balanced("(", ")", depth=2)
+        elif s.startswith("$(", self.i):
+            self.i += 2
+            scripts.append(self.inner(")"))
+        elif s.startswith("${", self.i):
+            self.i += 2
+            self.braced(scripts)
+        elif s.startswith("$[", self.i):
+            self.i += 2
+            self.balanced("[", "]", depth=1)
+        elif s.startswith("$'", self.i):
+            self.i += 2
+            while self.i < len(s) and s[self.i] != "'":
+                self.i += 2 if s[self.i] == "\\" else 1
+            if self.i >= len(s):
+                raise Unsupported("an unterminated quote")
+            self.i += 1
+        else:
+            self.i += 1
+
+    def braced(self, scripts: list[Script]) -> None:
+        """${…}: to the matching brace; substitutions inside are parsed too."""
+        s = self.s
+        depth = 1
+        while self.i < len(s):
+            c = s[self.i]
+            if c == "}":
+                depth -= 1
+                self.i += 1
+                if depth == 0:
+                    return
+            elif c == "{":
+                depth += 1
+                self.i += 1
+            elif c == "\\":
+                self.i += 2
+            elif c == "'":
+                end = s.find("'", self.i + 1)
+                if end < 0:
+                    raise Unsupported("an unterminated quote")
+                self.i = end + 1
+            elif c == '"':
+                self.double_quoted(scripts)
+            elif c == "$":
+                self.dollar(scripts)
+            elif c == "`":
+                scripts.append(self.backquoted())
+            else:
+                self.i += 1
+        raise Unsupported("an unterminated ${")
+
+    def balanced(self, opening: str, closing: str, depth: int) -> None:
+        """Skip to the bracket that closes an arithmetic expansion (read no further)."""
+        s = self.s
+        while self.i < len(s):
+            c = s[self.i]
+            self.i += 1
+            if c == opening:
+                depth += 1
+            elif c == closing:
+                depth -= 1
+                if depth == 0:
+                    return
+        raise Unsupported("an unterminated arithmetic expansion")
+
+    def inner(self, closer: str) -> Script:
+        """The command line inside $(…) or <(…), parsed with this parser."""
+        script = Script()
+        saved, self.heredocs = self.heredocs, []
+        found = self.list(script, closers=(closer,))
+        self.heredocs = saved
+        if found != closer:
+            raise Unsupported("an unclosed substitution")
+        self.i += 1
+        return script
+
+    def backquoted(self) -> Script:
+        s = self.s
+        end = self.i + 1
+        while end < len(s) and s[end] != "`":
+            end += 2 if s[end] == "\\" else 1
+        if end >= len(s):
+            raise Unsupported("an unterminated backquote")
+        text = re.sub(r"\\([`\\$])", r"\1", s[self.i + 1 : end])
+        self.i = end + 1
+        return parse(text)
