@@ -14,8 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from wcmatch import glob
-
 from agentls.contracts.tooling import ErrorCode, ToolError
 from agentls.intelligence.config import (
     LanguageServerConfig,
@@ -33,6 +31,7 @@ from agentls.intelligence.positions import (
     utf16_column,
 )
 from agentls.intelligence.unavailable import ServerUnavailable
+from agentls.workspace.globs import match_path
 from agentls.workspace.interface import Workspace
 from agentls.workspace.language import (
     CodeLocation,
@@ -420,7 +419,7 @@ class WorkspaceIntelligence:
 
 def _matches(pattern: str, rel: str, name: str) -> bool:
     target = rel if "/" in pattern else name
-    return glob.globmatch(target, pattern, flags=glob.GLOBSTAR | glob.DOTGLOB)
+    return match_path(pattern, target)
 
 
 def _project_root(root: Path, rel: str, markers: Sequence[str]) -> Path:
