@@ -118,12 +118,15 @@ class LspWorkspace:
         closed files are put back on disk, where the editor would read them."""
         changes: list[types.TextDocumentEdit] = []
         on_disk = []
+        follow = []  # open and saved: once the editor has it, the disk gets it too
         for path, content in files:
             rel = self.relative(path)
             doc = self.open_document(rel)
             if doc is None or content is None:
                 on_disk.append((rel, content))
                 continue
+            if await self._disk.current_bytes(rel) == doc.source.encode("utf-8"):
+                follow.append((rel, content))
             text = content.decode("utf-8", "replace")
             hunks = edits.text_edits(
                 doc.source, text, self.server.workspace.position_codec.client_num_units,
@@ -140,6 +143,8 @@ class LspWorkspace:
             )
             if answer is None or not answer.applied:
                 raise ToolError(ErrorCode.CONFLICT, "the editor did not apply the undo")
+            for rel, content in follow:
+                await self._save(rel, content.decode("utf-8", "replace"))
         await self._disk.restore_files(on_disk)
 
     def unsaved_buffers(self) -> dict[str, str | None]:

@@ -17,7 +17,7 @@ async def test_undo_restores_an_open_buffer_through_the_editor(
 ) -> None:
     (root / "a.py").write_text("A = 1\n")
     uri = editor.open("a.py")
-    editor.save_edits = False  # the edit stays in the unsaved buffer
+    editor.save_edits = False  # the editor does not save: the server puts the edit on disk
     editor.answers = ["Apply"]
     fake.add(
         turn(tool_calls=[("toolu_1", "edit_file",
@@ -25,14 +25,14 @@ async def test_undo_restores_an_open_buffer_through_the_editor(
         turn("Changed."),
     )  # fmt: skip
     result = await editor.ask("change A", wait=True)
-    assert editor.text(uri) == "A = 2\n" and (root / "a.py").read_text() == "A = 1\n"
+    assert editor.text(uri) == "A = 2\n" and (root / "a.py").read_text() == "A = 2\n"
     edits_before = len(editor.edits)
 
     undone = await editor.command("agentls.undo", {"sessionId": result["sessionId"]})
     assert undone == {"turn": 1, "turns": [1], "ask": True, "runId": result["runId"],
                       "restored": ["a.py"], "removed": [], "conflicts": [],
                       "done": True}  # fmt: skip
-    assert editor.text(uri) == "A = 1\n"
+    assert editor.text(uri) == "A = 1\n" and (root / "a.py").read_text() == "A = 1\n"
     (undo_edit,) = editor.edits[edits_before:]
     assert undo_edit.label == "agentls: undo"
     (change,) = undo_edit.edit.document_changes
