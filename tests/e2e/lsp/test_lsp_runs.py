@@ -95,4 +95,5 @@ async def test_set_mode_during_a_session(editor: Editor, fake: FakeAnthropic) ->
     before = {t["name"] for t in fake.requests[0].body["tools"]}
     after = {t["name"] for t in fake.requests[1].body["tools"]}
     assert "run_command" in before and "write_file" in before
-    assert after == {"read_file", "list_files", "search"}
+    assert after == {"read_file", "list_files", "search", "problems", "definition", "references",
+                     "symbols"}  # fmt: skip
