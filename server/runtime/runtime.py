@@ -218,11 +218,12 @@ class ToolRuntime:
             notify(self.observer.approval_answered, turn, request, answer)
         verdict = Verdict.ALLOW if answer.allows else Verdict.DENY
         source = f"{decision.source}; answered {answer.value}"
-        if answer.remembers:
+        if answer.remembers and rules:
             self.policy.remember(rules)
             source += f" (session rule {shown} added)"
-        if answer is ApprovalAnswer.ALLOW_ALWAYS_WORKSPACE and self.rule_saver is not None:
-            saved_in = self.rule_saver(rules)
+        saver = self.rule_saver  # a call no rule can cover is allowed once, nothing saved
+        if answer is ApprovalAnswer.ALLOW_ALWAYS_WORKSPACE and saver is not None and rules:
+            saved_in = saver(rules)
             if saved_in:
                 source += f" (saved in {saved_in})"
         return self._log_decision(turn, RuntimeDecision(intent.call_id, verdict, source, answer))
