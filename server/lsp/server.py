@@ -56,7 +56,7 @@ class AgentProtocol(LanguageServerProtocol):
         super()._handle_cancel_notification(msg_id)
 
     def current_request_id(self) -> Any:
-        return self._ctx_msg_id.get()
+        return self.msg_id
 
     def structure_message(self, data: dict[str, Any]) -> Any:
         """A request whose params do not fit its method gets an InvalidParams answer.
