@@ -6,8 +6,10 @@ is kept up to date incrementally: each message's estimate and elided form is
 computed once, so a turn costs what changed, not the length of the session.
 
 Policies, in order: (1) bulky tool results older than the verbatim turns are
-elided to a stub once they pass their budget, oldest first, in batches (so the
-prefix a provider caches stays stable between batches); (2) above the
+elided to a stub once they pass their budget, in steps that elide all of them
+at once (so the prefix a provider caches stays stable between steps); the
+first step keeps the oldest ones, up to half the request, as they are, so no
+step costs the cache more than half a request; (2) above the
 threshold the loop runs a compaction (``compaction_job`` / ``adopt``); (3) if
 the prompt still would not fit, bulky results of all but the latest turn are
 elided. A cut only ever falls before an assistant message or a plain prompt,
@@ -77,6 +79,7 @@ class ContextProjector:
         self._cut = 0
         self._tail_start = 0  # where the verbatim turns begin
         self._frontier = 0  # bulky results before this are elided
+        self._head_end: int | None = None  # ...except those before this (kept as they are)
         self._old_bulky = 0  # bulky tokens in [frontier, tail_start), not yet elided
         self._elided = 0
         self._summary: str | None = None
@@ -111,10 +114,11 @@ class ContextProjector:
             self._limits = (policy.compact_at, policy.hard_limit, policy.old_tool_results_budget)
         compact_at, hard_limit, old_budget = self._limits
         self._move_tail()
-        if self._old_bulky > old_budget:
-            # Down to half the budget, so the next batch is many turns away.
-            self._advance_frontier(self._tail_start, lambda: self._old_bulky <= old_budget // 2)
         fixed = self._fixed(system, tools)
+        if self._old_bulky > old_budget:
+            # All of them, so the next step is a whole budget away.
+            self._keep_head(fixed)
+            self._advance_frontier(self._tail_start, lambda: self._old_bulky <= 0)
         estimate = self._estimate(fixed)
         if estimate > compact_at:  # free before a model call: elide all the old bulk
             self._advance_frontier(self._tail_start, lambda: False)
@@ -125,12 +129,15 @@ class ContextProjector:
             wants = True
         elif estimate > hard_limit and self._assistants:
             # No compaction to be had: elide the bulk of all but the latest turn.
+            self._drop_head()
             self._advance_frontier(
                 self._assistants[-1], lambda: self._estimate(fixed) <= compact_at
             )
             estimate = self._estimate(fixed)
         self._last_raw = fixed + self._view_tokens
-        request = ModelInput(system, self._view, tools, max_output_tokens)
+        # What the next step leaves as it is: up to the frontier (at least the head).
+        stable = max(1, self._frontier - self._cut + (1 if self._summary is not None else 0))
+        request = ModelInput(system, self._view, tools, max_output_tokens, stable)
         return Projection(request, estimate, wants, self._shape_change(estimate))
 
     def _estimate(self, fixed: int) -> int:
@@ -177,6 +184,29 @@ class ContextProjector:
             self._old_bulky += sum(self._bulky[start:tail])
             self._tail_start = tail
 
+    def _keep_head(self, fixed: int) -> None:
+        """Before the first step: the oldest results, up to half the request, stay as
+        they are, so that step still leaves half the request cached."""
+        if self._head_end is not None or self._frontier > self._cut:
+            return
+        half = (fixed + self._view_tokens) // 2
+        tokens = fixed + self._view_tokens - sum(self._form_tokens[self._cut :])  # the head
+        index = self._cut
+        while index < self._tail_start and tokens < half:
+            tokens += self._form_tokens[index]
+            index += 1
+        self._head_end = self._frontier = index
+        self._old_bulky = sum(self._bulky[index : self._tail_start])
+
+    def _drop_head(self) -> None:
+        """Out of room: the kept results go too."""
+        if self._head_end is not None:
+            for index in range(self._cut, self._head_end):
+                if self._bulky[index]:
+                    self._elide(index)
+            self._head_end = None
+            self._old_bulky = sum(self._bulky[self._frontier : self._tail_start])
+
     def _advance_frontier(self, limit: int, enough: Callable[[], bool]) -> None:
         index = max(self._frontier, self._cut)
         while index < limit and not enough():
@@ -205,6 +235,7 @@ class ContextProjector:
         return {
             "fromMessage": self._cut,
             "summarySeq": self._summary_seq,
+            "elidedFrom": self._cut if self._head_end is None else self._head_end,
             "elidedBefore": self._frontier,
             "bulkyChars": BULKY_TOOL_RESULT_CHARS,
             "elided": self._elided,
@@ -274,11 +305,14 @@ class ContextProjector:
         self._cut = cut
         self._summary, self._summary_seq = summary, seq
         self._frontier = max(self._frontier, cut)
+        if self._head_end is not None and self._head_end <= cut:
+            self._head_end = None  # summarised: the next step keeps a new head
         self._tail_start = max(self._tail_start, cut)
         self._view = [head, *self._forms[cut:]]
         self._view_tokens = message_tokens(head) + sum(self._form_tokens[cut:])
         self._old_bulky = sum(self._bulky[self._frontier : self._tail_start])
-        self._elided = sum(1 for i in range(cut, self._frontier) if self._bulky[i])
+        start = cut if self._head_end is None else self._head_end
+        self._elided = sum(1 for i in range(start, self._frontier) if self._bulky[i])
 
     # --- calibration ----------------------------------------------------------
 

@@ -29,6 +29,9 @@ class ModelInput:
     messages: Sequence[Message]
     tools: Sequence[ToolSpec]
     max_output_tokens: int = 8192
+    # The first ``stable_prefix`` messages stay the same until the context layer next
+    # elides or compacts: where a provider's prompt cache is worth a breakpoint.
+    stable_prefix: int = 1
 
 
 # --- the ModelEvent stream -------------------------------------------------

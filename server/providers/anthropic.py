@@ -119,7 +119,9 @@ class AnthropicProvider:
         kwargs: dict[str, Any] = {
             "model": self._model_name,
             "max_tokens": self._max_output_tokens or request.max_output_tokens,
-            "messages": to_api_messages(request.messages, cache=self._prompt_caching),
+            "messages": to_api_messages(
+                request.messages, cache=self._prompt_caching, stable=request.stable_prefix
+            ),
         }
         if request.system:
             system: dict[str, Any] = {"type": "text", "text": request.system}
@@ -154,7 +156,9 @@ class AnthropicProvider:
         yield assembler.done()
 
 
-def to_api_messages(messages: Sequence[Message], *, cache: bool = False) -> list[api.MessageParam]:
+def to_api_messages(
+    messages: Sequence[Message], *, cache: bool = False, stable: int = 1
+) -> list[api.MessageParam]:
     result: list[dict[str, Any]] = []
     for message in messages:
         data = message_to_dict(message)
@@ -162,25 +166,27 @@ def to_api_messages(messages: Sequence[Message], *, cache: bool = False) -> list
         data["content"] = [b for b in data["content"] if b.get("type") != "text" or b["text"]]
         result.append(data)
     if cache:
-        mark_cache_breakpoints(result)
+        mark_cache_breakpoints(result, stable)
     return cast(list[api.MessageParam], result)
 
 
-def mark_cache_breakpoints(messages: Sequence[dict[str, Any]]) -> None:
+def mark_cache_breakpoints(messages: Sequence[dict[str, Any]], stable: int = 1) -> None:
     """Prompt-cache breakpoints where the prefix stays the same from one call to the next.
 
     Three (the API allows four; the system prompt has one): the last message, so the
     next call reads this one's prefix back; the last user message before the latest
     assistant turn, where the previous call ended, so it still hits when a turn adds
-    more blocks than the API looks back over; and the first message (a compaction
-    summary or the first prompt), stable until the next compaction changes the history.
+    more blocks than the API looks back over; and the end of the ``stable`` messages
+    (the first prompt or compaction summary, then what precedes the elided results'
+    frontier), which the context layer's next step leaves as it is: that step then
+    reads them from the cache.
     """
     last = len(messages) - 1
     previous = last - 1
     while previous >= 0 and messages[previous]["role"] != "assistant":
         previous -= 1
     previous -= 1  # the message before the latest assistant turn
-    for index in sorted({last, previous, 0}, reverse=True):
+    for index in sorted({last, previous, max(0, stable - 1)}, reverse=True):
         if 0 <= index <= last:
             _mark_last_block(messages[index])
 

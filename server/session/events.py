@@ -25,10 +25,11 @@ usage             usage (Usage.to_dict), costUsd (float|null, this call),
                   a summary call; absent for the agent's own calls)
 context_projected written when the projection's shape changes (not every turn): the
                   model then sees [summary head] + history[fromMessage:], where every
-                  tool result longer than bulkyChars in history[fromMessage:elidedBefore]
-                  is elided to a stub. fromMessage, summarySeq (seq of the
-                  context_summary used, or null), elidedBefore, bulkyChars, elided
-                  (count), estimatedTokens, compactAt, window
+                  tool result longer than bulkyChars in history[elidedFrom:elidedBefore]
+                  is elided to a stub (elidedFrom: fromMessage when absent).
+                  fromMessage, summarySeq (seq of the context_summary used, or null),
+                  elidedFrom, elidedBefore, bulkyChars, elided (count),
+                  estimatedTokens, compactAt, window
 context_summary   summary (always true: written by a model, never a fact), text, pinned
                   (facts taken from the history), fromMessage, upToMessage (it stands
                   for history[:upToMessage]), reason ("threshold"|"prompt_too_long"),

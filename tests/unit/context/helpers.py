@@ -202,8 +202,9 @@ def replay_projections(events: Sequence[dict[str, Any]]) -> list[list[Message]]:
             shape = event
         elif kind == "model_request":
             start, frontier = shape["fromMessage"], shape["elidedBefore"]
+            kept = shape.get("elidedFrom", start)  # results before it stay as they are
             view = [
-                elide_message(m, uses) if i < frontier else m
+                elide_message(m, uses) if kept <= i < frontier else m
                 for i, m in enumerate(facts)
                 if i >= start
             ]

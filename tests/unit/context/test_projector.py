@@ -61,8 +61,8 @@ def test_a_short_session_is_projected_whole_and_logs_nothing() -> None:
     assert list(second.request.messages) == messages and second.changed is None
 
 
-def test_old_bulky_results_are_elided_in_batches_oldest_first() -> None:
-    # ~950 tokens a result; old ones may hold 3,000 tokens before a batch is elided.
+def test_old_bulky_results_are_elided_in_steps_keeping_the_oldest() -> None:
+    # ~950 tokens a result; old ones may hold 3,000 tokens before a step elides them.
     p = ContextProjector(ContextPolicy(window=200_000, verbatim_turns=2, tool_result_budget=3000))
     messages = session(1)
     shapes = []
@@ -72,31 +72,39 @@ def test_old_bulky_results_are_elided_in_batches_oldest_first() -> None:
     view = list(p.project("system", messages, TOOLS, 1000).request.messages)
     results = [m for m in view if any(isinstance(b, ToolResultBlock) for b in m.content)]
     flags = [elided(m) for m in results]
-    # Batches: elided down to half the budget, so most turns change nothing.
-    assert sum(s is not None for s in shapes) == 3
-    # Oldest first, and never inside the verbatim turns (the last two).
-    assert flags == sorted(flags, reverse=True)
-    assert not any(flags[-2:]) and any(flags)
-    stub = next(b for b in view[2].content if isinstance(b, ToolResultBlock))
-    assert stub.tool_use_id == "c0_0"
-    assert 'read_file {"path":"f0_0.py"} returned 3,800 characters' in stub.content
+    # Steps elide every old result at once, so most turns change nothing.
+    assert sum(s is not None for s in shapes) == 2
+    # The first step kept the oldest results (up to half the request) as they are; after
+    # them one run is elided, never inside the verbatim turns (the last two).
+    first = flags.index(True)
+    assert first >= 1 and not any(flags[:first]) and not any(flags[-2:])
+    assert flags[first:] == sorted(flags[first:], reverse=True)
+    assert shapes[-3] is not None and shapes[-3]["elidedFrom"] == 2 * first + 1
+    stub = next(b for b in results[first].content if isinstance(b, ToolResultBlock))
+    assert stub.tool_use_id == f"c{first}_0"
+    assert f'read_file {{"path":"f{first}_0.py"}} returned 3,800 characters' in stub.content
     assert (
         "beginning 'line of a big file'" in stub.content and "Call the tool again" in stub.content
     )
-    kept = sum(len(b.content) for m in results for b in m.content if isinstance(b, ToolResultBlock))
-    assert kept < len(BIG) * 4
 
 
 def test_the_prefix_stays_the_same_between_batches() -> None:
     p = ContextProjector(ContextPolicy(window=200_000, verbatim_turns=2, tool_result_budget=3000))
     messages = session(1)
     before: list[Message] = []
+    stable = 1
     for n in range(1, 12):
         messages += turn(n)
         projection = project(p, messages)
         now = list(projection.request.messages)
         if projection.changed is None and before:
             assert now[: len(before)] == before
+        elif before:  # a step: still at least half the request unchanged
+            same = next(i for i, (x, y) in enumerate(zip(now, before, strict=False)) if x != y)
+            assert same >= len(now) // 2
+            assert same >= stable  # the part marked stable (a cache breakpoint) held
+        stable = projection.request.stable_prefix
+        assert 1 <= stable <= len(now)
         before = now
 
 

@@ -94,6 +94,15 @@ def test_thinking_blocks_are_never_marked() -> None:
     assert messages[0]["content"][0]["cache_control"] == EPHEMERAL
 
 
+def test_a_breakpoint_ends_the_prefix_the_next_elision_step_keeps() -> None:
+    roles = ["user", "assistant", "user", "assistant", "user"]
+    messages = [
+        {"role": r, "content": [{"type": "text", "text": str(i)}]} for i, r in enumerate(roles)
+    ]
+    mark_cache_breakpoints(messages, stable=2)
+    assert [i for i, m in enumerate(messages) if "cache_control" in m["content"][0]] == [1, 2, 4]
+
+
 def test_the_transcript_shows_cache_tokens() -> None:
     usage = {"inputTokens": 120, "outputTokens": 30, "cacheReadTokens": 9000,
              "cacheWriteTokens": 400, "costUsd": 0.01}  # fmt: skip
