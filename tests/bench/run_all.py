@@ -129,14 +129,15 @@ def main() -> None:
     print(machine(), "\n")
     print("## Harness overhead per turn (scripted model, instant 2 KB tool)\n")
     print(loop_table(args.processes, args.peers) + "\n")
-    print("Target: under 100 us per turn, flat in N. " + context_line() + "\n")
+    print("Target: under 50 us per turn, flat in N. " + context_line() + "\n")
     sections = [
-        ("## Server start to `initialize` result", "bench_startup", ("--reps", "10")),
+        ("## Start-up", "bench_startup", ("--reps", "10")),
         ("## Model text deltas to `agentls/event`", "bench_deltas", ()),
         ("## list_files and search", "bench_search", ()),
         ("## Minimal-hunk edits and the session log", "bench_internals", ()),
         ("## Memory", "bench_memory", ()),
         ("## Checkpoints and undo", "bench_undo", ("--reps", "3")),
+        ("## Cache-friendly requests", "bench_cache", ()),
         ("## Language intelligence", "bench_intelligence", ("--reps", "30")),
         ("## Permission gate: analysing a command line", "bench_gate", ("--reps", "300")),
     ]
