@@ -91,6 +91,9 @@ export type AgentEvent = EventBase &
         ok: boolean;
         error: string | null;
         line: string;
+        moreLines?: number; // lines after `line`
+        exitCode?: number | null; // a command's; non-zero shows as failed
+        notes?: string[]; // shown whole (unsaved files and the like)
       }
     | { kind: 'approval_asked'; callId: string; tool: string; summary: string; detail: string; rule: string }
     | { kind: 'approval_answered'; callId: string; answer: string; rule: string | null }

@@ -79,6 +79,23 @@ describe('chat reducer', () => {
     assert.equal(tool?.type === 'tool' && tool.error, 'not_found');
   });
 
+  it('marks a command that exited non-zero as failed, with cut lines and notes said', () => {
+    const state = run([
+      ...started(),
+      ...events([
+        event('tool_started', { callId: 'c1', name: 'run_command', summary: 'run_command: pytest' }),
+        event('tool_finished', {
+          callId: 'c1', name: 'run_command', summary: 'run_command: pytest', ok: true, error: null,
+          line: '1 failed', moreLines: 3, exitCode: 1, notes: ['1 file(s) have unsaved changes in the editor (a.py)'],
+        }),
+      ]),
+    ]);
+    const tool = items(state).find((i) => i.type === 'tool');
+    assert.equal(tool?.type === 'tool' && tool.status, 'failed');
+    assert.equal(tool?.type === 'tool' && tool.error, 'exit code 1');
+    assert.equal(tool?.type === 'tool' && tool.line, '1 failed\n(+3 more lines)\nnote: 1 file(s) have unsaved changes in the editor (a.py)');
+  });
+
   it('tracks an approval from asked to answered, with the rule it added', () => {
     const asked = run([
       ...started(),

@@ -207,7 +207,7 @@ function applyEvent(view: SessionView, event: AgentEvent, id: string): SessionVi
         { type: 'tool', id, runId, callId: event.callId, name: event.name, summary: event.summary, status: 'running', error: null, line: '' },
       );
     case 'tool_finished': {
-      const done = { status: event.ok ? ('ok' as const) : ('failed' as const), error: event.error, line: event.line, summary: event.summary };
+      const done = finishedTool(event);
       return updateLast(
         view,
         (item): item is ToolItem => item.type === 'tool' && item.callId === event.callId,
@@ -341,4 +341,20 @@ function approvalStatus(answer: string): ApprovalStatus {
 function firstLine(text: string): string {
   const line = text.split('\n').find((l) => l.trim() !== '') ?? '';
   return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}
+
+type ToolFinished = Extract<AgentEvent, { kind: 'tool_finished' }>;
+
+/** A command that exited non-zero failed, as the CLI and the other editors show it;
+ * the first line says how many more there are, and notes come whole. */
+function finishedTool(event: ToolFinished) {
+  const exit = typeof event.exitCode === 'number' && event.exitCode !== 0 ? event.exitCode : null;
+  const more = event.moreLines ? `\n(+${event.moreLines} more line${event.moreLines === 1 ? '' : 's'})` : '';
+  const notes = (event.notes ?? []).map((note) => `\nnote: ${note}`).join('');
+  return {
+    status: event.ok && exit === null ? ('ok' as const) : ('failed' as const),
+    error: exit !== null ? `exit code ${exit}` : event.error,
+    line: event.line + more + notes,
+    summary: event.summary,
+  };
 }
