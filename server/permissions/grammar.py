@@ -70,7 +70,7 @@ _METACHARS = " \t\n;&|()<>"
 def parse(source: str) -> Script:
     parser = _Parser(source)
     script = Script()
-    parser.list(script, closers=())
+    parser.sequence(script, closers=())
     if parser.i < len(source):
         raise Unsupported(f"unexpected {source[parser.i : parser.i + 10]!r}")
     return script
@@ -84,7 +84,7 @@ class _Parser:
 
     # -- lists and commands -------------------------------------------------
 
-    def list(self, script: Script, closers: tuple[str, ...]) -> str:
+    def sequence(self, script: Script, closers: tuple[str, ...]) -> str:
         """Pipelines up to one of ``closers`` (a reserved word or ")"); returns it."""
         while True:
             self.skip_separators()
@@ -168,7 +168,7 @@ class _Parser:
             raise Unsupported("(( ))")
         if self.s.startswith("(", self.i):
             self.i += 1
-            if self.list(script, closers=(")",)) != ")":
+            if self.sequence(script, closers=(")",)) != ")":
                 raise Unsupported("an unclosed (")
             self.i += 1
             self.compound_redirects(script)
@@ -221,7 +221,7 @@ class _Parser:
         self.command(script)  # the body: a compound command
 
     def expect_closer(self, script: Script, closer: str) -> None:
-        found = self.list(script, closers=(closer,))
+        found = self.sequence(script, closers=(closer,))
         if found != closer:
             raise Unsupported(f"no {closer}")
         self.i += len(closer)
@@ -229,7 +229,7 @@ class _Parser:
     def if_body(self, script: Script) -> None:
         self.expect_closer(script, "then")
         while True:
-            found = self.list(script, closers=("elif", "else", "fi"))
+            found = self.sequence(script, closers=("elif", "else", "fi"))
             if not found:
                 raise Unsupported("no fi")
             self.i += len(found)
@@ -495,7 +495,7 @@ class _Parser:
         """The command line inside $(…) or <(…), parsed with this parser."""
         script = Script()
         saved, self.heredocs = self.heredocs, []
-        found = self.list(script, closers=(closer,))
+        found = self.sequence(script, closers=(closer,))
         self.heredocs = saved
         if found != closer:
             raise Unsupported("an unclosed substitution")
