@@ -15,8 +15,9 @@ from agentls.contracts.errors import ConfigError
 from agentls.contracts.observer import NullObserver, RunObserver
 from agentls.contracts.outcomes import EXIT_USAGE, RunResult
 from agentls.conversation.manager import Conversation, ConversationManager, SessionBusy
-from agentls.conversation.settings import Settings, load_settings
+from agentls.conversation.settings import Settings
 from agentls.conversation.settings_files import SettingsFiles
+from agentls.conversation.settings_layers import SettingsLayer
 from agentls.permissions.approvers import Approver, AutoApprover, DenyAllApprover
 from agentls.session.store import SessionNotFound, SessionStore, default_state_dir
 from agentls.workspace.local import LocalWorkspace
@@ -26,9 +27,6 @@ from agentls.workspace.sandbox import startup_warning
 
 def settings_from_args(args: argparse.Namespace, root: Path, files: SettingsFiles) -> Settings:
     """Defaults < the person's file < the workspace file < flags (rule lists add up)."""
-    layers, notes = files.layers(root)
-    for note in notes:
-        print(f"agentls: {note}", file=sys.stderr)
     flags = {
         "model": args.model,
         "mode": args.mode,
@@ -38,10 +36,10 @@ def settings_from_args(args: argparse.Namespace, root: Path, files: SettingsFile
         "timeoutSeconds": args.timeout,
         "permissions": {"allow": args.allow, "ask": args.ask, "deny": args.deny},
     }
-    settings = Settings()
-    for layer in [*layers, flags]:
-        settings = load_settings(layer, base=settings)
-    return settings
+    loaded = files.load(root, SettingsLayer(flags))
+    for note in loaded.notes:
+        print(f"agentls: {note}", file=sys.stderr)
+    return loaded.settings
 
 
 def choose_approver(args: argparse.Namespace) -> Approver:
@@ -71,12 +69,12 @@ def run_ask(args: argparse.Namespace) -> int:
     manager.mcp.notify = lambda note: print(f"agentls: {note}", file=sys.stderr)
     try:
         settings = settings_from_args(args, root.resolve(), manager.settings_files)
-        workspace = LocalWorkspace(root.resolve(), sandbox=settings.sandbox_settings())
+        workspace = LocalWorkspace(root.resolve(), sandbox=settings.sandbox)
         conversation = manager.open(workspace, settings, args.session)
     except (ConfigError, SessionNotFound, ValueError) as exc:
         print(f"agentls: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    warning = startup_warning(settings.sandbox_settings())
+    warning = startup_warning(settings.sandbox)
     if warning is not None:
         print(f"agentls: {warning}", file=sys.stderr)
     if conversation.provider.model_id.startswith("scripted:"):
@@ -86,7 +84,11 @@ def run_ask(args: argparse.Namespace) -> int:
             "for the real one.",
             file=sys.stderr,
         )
-    observer: RunObserver = NullObserver() if args.json else TerminalPrinter()
+    observer: RunObserver = (
+        NullObserver()
+        if args.json
+        else TerminalPrinter(show_cost=not conversation.provider.model_id.startswith("scripted:"))
+    )
     try:
         result = asyncio.run(_ask(conversation, args.prompt, choose_approver(args), observer))
     except SessionBusy as exc:  # another process (an editor, another ask) is running it

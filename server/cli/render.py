@@ -12,9 +12,12 @@ from agentls.contracts.tooling import Observation, ToolIntent
 
 
 class TerminalPrinter(NullObserver):
-    def __init__(self, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> None:
+    def __init__(
+        self, out: TextIO = sys.stdout, err: TextIO = sys.stderr, *, show_cost: bool = True
+    ) -> None:
         self.out = out
         self.err = err
+        self.show_cost = show_cost  # False for a scripted model: its price is nominal
         self._at_line_start = True
 
     def text_delta(self, turn: int, text: str) -> None:
@@ -54,19 +57,20 @@ class TerminalPrinter(NullObserver):
 
     def run_finished(self, result: RunResult) -> None:
         self._end_line()
-        self.err.write(summary_line(result) + "\n")
+        self.err.write(summary_line(result, show_cost=self.show_cost) + "\n")
         self.err.flush()
 
 
-def summary_line(result: RunResult) -> str:
+def summary_line(result: RunResult, *, show_cost: bool = True) -> str:
     usage = result.usage
     cost = "cost unknown" if result.cost_usd is None else f"${result.cost_usd:.4f}"
     parts = [
         result.reason.value,
         f"{result.turns} turn{'s' if result.turns != 1 else ''}",
         f"{usage.input_tokens:,} in / {usage.output_tokens:,} out tokens",
-        cost,
     ]
+    if show_cost:
+        parts.append(cost)
     line = "[" + " \u00b7 ".join(parts) + "]"
     if result.detail and result.reason is not TerminalReason.COMPLETED:
         line += f" {result.detail}"

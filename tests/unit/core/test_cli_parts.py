@@ -42,3 +42,11 @@ def test_summary_line_names_the_limit() -> None:
     line = summary_line(result)
     assert line.startswith("[budget_exceeded · 4 turns · 1,200 in / 300 out tokens · cost unknown]")
     assert "500 over" in line
+
+
+def test_summary_line_of_a_scripted_run_has_no_price() -> None:
+    result = RunResult(TerminalReason.COMPLETED, "Done.", Usage(1000, 132), 0.005, 1, "", None)
+    assert summary_line(result) == "[completed · 1 turn · 1,000 in / 132 out tokens · $0.0050]"
+    assert (
+        summary_line(result, show_cost=False) == "[completed · 1 turn · 1,000 in / 132 out tokens]"
+    )
