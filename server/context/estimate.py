@@ -59,10 +59,6 @@ def measure(message: Message, bulky_chars: int) -> tuple[int, int]:
     return chars // CHARS_PER_TOKEN + _MESSAGE_OVERHEAD, bulky
 
 
-def text_tokens(text: str) -> int:
-    return len(text) // CHARS_PER_TOKEN + _MESSAGE_OVERHEAD
-
-
 def tools_tokens(tools: Sequence[ToolSpec]) -> int:
     chars = sum(len(t.name) + len(t.description) + len(orjson.dumps(t.input_schema)) for t in tools)
     return chars // CHARS_PER_TOKEN + _TOOL_USE_OVERHEAD * len(tools)

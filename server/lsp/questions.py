@@ -122,9 +122,6 @@ class QuestionBoard:
             question.future.set_result(answer)
         return question
 
-    def for_session(self, session_id: str) -> list[Question]:
-        return [q for q in self.open.values() if q.session_id == session_id]
-
     def _publish(self, uri: str | None) -> None:
         if uri is None:
             return

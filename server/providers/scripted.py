@@ -97,10 +97,6 @@ class ScriptedProvider:
     def model_name(self) -> str:
         return self._name
 
-    @property
-    def remaining(self) -> int:
-        return len(self._turns) - len(self.calls)
-
     async def stream(self, request: ModelInput) -> AsyncIterator[ModelEvent]:
         index = len(self.calls)
         messages = request.messages
