@@ -44,6 +44,7 @@ class Simple:
     assignments: list[Word]
     words: list[Word]
     redirects: list[Redirect]
+    literal: bool = False  # every word is plain text, read as it stands
 
 
 @dataclass(slots=True)
@@ -58,6 +59,14 @@ class Script:
 
 _PLAIN = re.compile(r"[^\s|&;()<>'\"\\$`]+")
 _FUNCTION = re.compile(r"[^\s|&;()<>'\"\\$`]+[ \t]*\([ \t]*\)")
+# A whole simple command of plain words (no glob, brace or tilde characters either,
+# so each word means itself), up to an operator that ends it; not "&>", a redirection.
+_LITERAL_WORD = r"[A-Za-z0-9_./,:@%+=-]+"
+_FAST_COMMAND = re.compile(
+    rf"[ \t]*((?:{_LITERAL_WORD}[ \t]+)*{_LITERAL_WORD})[ \t]*(?=[\n;|)]|&(?!>)|\Z)"
+)
+_RESERVED = {"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "for", "in",
+             "function", "case", "esac", "select", "coproc", "time", "{", "}", "!"}  # fmt: skip
 _FAST_WORD = re.compile(r"[ \t]*([^\s|&;()<>'\"\\$`]+)(?=[ \t\n;&|)]|\Z)")
 _BLANKS = re.compile(r"(?:[ \t]|\\\n)+")
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
@@ -161,6 +170,15 @@ class _Parser:
             self.skip_separators()
 
     def command(self, script: Script) -> None:
+        fast = _FAST_COMMAND.match(self.s, self.i)
+        if fast is not None:
+            words = fast.group(1).split()
+            if words[0] not in _RESERVED and not _ASSIGNMENT.match(words[0]):
+                # Ordinary words up to an operator: no quotes, expansions, redirections
+                # or reserved words to read (the common case, read in one step).
+                self.i = fast.end()
+                script.commands.append(Simple([], [Word(w) for w in words], [], literal=True))
+                return
         self.blanks()
         if self.i >= len(self.s):
             raise Unsupported("a command is missing")

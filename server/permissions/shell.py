@@ -199,6 +199,9 @@ def _read(node: grammar.Word, walk: _Walk, *, assignment_value: bool = False) ->
 
 
 def _command(node: grammar.Simple, walk: _Walk) -> None:
+    if node.literal:  # plain words only: each means itself
+        _add([Word(w.raw, True) for w in node.words], walk)
+        return
     for assignment in node.assignments:
         for inner in assignment.scripts:
             walk.fail("uses command or process substitution")
