@@ -50,7 +50,10 @@ async def locate(ctx: ToolContext, path: str, line: int, symbol: str) -> tuple[s
 def render_locations(locations: Sequence[CodeLocation], what: str) -> str:
     if not locations:
         return f"No {what} found."
-    lines = [f"{loc.path}:{loc.line}: {loc.text}" for loc in locations[:MAX_LISTED]]
+    lines = [
+        f"{loc.path}:{loc.line}" + (f": {loc.text}" if loc.text else "")
+        for loc in locations[:MAX_LISTED]
+    ]
     more = len(locations) - MAX_LISTED
     if more > 0:
         lines.append(f"... and {more} more")

@@ -309,26 +309,21 @@ class WorkspaceIntelligence:
         if result is None:
             return []
         items = list(result) if isinstance(result, (list, tuple)) else [result]
+        texts: dict[str, str | None] = {}
         found = []
         for item in items[:MAX_RESULTS]:
             uri = getattr(item, "target_uri", None) or item.uri
             rng = getattr(item, "target_selection_range", None) or item.range
-            found.append(await self._location(uri, rng.start.line))
+            rel = self._rel_of(uri)
+            if rel is None:  # a library: its path and line; nothing is read outside the root
+                found.append(CodeLocation(self._shown_path(uri), rng.start.line + 1, ""))
+                continue
+            if rel not in texts:
+                texts[rel] = await self._text(rel)
+            text = texts[rel]
+            shown = line_at(text, rng.start.line).strip() if text is not None else ""
+            found.append(CodeLocation(rel, rng.start.line + 1, shown[:200]))
         return sorted(set(found), key=lambda loc: (loc.path, loc.line))
-
-    async def _location(self, uri: str, line: int) -> CodeLocation:
-        rel = self._rel_of(uri)
-        text: str | None = None
-        if rel is not None:
-            text = await self._text(rel)
-        else:
-            fs = to_fs_path(uri)
-            try:
-                text = Path(fs).read_text("utf-8", "replace") if fs else None
-            except OSError:
-                text = None
-        shown = line_at(text, line).strip() if text is not None else ""
-        return CodeLocation(self._shown_path(uri), line + 1, shown[:200])
 
     async def symbols(self, query: str | None, path: str | None) -> list[CodeSymbol]:
         if path is not None:
