@@ -33,6 +33,11 @@ class ToolUseBlock:
     input: dict[str, Any]
 
 
+# A tool_use whose input is not a JSON object (a response cut off mid-call) keeps the
+# raw text under this key; the runtime answers such a call invalid_input.
+INVALID_JSON_KEY = "__invalid_json__"
+
+
 @dataclass(frozen=True, slots=True)
 class ToolResultBlock:
     tool_use_id: str

@@ -19,6 +19,7 @@ from anthropic import types as api
 
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.messages import (
+    INVALID_JSON_KEY,
     ContentBlock,
     Message,
     TextBlock,
@@ -45,7 +46,6 @@ CREDENTIAL_VARS = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
 KNOWN_STOP_REASONS: frozenset[str] = frozenset(
     {"end_turn", "tool_use", "max_tokens", "stop_sequence", "refusal", "pause_turn"}
 )
-INVALID_JSON_KEY = "__invalid_json__"
 T = TypeVar("T")
 
 

@@ -19,6 +19,7 @@ import openai
 
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.messages import (
+    INVALID_JSON_KEY,
     ContentBlock,
     Message,
     TextBlock,
@@ -40,7 +41,6 @@ from agentls.contracts.model_io import (
 from agentls.contracts.usage import Usage
 from agentls.providers.errors import describe, error_field, one_line
 
-INVALID_JSON_KEY = "__invalid_json__"
 # A local server ignores the key, but the SDK insists on one.
 LOCAL_PLACEHOLDER_KEY = "not-needed"
 _STOP_REASONS: dict[str, StopReason] = {

@@ -23,6 +23,7 @@ from agentls.contracts.decisions import (
     RuntimeDecision,
     Verdict,
 )
+from agentls.contracts.messages import INVALID_JSON_KEY
 from agentls.contracts.observer import RunObserver, notify
 from agentls.contracts.tooling import ErrorCode, Observation, Risk, ToolError, ToolIntent
 from agentls.permissions.approvers import Approver
@@ -148,7 +149,7 @@ class ToolRuntime:
             return shaping.error(
                 intent, ErrorCode.NOT_FOUND, f"no tool named {intent.name!r}; tools: {names}"
             )
-        if "__invalid_json__" in intent.input:
+        if INVALID_JSON_KEY in intent.input:
             return shaping.error(
                 intent, ErrorCode.INVALID_INPUT,
                 "the tool input was not valid JSON (the response may have been cut off)",
