@@ -90,3 +90,12 @@ async def test_files_no_server_knows_are_named_with_the_reason(context: ToolCont
     (context.workspace.root / "notes.md").write_text("# notes\n")
     out = await PROBLEMS.run(ProblemsInput(path="notes.md"), context)
     assert "notes.md: not checked: no language server is configured for .md files" in out.text
+
+
+async def test_a_library_definition_is_a_path_and_a_line(context: ToolContext) -> None:
+    out = await DEFINITION.run(SymbolAtInput(path="use.py", line=3, symbol="print"), context)
+    head, *locations = out.text.splitlines()
+    assert head.startswith(f"{len(locations)} definition") and locations
+    for location in locations:
+        path, line = location.rsplit(":", 1)
+        assert path.startswith("/") and path.endswith("builtins.pyi") and int(line) > 1
