@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Literal
 
 from agentls.contracts.messages import ContentBlock, Message
@@ -81,15 +82,34 @@ ModelEvent = (
 )
 
 
+class ModelErrorKind(StrEnum):
+    """Why a model call failed, for code to act on (the loop compacts on PROMPT_TOO_LONG)."""
+
+    API = "api"  # any other error the API returned
+    AUTH = "auth"
+    PERMISSION = "permission"
+    NOT_FOUND = "not_found"
+    BAD_REQUEST = "bad_request"
+    PROMPT_TOO_LONG = "prompt_too_long"
+    RATE_LIMIT = "rate_limit"
+    OVERLOADED = "overloaded"
+    TIMEOUT = "timeout"
+    CONNECTION = "connection"
+    STREAM = "stream"  # a malformed or cut-off response
+    PROVIDER = "provider"  # the provider's code raised something else
+    SCRIPT = "script"  # a scripted model's script does not hold
+    REPLAY = "replay"  # a replayed recording has no more output
+
+
 class ModelError(Exception):
     """The model call failed after the provider's own retries.
 
-    ``kind`` is a short machine-readable tag (``auth``, ``rate_limit``,
-    ``overloaded``, ``timeout``, ``connection``, ``stream``, ``bad_request``,
-    ``script``...); the message is meant for a person.
+    ``kind`` is a machine-readable tag; the message is meant for a person.
     """
 
-    def __init__(self, message: str, *, kind: str = "api", status: int | None = None) -> None:
+    def __init__(
+        self, message: str, *, kind: ModelErrorKind = ModelErrorKind.API, status: int | None = None
+    ) -> None:
         super().__init__(message)
         self.kind = kind
         self.status = status

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from agentls.contracts.usage import Usage
 
@@ -33,11 +33,14 @@ EXIT_CODES: dict[TerminalReason, int] = {
 EXIT_USAGE = 2
 
 
+BudgetLimit = Literal["tokens", "cost_usd", "turns", "wall_seconds"]
+
+
 @dataclass(frozen=True, slots=True)
 class BudgetOverrun:
     """Which limit was hit and by how much (``used - limit``)."""
 
-    limit_name: str  # "tokens" | "cost_usd" | "turns" | "wall_seconds"
+    limit_name: BudgetLimit
     limit: float
     used: float
 

@@ -23,7 +23,13 @@ from agentls.context.projector import ContextProjector
 from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.messages import Message, message_from_dict
-from agentls.contracts.model_io import MessageDone, ModelError, ModelEvent, ModelInput
+from agentls.contracts.model_io import (
+    MessageDone,
+    ModelError,
+    ModelErrorKind,
+    ModelEvent,
+    ModelInput,
+)
 from agentls.contracts.observer import NullObserver
 from agentls.contracts.outcomes import TerminalReason
 from agentls.contracts.tooling import ErrorCode, ToolError, ToolOutput
@@ -96,7 +102,7 @@ class _RecordedModel:
 
     async def stream(self, request: ModelInput) -> AsyncIterator[ModelEvent]:
         if not self._outputs:
-            raise ModelError("the recording ends here", kind="replay")
+            raise ModelError("the recording ends here", kind=ModelErrorKind.REPLAY)
         event = self._outputs.popleft()
         message = message_from_dict(event["message"])
         yield MessageDone(message, event.get("stopReason", "end_turn"), Usage())

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 
 from agentls.context.projector import ContextProjector
-from agentls.contracts.model_io import MessageDone, ModelError, ModelInput
+from agentls.contracts.model_io import MessageDone, ModelError, ModelErrorKind, ModelInput
 from agentls.contracts.usage import Usage
 from agentls.providers.base import ModelProvider
 from agentls.runtime.runtime import AuditLog
@@ -60,8 +60,10 @@ class Compactor:
         except Exception as exc:
             raise ModelError(
                 f"compacting the conversation failed: the model provider failed: {exc!r}",
-                kind="provider",
+                kind=ModelErrorKind.PROVIDER,
             ) from exc
         if done is None:
-            raise ModelError("the summary stream ended without a complete message", kind="stream")
+            raise ModelError(
+                "the summary stream ended without a complete message", kind=ModelErrorKind.STREAM
+            )
         return done

@@ -21,6 +21,7 @@ from agentls.contracts.messages import Message, TextBlock, ToolResultBlock, mess
 from agentls.contracts.model_io import (
     MessageDone,
     ModelError,
+    ModelErrorKind,
     ModelInput,
     TextDelta,
     ThinkingDelta,
@@ -122,7 +123,7 @@ class QueryLoop:
             try:
                 done = await self.infer(run_id, turn, projection.request, tally)
             except ModelError as exc:
-                if exc.kind != "prompt_too_long":
+                if exc.kind != ModelErrorKind.PROMPT_TOO_LONG:
                     raise
                 done = await self._recover(run_id, turn, messages, tally, str(exc))
             self._append(run_id, turn, messages, done.message, "model_output",
@@ -177,11 +178,11 @@ class QueryLoop:
             try:
                 return await self.infer(run_id, turn, projection.request, tally)
             except ModelError as exc:
-                if exc.kind != "prompt_too_long":
+                if exc.kind != ModelErrorKind.PROMPT_TOO_LONG:
                     raise
                 overflow = str(exc)
         advice = overflow_advice(policy, overflow, compacted=compacted)
-        raise ModelError(advice, kind="prompt_too_long")
+        raise ModelError(advice, kind=ModelErrorKind.PROMPT_TOO_LONG)
 
     async def infer(
         self, run_id: str, turn: int, request: ModelInput, tally: RunTally
@@ -198,9 +199,13 @@ class QueryLoop:
         except (ModelError, asyncio.CancelledError):
             raise
         except Exception as exc:  # a provider bug must still end as model_error
-            raise ModelError(f"the model provider failed: {exc!r}", kind="provider") from exc
+            raise ModelError(
+                f"the model provider failed: {exc!r}", kind=ModelErrorKind.PROVIDER
+            ) from exc
         if done is None:
-            raise ModelError("the model stream ended without a complete message", kind="stream")
+            raise ModelError(
+                "the model stream ended without a complete message", kind=ModelErrorKind.STREAM
+            )
         self.projector.calibrate(done.usage)
         tally.last_text = done.message.text
         self._account(run_id, turn, done.usage, tally)
@@ -259,7 +264,7 @@ class QueryLoop:
     def guard(self, budget: Budget, tally: RunTally) -> Finish | None:
         stop = self.runtime.stop
         if stop is not None:
-            return Finish(TerminalReason(stop.reason), stop.detail)
+            return Finish(stop.reason, stop.detail)
         overrun = budget.overrun(tally.usage, tally.cost_usd)
         if overrun is not None:
             return Finish(TerminalReason.BUDGET_EXCEEDED, overrun_note(overrun), overrun)

@@ -31,6 +31,7 @@ from agentls.contracts.model_io import (
     BlockFinished,
     MessageDone,
     ModelError,
+    ModelErrorKind,
     ModelEvent,
     ModelInput,
     StopReason,
@@ -100,7 +101,7 @@ class AnthropicProvider:
                 try:  # without a key the SDK only fails at request time, with a TypeError
                     require_api_key()
                 except ConfigError as exc:
-                    raise ModelError(str(exc), kind="auth") from None
+                    raise ModelError(str(exc), kind=ModelErrorKind.AUTH) from None
             self._client = anthropic.AsyncAnthropic(
                 api_key=self._api_key,
                 base_url=self._base_url,
@@ -145,7 +146,7 @@ class AnthropicProvider:
                     except (AttributeError, TypeError, ValueError) as exc:
                         raise ModelError(
                             f"unexpected event from the Anthropic API ({describe(exc)})",
-                            kind="stream",
+                            kind=ModelErrorKind.STREAM,
                         ) from None
                     for model_event in model_events:
                         yield model_event
@@ -313,7 +314,9 @@ class _Assembler:
 
     def done(self) -> MessageDone:
         if not self.stopped:
-            raise ModelError("the Anthropic API response ended before message_stop", kind="stream")
+            raise ModelError(
+                "the Anthropic API response ended before message_stop", kind=ModelErrorKind.STREAM
+            )
         blocks = tuple(self.finished[i] for i in sorted(self.finished))
         return MessageDone(Message("assistant", blocks), self.stop_reason, self.usage)
 
@@ -349,17 +352,20 @@ def to_model_error(exc: Exception, model_name: str) -> ModelError:
     if isinstance(exc, anthropic.APIStatusError):
         return _status_error(exc, model_name)
     if isinstance(exc, anthropic.APITimeoutError | httpx2.TimeoutException):
-        return ModelError("the Anthropic API timed out (no data in time)", kind="timeout")
+        return ModelError(
+            "the Anthropic API timed out (no data in time)", kind=ModelErrorKind.TIMEOUT
+        )
     if isinstance(exc, anthropic.APIConnectionError | httpx2.TransportError):
         return ModelError(
             f"could not reach the Anthropic API ({describe(exc)}); check the network",
-            kind="connection",
+            kind=ModelErrorKind.CONNECTION,
         )
     if isinstance(exc, anthropic.APIResponseValidationError | ValueError | LookupError):
         return ModelError(
-            f"malformed response from the Anthropic API ({describe(exc)})", kind="stream"
+            f"malformed response from the Anthropic API ({describe(exc)})",
+            kind=ModelErrorKind.STREAM,
         )
-    return ModelError(f"Anthropic API call failed ({describe(exc)})", kind="api")
+    return ModelError(f"Anthropic API call failed ({describe(exc)})", kind=ModelErrorKind.API)
 
 
 def _status_error(exc: anthropic.APIStatusError, model_name: str) -> ModelError:
@@ -367,28 +373,35 @@ def _status_error(exc: anthropic.APIStatusError, model_name: str) -> ModelError:
     error_type = error_field(exc.body, "type")
     detail = one_line(exc.api_message or error_type or str(exc))
     if code == 200:  # an `event: error` inside an otherwise good stream; never retried
-        kind = "overloaded" if error_type == "overloaded_error" else "stream"
+        overloaded = error_type == "overloaded_error"
+        kind = ModelErrorKind.OVERLOADED if overloaded else ModelErrorKind.STREAM
         return ModelError(
             f"the Anthropic API failed mid-response: {detail}", kind=kind, status=code
         )
 
-    def made(text: str, kind: str) -> ModelError:
+    def made(text: str, kind: ModelErrorKind) -> ModelError:
         return ModelError(f"{text} ({code}: {detail})", kind=kind, status=code)
 
     if code == 401:
-        return made("the Anthropic API rejected the API key; check ANTHROPIC_API_KEY", "auth")
+        return made(
+            "the Anthropic API rejected the API key; check ANTHROPIC_API_KEY", ModelErrorKind.AUTH
+        )
     if code == 403:
-        return made("no permission for this Anthropic API call", "permission")
+        return made("no permission for this Anthropic API call", ModelErrorKind.PERMISSION)
     if code == 404:
-        return made(f"model {model_name!r} not found by the Anthropic API", "not_found")
+        return made(
+            f"model {model_name!r} not found by the Anthropic API", ModelErrorKind.NOT_FOUND
+        )
     if code == 413 or "prompt is too long" in detail.lower():
-        return made("the conversation is too long for the model", "prompt_too_long")
+        return made("the conversation is too long for the model", ModelErrorKind.PROMPT_TOO_LONG)
     if code == 400:
-        return made("the Anthropic API rejected the request", "bad_request")
+        return made("the Anthropic API rejected the request", ModelErrorKind.BAD_REQUEST)
     if code == 429:
-        return made("rate limited by the Anthropic API, even after retries", "rate_limit")
+        return made(
+            "rate limited by the Anthropic API, even after retries", ModelErrorKind.RATE_LIMIT
+        )
     if code == 529 or error_type == "overloaded_error":
-        return made("the Anthropic API is overloaded; try again later", "overloaded")
+        return made("the Anthropic API is overloaded; try again later", ModelErrorKind.OVERLOADED)
     if code == 408:
-        return made("the Anthropic API timed out", "timeout")
-    return made("the Anthropic API returned an error", "api")
+        return made("the Anthropic API timed out", ModelErrorKind.TIMEOUT)
+    return made("the Anthropic API returned an error", ModelErrorKind.API)

@@ -30,6 +30,7 @@ from agentls.contracts.model_io import (
     BlockFinished,
     MessageDone,
     ModelError,
+    ModelErrorKind,
     ModelEvent,
     ModelInput,
     StopReason,
@@ -115,7 +116,7 @@ class OpenAIProvider:
                 try:
                     key, url = resolve_credentials(self._base_url)
                 except ConfigError as exc:
-                    raise ModelError(str(exc), kind="auth") from None
+                    raise ModelError(str(exc), kind=ModelErrorKind.AUTH) from None
             self._client = openai.AsyncOpenAI(
                 api_key=key, base_url=url, max_retries=self._max_retries, timeout=self._timeout
             )
@@ -158,7 +159,7 @@ class OpenAIProvider:
                                 yield event
             if finish is None:
                 raise ModelError(
-                    "the model server ended the stream before finishing", kind="stream"
+                    "the model server ended the stream before finishing", kind=ModelErrorKind.STREAM
                 )
             blocks = _blocks(text, calls)
         except ModelError:
@@ -312,36 +313,44 @@ def to_model_error(exc: Exception, model_name: str) -> ModelError:
     if isinstance(exc, openai.APIStatusError):
         return _status_error(exc, model_name)
     if isinstance(exc, openai.APITimeoutError | httpx2.TimeoutException):
-        return ModelError("the model server timed out (no data in time)", kind="timeout")
+        return ModelError(
+            "the model server timed out (no data in time)", kind=ModelErrorKind.TIMEOUT
+        )
     if isinstance(exc, openai.APIConnectionError | httpx2.TransportError):
         return ModelError(
             f"could not reach the model server ({describe(exc)}); is it running, and is "
             "OPENAI_BASE_URL (or baseUrl) right?",
-            kind="connection",
+            kind=ModelErrorKind.CONNECTION,
         )
-    return ModelError(f"malformed response from the model server ({describe(exc)})", kind="stream")
+    return ModelError(
+        f"malformed response from the model server ({describe(exc)})", kind=ModelErrorKind.STREAM
+    )
 
 
 def _status_error(exc: openai.APIStatusError, model_name: str) -> ModelError:
     code = exc.status_code
     detail = one_line(error_field(exc.body, "message") or exc.message or str(exc))
 
-    def made(text: str, kind: str) -> ModelError:
+    def made(text: str, kind: ModelErrorKind) -> ModelError:
         return ModelError(f"{text} ({code}: {detail})", kind=kind, status=code)
 
     lowered = detail.lower()
     if code == 401:
-        return made("the model server rejected the API key; check OPENAI_API_KEY", "auth")
+        return made(
+            "the model server rejected the API key; check OPENAI_API_KEY", ModelErrorKind.AUTH
+        )
     if code == 403:
-        return made("no permission for this model server call", "permission")
+        return made("no permission for this model server call", ModelErrorKind.PERMISSION)
     if code == 404:
-        return made(f"model {model_name!r} not found by the model server", "not_found")
+        return made(f"model {model_name!r} not found by the model server", ModelErrorKind.NOT_FOUND)
     if code == 413 or "context length" in lowered or "too long" in lowered:
-        return made("the conversation is too long for the model", "prompt_too_long")
+        return made("the conversation is too long for the model", ModelErrorKind.PROMPT_TOO_LONG)
     if code in (400, 422):
-        return made("the model server rejected the request", "bad_request")
+        return made("the model server rejected the request", ModelErrorKind.BAD_REQUEST)
     if code == 429:
-        return made("rate limited by the model server, even after retries", "rate_limit")
+        return made(
+            "rate limited by the model server, even after retries", ModelErrorKind.RATE_LIMIT
+        )
     if code in (503, 529):
-        return made("the model server is overloaded; try again later", "overloaded")
-    return made("the model server returned an error", "api")
+        return made("the model server is overloaded; try again later", ModelErrorKind.OVERLOADED)
+    return made("the model server returned an error", ModelErrorKind.API)

@@ -15,7 +15,7 @@ Script format (documented in the README)::
     ]}
 
 Each model call consumes the next turn. A call past the end of the script, or a
-turn whose ``expect`` does not hold, fails loudly with ModelError(kind="script").
+turn whose ``expect`` does not hold, fails loudly with ModelError (kind SCRIPT).
 Every call is recorded in ``calls``.
 """
 
@@ -44,6 +44,7 @@ from agentls.contracts.model_io import (
     BlockFinished,
     MessageDone,
     ModelError,
+    ModelErrorKind,
     ModelEvent,
     ModelInput,
     StopReason,
@@ -112,7 +113,7 @@ class ScriptedProvider:
             raise ModelError(
                 f"scripted model: call {index + 1} was not expected "
                 f"(the script has {len(self._turns)} turns)",
-                kind="script",
+                kind=ModelErrorKind.SCRIPT,
             )
         turn = self._turns[index]
         _check_expectations(turn.get("expect"), request, index)
@@ -171,7 +172,7 @@ def _check_expectations(expect: Any, request: ModelInput, index: int) -> None:
     if problems:
         raise ModelError(
             f"scripted model: call {index + 1} did not match the script: " + "; ".join(problems),
-            kind="script",
+            kind=ModelErrorKind.SCRIPT,
         )
 
 

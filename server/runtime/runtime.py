@@ -12,7 +12,7 @@ import asyncio
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ValidationError
 
@@ -25,6 +25,7 @@ from agentls.contracts.decisions import (
 )
 from agentls.contracts.messages import INVALID_JSON_KEY
 from agentls.contracts.observer import RunObserver, notify
+from agentls.contracts.outcomes import TerminalReason
 from agentls.contracts.tooling import ErrorCode, Observation, Risk, ToolError, ToolIntent
 from agentls.permissions.approvers import Approver
 from agentls.permissions.modes import is_visible
@@ -55,7 +56,7 @@ class AuditLog(Protocol):
 class StopSignal:
     """The runtime asks the loop to end the run (policy or repeated failure)."""
 
-    reason: str  # "permission_denied" | "fatal_tool_error"
+    reason: Literal[TerminalReason.PERMISSION_DENIED, TerminalReason.FATAL_TOOL_ERROR]
     detail: str
 
 
@@ -183,7 +184,9 @@ class ToolRuntime:
         final = await self._decide(intent, turn, tool, args, subject, decision)
         if final.verdict is Verdict.DENY:
             if decision.stop_run:
-                self.stop = StopSignal("permission_denied", f"{decision.source} stops the run")
+                self.stop = StopSignal(
+                    TerminalReason.PERMISSION_DENIED, f"{decision.source} stops the run"
+                )
             return self._deny(intent, turn, self._denial_message(final))
         self._denials = 0
         return await self._run(intent, tool, args, self.context.output_limit)
@@ -247,7 +250,8 @@ class ToolRuntime:
         self._denials += 1
         if self._denials >= DENIALS_BEFORE_STOP and self.stop is None:
             self.stop = StopSignal(
-                "permission_denied", f"{DENIALS_BEFORE_STOP} tool calls in a row were denied"
+                TerminalReason.PERMISSION_DENIED,
+                f"{DENIALS_BEFORE_STOP} tool calls in a row were denied",
             )
         return shaping.error(intent, ErrorCode.PERMISSION_DENIED, message)
 
@@ -272,7 +276,9 @@ class ToolRuntime:
             log.exception("tool %s crashed", tool.name)
             self._crashes += 1
             if self._crashes >= CRASHES_BEFORE_STOP:
-                self.stop = StopSignal("fatal_tool_error", f"{tool.name} crashed: {exc!r}")
+                self.stop = StopSignal(
+                    TerminalReason.FATAL_TOOL_ERROR, f"{tool.name} crashed: {exc!r}"
+                )
             return self._failure(
                 intent,
                 shaping.error(intent, ErrorCode.EXECUTION_FAILED, f"{tool.name} crashed: {exc!r}"),
@@ -288,7 +294,8 @@ class ToolRuntime:
             self._denials += 1
             if self._denials >= DENIALS_BEFORE_STOP and self.stop is None:
                 self.stop = StopSignal(
-                    "permission_denied", f"{DENIALS_BEFORE_STOP} tool calls in a row were refused"
+                    TerminalReason.PERMISSION_DENIED,
+                    f"{DENIALS_BEFORE_STOP} tool calls in a row were refused",
                 )
             return observation
         return self._failure(intent, observation)
@@ -297,7 +304,8 @@ class ToolRuntime:
         self._failures += 1
         if self._failures >= FAILURES_BEFORE_STOP and self.stop is None:
             self.stop = StopSignal(
-                "fatal_tool_error", f"{FAILURES_BEFORE_STOP} tool calls in a row failed"
+                TerminalReason.FATAL_TOOL_ERROR,
+                f"{FAILURES_BEFORE_STOP} tool calls in a row failed",
             )
         return observation
 

@@ -22,6 +22,7 @@ from agentls.contracts.messages import (
 from agentls.contracts.model_io import (
     MessageDone,
     ModelError,
+    ModelErrorKind,
     ModelEvent,
     ModelInput,
     TextDelta,
@@ -103,7 +104,7 @@ class LongSessionModel:
         tokens = true_tokens(seen)
         if tokens > self.window:
             raise ModelError(f"prompt is too long: {tokens} tokens > {self.window} maximum",
-                             kind="prompt_too_long")  # fmt: skip
+                             kind=ModelErrorKind.PROMPT_TOO_LONG)  # fmt: skip
         usage = Usage(input_tokens=tokens, output_tokens=20)
         if not request.tools:
             self.summaries += 1
