@@ -201,6 +201,8 @@ def start_tcp(server: AgentServer, host: str, port: int) -> None:
     async def serve() -> None:
         tcp = await asyncio.start_server(connection, host, port)
         server._server = tcp
+        bound = ", ".join(f"{a[0]}:{a[1]}" for a in (s.getsockname() for s in tcp.sockets))
+        log.info("listening on %s (one connection)", bound)  # bound: a client may connect now
         async with tcp:
             await tcp.serve_forever()
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import logging
-
 from agentls.lsp import (
     answers,
     code_actions,
@@ -16,8 +14,6 @@ from agentls.lsp import (
     undo_command,
 )
 from agentls.lsp.server import AgentServer
-
-log = logging.getLogger(__name__)
 
 
 def build_server() -> AgentServer:
@@ -39,7 +35,6 @@ def serve(tcp: str | None = None) -> int:
         framing.start_io(server)
         return 0
     host, _, port = tcp.rpartition(":")
-    # pygls serves one TCP connection, and the server ends when it closes.
-    log.info("listening on %s:%s (one connection)", host or "127.0.0.1", port)
+    # One TCP connection, and the server ends when it closes.
     framing.start_tcp(server, host or "127.0.0.1", int(port))
     return 0
