@@ -111,6 +111,12 @@ def prepare(attack: Attack) -> dict[str, str | None]:
     return {path: fingerprint(ws, path) for _, path, _ in ATTACKS}
 
 
+@pytest.fixture(autouse=True)
+def isolated_state() -> None:
+    """Nothing here runs agentls in-process: each run has its own state dir (harness.py),
+    so the per-test temporary state folder of tests/conftest.py is not needed."""
+
+
 @pytest.fixture(scope="module", params=list(MODES))
 def run(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory

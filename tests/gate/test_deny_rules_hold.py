@@ -151,6 +151,12 @@ def prepare(attack: Attack, port: int, *, network: bool = True) -> None:
     attack.add(command("touch made"))
 
 
+@pytest.fixture(autouse=True)
+def isolated_state() -> None:
+    """Nothing here runs agentls in-process: each run has its own state dir (harness.py),
+    so the per-test temporary state folder of tests/conftest.py is not needed."""
+
+
 @pytest.fixture(scope="module")
 def served() -> Iterator[Listener]:
     with listener() as server:

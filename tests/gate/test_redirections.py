@@ -89,6 +89,12 @@ def environment(attack: Attack, outside: Path) -> dict[str, str]:
     return {"HOME": str(outside), "OLDPWD": str(outside)}
 
 
+@pytest.fixture(autouse=True)
+def isolated_state() -> None:
+    """Nothing here runs agentls in-process: each run has its own state dir (harness.py),
+    so the per-test temporary state folder of tests/conftest.py is not needed."""
+
+
 @pytest.fixture(scope="module")
 def run(tmp_path_factory: pytest.TempPathFactory) -> Run:
     attack = Attack(tmp_path_factory.mktemp("redirect"))
