@@ -125,7 +125,7 @@ class Checkpointer:
         """A snapshot that looks only where something may have changed: the paths the
         turn wrote (``turn``; None after a command: anywhere) and those the watcher saw
         move since the last one. "Before" a turn, nothing moved means the last one holds."""
-        overlays = self._overlays()
+        overlays = await self._overlays()
         dirty = self.outside.take_dirty()
         try:
             if dirty:  # the watcher reports a turn's own writes after its snapshot
@@ -172,9 +172,9 @@ class Checkpointer:
         now = self.context.reads
         return {p for p, v in now.items() if self._reads.get(p) != v}
 
-    def _overlays(self) -> dict[str, str | None]:
+    async def _overlays(self) -> dict[str, str | None]:
         buffers = getattr(self.workspace, "unsaved_buffers", None)
-        return dict(buffers()) if buffers is not None else {}
+        return dict(await buffers()) if buffers is not None else {}
 
     async def close(self) -> None:
         await self.outside.close()

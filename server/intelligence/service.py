@@ -140,7 +140,7 @@ class WorkspaceIntelligence:
         paths = {self._rel_of(uri) for uri in connection.docs}
         unsaved = getattr(self.workspace, "unsaved_buffers", None)
         if unsaved is not None:
-            paths.update(unsaved())
+            paths.update(await unsaved())
         for rel in sorted(p for p in paths if p is not None):
             if connection in self._connections(rel):
                 await self._sync(connection, rel)
@@ -164,7 +164,7 @@ class WorkspaceIntelligence:
         if paths is None:  # the files the servers have open, and the editor's unsaved ones
             open_paths = {r for c in self.hub.connections.values() for r in self._open_paths(c)}
             unsaved = getattr(self.workspace, "unsaved_buffers", None)
-            rels = sorted(open_paths | set(unsaved() if unsaved is not None else ()))
+            rels = sorted(open_paths | set(await unsaved() if unsaved is not None else ()))
         else:
             rels = [self.workspace.relative(p) for p in paths]
         return await self._problems(rels, wait, "hint")

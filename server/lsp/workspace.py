@@ -94,7 +94,7 @@ class LspWorkspace:
         self, command: str, timeout_seconds: float, output_limit: int
     ) -> CommandResult:
         result = await self._disk.run_command(command, timeout_seconds, output_limit)
-        unsaved = self.unsaved_paths()
+        unsaved = await self.unsaved_paths()
         if not unsaved:
             return result
         names = ", ".join(unsaved[:5]) + (" …" if len(unsaved) > 5 else "")
@@ -147,29 +147,24 @@ class LspWorkspace:
                 await self._save(rel, content.decode("utf-8", "replace"))
         await self._disk.restore_files(on_disk)
 
-    def unsaved_buffers(self) -> dict[str, str | None]:
+    async def unsaved_buffers(self) -> dict[str, str | None]:
         """Open documents whose text is not on disk yet, for checkpoints."""
-        buffers: dict[str, str | None] = {}
-        for rel in self.unsaved_paths():
-            doc = self.open_document(rel)
-            if doc is not None:
-                buffers[rel] = doc.source
-        return buffers
+        return dict(sorted((await self._unsaved()).items()))
 
-    def unsaved_paths(self) -> list[str]:
+    async def unsaved_paths(self) -> list[str]:
         """Open documents under the root whose text differs from the file on disk."""
-        found = []
+        return sorted(await self._unsaved())
+
+    async def _unsaved(self) -> dict[str, str]:
+        # The buffers are taken here, on the event loop; the files are read on a thread.
+        buffers: dict[str, str] = {}
         for doc in list(self.server.workspace.text_documents.values()):
             path = Path(doc.path)
-            if not path.is_relative_to(self.root):
-                continue
-            try:
-                on_disk = path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                on_disk = None
-            if on_disk != doc.source:
-                found.append(path.relative_to(self.root).as_posix())
-        return sorted(found)
+            if path.is_relative_to(self.root):
+                buffers[path.relative_to(self.root).as_posix()] = doc.source
+        if not buffers:
+            return {}
+        return await asyncio.to_thread(_not_on_disk, self.root, buffers)
 
     async def write(
         self, path: str, new_text: str, *, expected_version: str | None, create: bool
@@ -352,6 +347,19 @@ class LspWorkspace:
     def _emit(self, kind: str, payload: dict[str, Any]) -> None:
         if self.on_edit is not None:
             self.on_edit(kind, payload)
+
+
+def _not_on_disk(root: Path, buffers: dict[str, str]) -> dict[str, str]:
+    """The buffers whose file holds other text (or cannot be read as UTF-8)."""
+    found = {}
+    for rel, text in buffers.items():
+        try:
+            on_disk: str | None = (root / rel).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            on_disk = None
+        if on_disk != text:
+            found[rel] = text
+    return found
 
 
 def unsaved_note(rel: str) -> str:
