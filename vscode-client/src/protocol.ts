@@ -9,7 +9,8 @@ export const COMMANDS = {
   setMode: 'agentls.setMode',
   answer: 'agentls.answer',
   showDiff: 'agentls.showDiff',
-  // Not there yet: the client offers Undo Last Ask only once the server advertises it.
+  // Undo last ask: {sessionId, turn?} puts back the whole last ask, or with `turn` that one
+  // turn. Offered only when the server advertises it (older servers do not).
   undo: 'agentls.undo',
 } as const;
 
