@@ -49,7 +49,7 @@ from agentls.acp.session import AcpSession
 from agentls.acp.stop_reasons import stop_reason
 from agentls.contracts.errors import ConfigError
 from agentls.conversation.manager import ConversationManager, SessionBusy
-from agentls.conversation.settings import Settings
+from agentls.conversation.settings import Settings, load_settings
 from agentls.permissions.modes import parse_mode
 
 log = logging.getLogger(__name__)
@@ -111,7 +111,7 @@ class AgentlsAgent:
         return AuthenticateResponse()
 
     def _settings_probe(self) -> Settings:
-        return Settings(model=self.model) if self.model else Settings()
+        return load_settings({"model": self.model})
 
     # --- sessions ------------------------------------------------------------
 

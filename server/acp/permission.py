@@ -16,7 +16,7 @@ from acp.interfaces import Client
 from acp.schema import AllowedOutcome, PermissionOption, ToolCallUpdate
 
 from agentls.permissions.policy import PermissionPolicy
-from agentls.permissions.rules import Rule
+from agentls.permissions.rules import Rule, RuleSet
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +87,7 @@ def remember(policy: PermissionPolicy, choice: Choice, rules: Sequence[Rule]) ->
     if choice is Choice.ALLOW_ALWAYS:
         policy.remember(rules)
     elif choice is Choice.REJECT_ALWAYS:
-        for rule in rules:
-            if rule not in policy.rules.deny:
-                policy.rules.deny.append(rule)
+        # A new rule set, not an append: the one in force is the settings' own.
+        new = [rule for rule in dict.fromkeys(rules) if rule not in policy.rules.deny]
+        if new:
+            policy.rules = policy.rules.merged(RuleSet(deny=new))

@@ -11,8 +11,9 @@ from typing import Any
 
 from acp.schema import HttpMcpServer, McpServerStdio
 
-from agentls.conversation.settings import Settings, load_settings
+from agentls.conversation.settings import Settings
 from agentls.conversation.settings_files import SettingsFiles
+from agentls.conversation.settings_layers import SettingsLayer
 
 log = logging.getLogger(__name__)
 
@@ -23,19 +24,16 @@ def session_settings(
     files: SettingsFiles, root: Path, model: str | None, servers: Sequence[Any] | None
 ) -> Settings:
     """Defaults < the person's file < the workspace file < `--model` < the client's servers."""
-    layers, notes = files.layers(root)
-    for note in notes:
-        log.warning("%s", note)
-    settings = Settings()
-    for layer in layers:
-        settings = load_settings(layer, base=settings)
     more: dict[str, Any] = {}
     if model:
         more["model"] = model
     mcp = mcp_servers(servers or ())
     if mcp:
         more["mcpServers"] = mcp
-    return load_settings(more, base=settings) if more else settings
+    loaded = files.load(root, SettingsLayer(more))
+    for note in loaded.notes:
+        log.warning("%s", note)
+    return loaded.settings
 
 
 def mcp_servers(servers: Sequence[Any]) -> dict[str, dict[str, Any]]:

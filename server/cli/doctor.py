@@ -15,8 +15,9 @@ from typing import Any
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.outcomes import EXIT_USAGE
 from agentls.conversation.doctor import build_report
-from agentls.conversation.settings import Settings, load_settings
+from agentls.conversation.settings import Settings
 from agentls.conversation.settings_files import SettingsFiles
+from agentls.conversation.settings_layers import SettingsLayer
 from agentls.session.store import default_state_dir
 
 
@@ -39,11 +40,7 @@ def run_doctor(args: argparse.Namespace) -> int:
 def _with_model_flag(root: Path, state_dir: Path, model: str) -> Settings | None:
     """The files' settings with --model on top; None lets the report name the broken file."""
     try:
-        layers, _ = SettingsFiles(state_dir).layers(root)
-        settings = Settings()
-        for layer in [*layers, {"model": model}]:
-            settings = load_settings(layer, base=settings)
-        return settings
+        return SettingsFiles(state_dir).load(root, SettingsLayer({"model": model})).settings
     except (ConfigError, ValueError):
         return None
 

@@ -10,7 +10,6 @@ from pathlib import Path
 
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.outcomes import EXIT_USAGE
-from agentls.conversation.settings import Settings, load_settings
 from agentls.conversation.settings_files import SettingsFiles
 from agentls.mcp.config import McpServerConfig
 from agentls.mcp.hub import McpHub, ServerReport
@@ -26,16 +25,13 @@ def run_mcp_list(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     root = root.resolve()
     try:
-        layers, notes = SettingsFiles(default_state_dir()).layers(root)
-        settings = Settings()
-        for layer in layers:
-            settings = load_settings(layer, base=settings)
+        loaded = SettingsFiles(default_state_dir()).load(root)
     except ConfigError as exc:
         print(f"agentls: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    for note in notes:
+    for note in loaded.notes:
         print(f"agentls: {note}", file=sys.stderr)
-    servers = settings.mcp_servers
+    servers = loaded.settings.mcp_servers
     reports = asyncio.run(_report(root, servers)) if servers else []
     if args.json:
         print(json.dumps([r.to_dict() for r in reports], indent=2, ensure_ascii=False))

@@ -19,7 +19,7 @@ from typing import Any
 
 from agentls import __version__
 from agentls.contracts.errors import ConfigError
-from agentls.conversation.settings import Settings, load_settings
+from agentls.conversation.settings import Settings
 from agentls.conversation.settings_files import (
     WORKSPACE_FILE,
     SettingsFiles,
@@ -111,14 +111,7 @@ def _settings_from_files(
     root: Path | None, files: SettingsFiles, blocking: list[str]
 ) -> Settings | None:
     try:
-        layers, _ = files.layers(root) if root is not None else ([], [])
-        if root is None:
-            user = read_json(user_settings_path())
-            layers = [user] if user is not None else []
-        settings = Settings()
-        for layer in layers:
-            settings = load_settings(layer, base=settings)
-        return settings
+        return files.load(root).settings
     except ConfigError as exc:
         if str(exc) not in blocking:
             blocking.append(str(exc))
@@ -131,20 +124,21 @@ def _settings_from_files(
 def _model(settings: Settings | None, blocking: list[str]) -> dict[str, Any]:
     if settings is None:
         return {"id": None, "provider": None, "keyVariable": None, "keySet": False}
-    provider, _, name = settings.model.partition(":")
-    info: dict[str, Any] = {"id": settings.model, "provider": provider}
+    model = settings.model.id
+    provider, _, name = model.partition(":")
+    info: dict[str, Any] = {"id": model, "provider": provider}
     if provider == "anthropic":
         var = next((v for v in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN") if _set(v)), None)
         info |= {"keyVariable": var or "ANTHROPIC_API_KEY", "keySet": var is not None}
         info["baseUrl"] = os.environ.get("ANTHROPIC_BASE_URL") or None
         if var is None:
-            blocking.append(f"{settings.model} needs an API key: set ANTHROPIC_API_KEY")
+            blocking.append(f"{model} needs an API key: set ANTHROPIC_API_KEY")
     elif provider == "openai":
-        url = settings.base_url or os.environ.get("OPENAI_BASE_URL") or None
+        url = settings.model.base_url or os.environ.get("OPENAI_BASE_URL") or None
         info |= {"keyVariable": "OPENAI_API_KEY", "keySet": _set("OPENAI_API_KEY"), "baseUrl": url}
         if not info["keySet"] and url is None:
             blocking.append(
-                f"{settings.model} needs OPENAI_API_KEY, or a local server's URL in "
+                f"{model} needs OPENAI_API_KEY, or a local server's URL in "
                 "OPENAI_BASE_URL or the baseUrl setting"
             )
     elif provider == "scripted":
@@ -152,10 +146,10 @@ def _model(settings: Settings | None, blocking: list[str]) -> dict[str, Any]:
         from agentls.providers.scripted import BUILTIN_SCRIPTS
 
         if name not in BUILTIN_SCRIPTS and not Path(name).expanduser().is_file():
-            blocking.append(f"{settings.model}: no script file at {Path(name).expanduser()}")
+            blocking.append(f"{model}: no script file at {Path(name).expanduser()}")
     else:
         info |= {"keyVariable": None, "keySet": None}
-        blocking.append(f"unknown model provider {provider!r} in {settings.model!r}")
+        blocking.append(f"unknown model provider {provider!r} in {model!r}")
     return info
 
 
@@ -172,7 +166,7 @@ def _ripgrep(warnings: list[str]) -> dict[str, Any]:
 
 
 def _sandbox(settings: Settings | None, warnings: list[str]) -> dict[str, Any]:
-    sandbox = settings.sandbox_settings() if settings is not None else None
+    sandbox = settings.sandbox if settings is not None else None
     problem = bwrap_problem()
     if sandbox is None:
         return {

@@ -23,7 +23,7 @@ from agentls.contracts.observer import NullObserver, RunObserver, notify
 from agentls.contracts.outcomes import RunResult, TerminalReason
 from agentls.contracts.tooling import ErrorCode, Risk
 from agentls.contracts.usage import Usage
-from agentls.conversation.checkpointing import Checkpointer, CheckpointSettings
+from agentls.conversation.checkpointing import Checkpointer
 from agentls.conversation.prompt import system_prompt
 from agentls.conversation.settings import Settings
 from agentls.conversation.settings_files import SettingsFiles
@@ -56,11 +56,9 @@ ProviderFactory = Callable[[Settings], ModelProvider]
 
 
 def provider_from_settings(settings: Settings) -> ModelProvider:
+    model = settings.model
     return make_provider(
-        settings.model,
-        settings.base_url,
-        temperature=settings.temperature,
-        tool_choice=settings.tool_choice,
+        model.id, model.base_url, temperature=model.temperature, tool_choice=model.tool_choice
     )
 
 
@@ -125,16 +123,16 @@ class Conversation:
         self.provider = provider
         self.registry = registry
         self.policy = PermissionPolicy(
-            settings.rules(),
-            settings.mode,
+            settings.permissions.rules,
+            settings.permissions.mode,
             edits_reviewed_by_workspace=edits_reviewed_by_workspace,
             root=workspace.root,
-            secret_patterns=settings.secret_patterns(),
+            secret_patterns=settings.permissions.secret_patterns,
         )
         self.settings_files = settings_files
         _configure_sandbox(workspace, settings)
         self.context = ToolContext(
-            workspace, command_timeout_seconds=settings.command_timeout_seconds
+            workspace, command_timeout_seconds=settings.limits.command_timeout_seconds
         )
         self.projector_tools = _write_tools(registry)
         self.projector = ContextProjector(
@@ -153,7 +151,7 @@ class Conversation:
         if state_dir is not None:
             self.checkpointer = Checkpointer(
                 session_id, GitStore(state_dir, workspace.root), log, workspace, registry,
-                self.context, _checkpoint_settings(settings),
+                self.context, settings.checkpoints,
             )  # fmt: skip
 
     @property
@@ -174,14 +172,14 @@ class Conversation:
     def apply_settings(self, settings: Settings) -> None:
         """New settings take effect from the next run (the model stays the session's)."""
         self.settings = settings
-        self.policy.rules = settings.rules()
-        self.policy.secret_patterns = settings.secret_patterns()
-        if settings.mode is not self.policy.mode:
-            self.set_mode(settings.mode)
-        self.context.command_timeout_seconds = settings.command_timeout_seconds
+        self.policy.rules = settings.permissions.rules
+        self.policy.secret_patterns = settings.permissions.secret_patterns
+        if settings.permissions.mode is not self.policy.mode:
+            self.set_mode(settings.permissions.mode)
+        self.context.command_timeout_seconds = settings.limits.command_timeout_seconds
         _configure_sandbox(self.workspace, settings)
         if self.checkpointer is not None:
-            self.checkpointer.settings = _checkpoint_settings(settings)
+            self.checkpointer.settings = settings.checkpoints
         self.projector.policy = settings.context_policy(self.provider.model_id)
         if self.problems_hook is not None:
             self.problems_hook.intelligence.configure(settings.language_servers, settings.problems)
@@ -245,7 +243,7 @@ class Conversation:
             self.provider, runtime, self.projector, self.log, observer,
             price_for(self.provider.model_id),
             system=system_prompt(str(self.workspace.root), self.policy.mode),
-            max_output_tokens=self.settings.max_output_tokens,
+            max_output_tokens=self.settings.model.max_output_tokens,
             hooks=ChainedHooks(self.checkpointer, self.problems_hook),
         )  # fmt: skip
 
@@ -258,7 +256,7 @@ class Conversation:
                 except asyncio.CancelledError:
                     return _aborted_early(self.log, observer, run_id, self.provider.model_id)
                 result = await loop.run(
-                    run_id, user_text(prompt), self.messages, self.settings.budget()
+                    run_id, user_text(prompt), self.messages, self.settings.limits.budget()
                 )
                 if planning and result.reason is TerminalReason.COMPLETED and result.text:
                     self.projector.plan = result.text  # pinned through compactions
@@ -332,7 +330,7 @@ class Conversation:
             run_id = f"compact-{secrets.token_hex(4)}"
             projection = self.projector.project(
                 system_prompt(str(self.workspace.root), self.policy.mode), self.messages,
-                self.registry.specs(self.policy.mode), self.settings.max_output_tokens,
+                self.registry.specs(self.policy.mode), self.settings.model.max_output_tokens,
                 allow_compaction=False,
             )  # fmt: skip
             if projection.changed is not None:
@@ -411,7 +409,7 @@ class ConversationManager:
         if session_id is not None and session_id in self.conversations:
             return self.conversations[session_id]
         provider = self.provider_factory(settings)
-        if settings.max_cost_usd is not None and price_for(provider.model_id) is None:
+        if settings.limits.max_cost_usd is not None and price_for(provider.model_id) is None:
             raise ConfigError(
                 f"maxCostUsd needs the price of {provider.model_id}, which the model table "
                 "(agentls/data/models.json) does not know; drop the cost budget or use "
@@ -419,7 +417,7 @@ class ConversationManager:
             )
         resumed: SessionState | None = None
         if session_id is None:
-            session_id, log = self.store.create(workspace.root, settings.model)
+            session_id, log = self.store.create(workspace.root, settings.model.id)
             messages: list[Message] = []
         else:
             log, state = self.store.open(session_id)
@@ -491,13 +489,7 @@ def _risk(registry: ToolRegistry, name: str) -> Risk | None:
     return tool.risk if tool is not None else None
 
 
-def _checkpoint_settings(settings: Settings) -> CheckpointSettings:
-    return CheckpointSettings(
-        settings.checkpoints, settings.checkpoint_keep, settings.checkpoint_max_age_days
-    )
-
-
 def _configure_sandbox(workspace: Workspace, settings: Settings) -> None:
     use_sandbox = getattr(workspace, "use_sandbox", None)
     if use_sandbox is not None:
-        use_sandbox(settings.sandbox_settings())
+        use_sandbox(settings.sandbox)

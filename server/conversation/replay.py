@@ -198,7 +198,7 @@ async def _replay_run(
         settings = load_settings({**started.get("settings", {}), "compaction": False})
     except ConfigError as exc:
         raise ReplayError(f"run {run_id}: {exc}") from None
-    mode = Mode(started.get("mode") or settings.mode.value)
+    mode = Mode(started.get("mode") or settings.permissions.mode.value)
     decisions = [e for e in recorded if e["kind"] == "decision"]
     allowed = {d["callId"] for d in decisions if d["verdict"] == "allow"}
     executed: dict[str, deque[dict[str, Any]]] = defaultdict(deque)
@@ -206,12 +206,12 @@ async def _replay_run(
         if event["kind"] == "observation" and event["callId"] in allowed:
             executed[event["name"]].append(event)
     policy = PermissionPolicy(
-        settings.rules(),
+        settings.permissions.rules,
         mode,
         edits_reviewed_by_workspace=bool(started.get("reviewed")),
         session_allow=session_allow,
         root=root.resolve(),
-        secret_patterns=settings.secret_patterns(),
+        secret_patterns=settings.permissions.secret_patterns,
     )
     capture = _Capture()
     answers = _RecordedAnswers(decisions)
@@ -219,14 +219,16 @@ async def _replay_run(
     context = ToolContext(LocalWorkspace(root))
     runtime = ToolRuntime(registry, policy, answers, context, capture, NullObserver())
     outputs = [e for e in recorded if e["kind"] == "model_output"]
-    model = _RecordedModel(str(settings.model), outputs)
+    model = _RecordedModel(settings.model.id, outputs)
     loop = QueryLoop(
         model, runtime, ContextProjector(settings.context_policy(model.model_id)), capture,
         NullObserver(), None, system=system_prompt(str(root), mode),
     )  # fmt: skip
     first = next((e for e in recorded if e["kind"] == "user_message"), None)
     prompt = message_from_dict(first["message"]) if first else Message("user", ())
-    budget = dataclasses.replace(settings.budget(), timeout_seconds=None)  # replays are instant
+    budget = dataclasses.replace(
+        settings.limits.budget(), timeout_seconds=None
+    )  # replays are instant
     result = await loop.run(run_id, prompt, list(history), budget)
     report.calls += sum(1 for e in capture.events if e["kind"] == "tool_intent")
     return _first_difference(run_id, recorded, capture.events, result.reason, answers)

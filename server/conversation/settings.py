@@ -1,157 +1,165 @@
-"""Settings shared by every face: flags, LSP settings and settings files."""
+"""Settings shared by every face, grouped by what they govern.
+
+People write one flat object (settings_wire.py); `Settings` is what the code
+reads, built from it once per load: the model, the limits, the gate (its rules
+parsed here, not on every call), the context, the sandbox, checkpoints, the
+servers agentls runs, and how a face asks. Layering the sources is in
+settings_layers.py.
+"""
 
 from __future__ import annotations
 
 import json
-import re
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
-from pydantic.alias_generators import to_camel
+from pydantic import ValidationError
 
-from agentls.context.policy import (
-    DEFAULT_THRESHOLD,
-    DEFAULT_VERBATIM_TURNS,
-    ContextPolicy,
-    context_window,
-)
+from agentls.context.policy import ContextPolicy, context_window
 from agentls.contracts.errors import ConfigError
+from agentls.conversation.settings_wire import DEFAULT_MODEL, FACE_KEYS, WireSettings
 from agentls.intelligence.config import LanguageServerConfig, ProblemsSettings
 from agentls.loop.budget import Budget
-from agentls.mcp.config import SERVER_NAME, McpServerConfig, for_log
+from agentls.mcp.config import McpServerConfig, for_log
 from agentls.permissions.modes import Mode
 from agentls.permissions.rules import RuleSet
 from agentls.workspace.paths import DEFAULT_SECRET_PATTERNS
 from agentls.workspace.sandbox import SandboxSettings
 
-DEFAULT_MODEL = "anthropic:claude-sonnet-4-5"
-_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+__all__ = ["DEFAULT_MODEL", "Settings", "load_settings", "merge_permissions"]
 
 
-class Settings(BaseModel):
-    model_config = ConfigDict(
-        extra="forbid", alias_generator=to_camel, populate_by_name=True, frozen=True
-    )
+@dataclass(frozen=True, slots=True)
+class ModelSettings:
+    id: str  # PROVIDER:NAME
+    base_url: str | None
+    temperature: float | None
+    tool_choice: str
+    max_output_tokens: int
 
-    model: str = DEFAULT_MODEL
-    # For openai:MODEL, an OpenAI-compatible server (Ollama, llama.cpp, LM Studio, vLLM).
-    base_url: str | None = None
-    # Sampling and tool choice for the model (small local models need a firm hand):
-    # toolChoice is "auto", "required", "none" or a tool name to force that tool.
-    temperature: float | None = Field(default=None, ge=0, le=2)
-    tool_choice: str = "auto"
-    # Snapshots before and after each turn that may change files (for undo).
-    checkpoints: bool = True
-    checkpoint_keep: int = Field(default=200, ge=1)
-    checkpoint_max_age_days: float = Field(default=30.0, gt=0)
-    mode: Mode = Mode.DEFAULT
-    max_turns: int | None = Field(default=50, ge=1)
-    max_tokens: int | None = Field(default=None, ge=1)
-    max_cost_usd: float | None = Field(default=None, gt=0)
-    timeout_seconds: float | None = Field(default=None, gt=0)
-    command_timeout_seconds: float = Field(default=120.0, gt=0, le=3600)
-    max_output_tokens: int = Field(default=8192, ge=1)
-    # How long an editor prompt (approval, edit review) waits before it counts as Deny.
-    approval_timeout_seconds: float = Field(default=120.0, gt=0, le=3600)
-    permissions: dict[str, Any] = Field(default_factory=dict)
-    # Commands run under bubblewrap when it is there ("auto"), or never ("off").
-    sandbox: Literal["auto", "off"] = "auto"
-    sandbox_network: bool = False
-    sandbox_writable: list[str] = Field(default_factory=list)
-    # Variables commands get besides the pass-list (PATH, HOME, LANG, LC_*, TERM, TZ, ...).
-    sandbox_env: dict[str, str] = Field(default_factory=dict)
-    # Extra secret-file globs ("!glob" exempts); added to the built-in list.
-    secret_files: list[str] = Field(default_factory=list)
-    # Where "Always allow" keeps its rule: this session, or the workspace settings file.
-    always_allow_scope: Literal["session", "workspace"] = "session"
-    # The context layer: the model's window in tokens (default: the model table, or a
-    # small default for models it does not know); compaction of the older history above
-    # this share of it; turns always kept verbatim; tokens of old bulky tool results kept
-    # before they are elided (default: a fifth of the window).
-    context_window: int | None = Field(default=None, ge=1024)
-    compaction: bool = True
-    compaction_threshold: float = Field(default=DEFAULT_THRESHOLD, ge=0.3, le=0.95)
-    verbatim_turns: int = Field(default=DEFAULT_VERBATIM_TURNS, ge=1, le=100)
-    tool_result_budget: int | None = Field(default=None, ge=0)
-    # MCP servers whose tools the model may use (risk "external"): {"name": {"command",
-    # "args", "env"}} for stdio, {"name": {"url", "headers"}} for streamable HTTP.
-    mcp_servers: dict[str, McpServerConfig] = Field(default_factory=dict)
-    # Language servers agentls runs for itself, by name over the defaults found on PATH
-    # (null turns one off); problems after edits (afterEdits, severity, settleSeconds).
-    language_servers: dict[str, LanguageServerConfig | None] = Field(default_factory=dict)
-    problems: ProblemsSettings = Field(default_factory=ProblemsSettings)
 
-    @field_validator("mcp_servers")
-    @classmethod
-    def _server_names(cls, value: dict[str, McpServerConfig]) -> dict[str, McpServerConfig]:
-        for name in value:
-            if not SERVER_NAME.match(name):
-                raise ValueError(f"server name {name!r}: use letters, digits, _ and -, at most 40")
-        return value
-
-    @field_validator("sandbox_env")
-    @classmethod
-    def _env_names(cls, value: dict[str, str]) -> dict[str, str]:
-        for name in value:
-            if not _ENV_NAME.fullmatch(name):
-                raise ValueError(f"{name!r} is not an environment variable name")
-        return value
-
-    @field_validator("model")
-    @classmethod
-    def _model_has_provider(cls, value: str) -> str:
-        provider, sep, name = value.partition(":")
-        if not sep or not provider or not name:
-            raise ValueError("write the model as PROVIDER:NAME, e.g. anthropic:claude-sonnet-4-5")
-        return value
-
-    @field_validator("permissions")
-    @classmethod
-    def _rules_parse(cls, value: dict[str, Any]) -> dict[str, Any]:
-        RuleSet.from_settings(value)
-        return value
-
-    def rules(self) -> RuleSet:
-        return RuleSet.from_settings(self.permissions)
-
-    def sandbox_settings(self) -> SandboxSettings:
-        return SandboxSettings(
-            self.sandbox == "auto",
-            self.sandbox_network,
-            tuple(self.sandbox_writable),
-            tuple(self.sandbox_env.items()),
-            self.secret_patterns(),
-        )
-
-    def secret_patterns(self) -> tuple[str, ...]:
-        return (*DEFAULT_SECRET_PATTERNS, *self.secret_files)
+@dataclass(frozen=True, slots=True)
+class Limits:
+    max_turns: int | None
+    max_tokens: int | None
+    max_cost_usd: float | None
+    timeout_seconds: float | None
+    command_timeout_seconds: float
+    approval_timeout_seconds: float  # an editor prompt left unanswered counts as Deny
 
     def budget(self) -> Budget:
         return Budget(self.max_turns, self.max_tokens, self.max_cost_usd, self.timeout_seconds)
 
+
+@dataclass(frozen=True, slots=True)
+class PermissionSettings:
+    mode: Mode
+    rules: RuleSet
+    always_allow_scope: Literal["session", "workspace"]
+    secret_patterns: tuple[str, ...]  # the built-in list, then secretFiles
+
+
+@dataclass(frozen=True, slots=True)
+class ContextSettings:
+    window: int | None  # None: the model table's
+    compaction: bool
+    threshold: float
+    verbatim_turns: int
+    tool_result_budget: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class CheckpointSettings:
+    enabled: bool = True
+    keep: int = 200
+    max_age_days: float = 30.0
+
+
+@dataclass(frozen=True, slots=True)
+class FaceSettings:
+    """How a face asks its person (the LSP face reads it; others ask their own way)."""
+
+    approvals_via: Literal["auto", "prompt", "codeAction"] = "auto"
+    review_via: Literal["auto", "editor", "prompt", "codeAction"] = "auto"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Built from the wire form; ``Settings()`` is the defaults."""
+
+    wire: WireSettings = field(default_factory=WireSettings)
+    model: ModelSettings = field(init=False)
+    limits: Limits = field(init=False)
+    permissions: PermissionSettings = field(init=False)
+    context: ContextSettings = field(init=False)
+    sandbox: SandboxSettings = field(init=False)
+    checkpoints: CheckpointSettings = field(init=False)
+    mcp_servers: dict[str, McpServerConfig] = field(init=False)
+    language_servers: dict[str, LanguageServerConfig | None] = field(init=False)
+    problems: ProblemsSettings = field(init=False)
+    face: FaceSettings = field(init=False)
+
+    def __post_init__(self) -> None:
+        w = self.wire
+        secrets = (*DEFAULT_SECRET_PATTERNS, *w.secret_files)
+        parts: dict[str, Any] = {
+            "model": ModelSettings(
+                w.model, w.base_url, w.temperature, w.tool_choice, w.max_output_tokens
+            ),
+            "limits": Limits(
+                w.max_turns, w.max_tokens, w.max_cost_usd, w.timeout_seconds,
+                w.command_timeout_seconds, w.approval_timeout_seconds,
+            ),
+            "permissions": PermissionSettings(
+                w.mode, RuleSet.from_settings(w.permissions), w.always_allow_scope, secrets
+            ),
+            "context": ContextSettings(
+                w.context_window, w.compaction, w.compaction_threshold, w.verbatim_turns,
+                w.tool_result_budget,
+            ),
+            "sandbox": SandboxSettings(
+                w.sandbox == "auto", w.sandbox_network, tuple(w.sandbox_writable),
+                tuple(w.sandbox_env.items()), secrets,
+            ),
+            "checkpoints": CheckpointSettings(
+                w.checkpoints, w.checkpoint_keep, w.checkpoint_max_age_days
+            ),
+            "mcp_servers": w.mcp_servers,
+            "language_servers": w.language_servers,
+            "problems": w.problems,
+            "face": FaceSettings(w.approvals_via, w.review_via),
+        }  # fmt: skip
+        for name, value in parts.items():
+            object.__setattr__(self, name, value)  # frozen: set once, here
+
     def context_policy(self, model_id: str) -> ContextPolicy:
         return ContextPolicy(
-            window=context_window(model_id, self.context_window),
-            max_output_tokens=self.max_output_tokens,
-            threshold=self.compaction_threshold,
-            verbatim_turns=self.verbatim_turns,
-            tool_result_budget=self.tool_result_budget,
-            compaction=self.compaction,
+            window=context_window(model_id, self.context.window),
+            max_output_tokens=self.model.max_output_tokens,
+            threshold=self.context.threshold,
+            verbatim_turns=self.context.verbatim_turns,
+            tool_result_budget=self.context.tool_result_budget,
+            compaction=self.context.compaction,
         )
 
+    def to_wire(self) -> dict[str, Any]:
+        """The settings as a person would write them (camelCase keys), every key set."""
+        return self.wire.model_dump(mode="json", by_alias=True)
+
     def to_log(self) -> dict[str, Any]:
-        logged = self.model_dump(mode="json", by_alias=True)
+        """What a run logs: the wire form without face keys and without MCP secrets."""
+        logged = {k: v for k, v in self.to_wire().items() if k not in FACE_KEYS}
         logged["mcpServers"] = {k: for_log(v) for k, v in logged["mcpServers"].items()}
         return logged
 
 
 def load_settings(data: Any, *, base: Settings | None = None) -> Settings:
-    """Validate settings (camelCase keys) over ``base``; ConfigError names every problem."""
+    """Validate one layer (camelCase keys) over ``base``; ConfigError names every problem."""
     if data is None:
         data = {}
     if not isinstance(data, dict):
         raise ConfigError("settings must be an object")
-    merged = base.model_dump(mode="json", by_alias=True) if base else {}
+    merged = base.to_wire() if base else {}
     for key, value in data.items():
         if value is None:
             continue
@@ -163,7 +171,7 @@ def load_settings(data: Any, *, base: Settings | None = None) -> Settings:
     try:
         # Strict: the string "true" is no boolean and "5" no number. Through JSON so that
         # enums and literals still take their string values.
-        return Settings.model_validate_json(json.dumps(merged), strict=True)
+        wire = WireSettings.model_validate_json(json.dumps(merged), strict=True)
     except (TypeError, ValueError) as exc:
         if not isinstance(exc, ValidationError):
             raise ConfigError(f"bad settings: not JSON data ({exc})") from None
@@ -172,6 +180,7 @@ def load_settings(data: Any, *, base: Settings | None = None) -> Settings:
             where = ".".join(str(p) for p in item["loc"]) or "settings"
             problems.append(f"{where}: {item['msg']}")
         raise ConfigError("bad settings: " + "; ".join(problems)) from None
+    return Settings(wire)
 
 
 def merge_permissions(base: dict[str, Any], more: dict[str, Any]) -> dict[str, Any]:

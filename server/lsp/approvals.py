@@ -49,7 +49,7 @@ class LspApprover:
             failed: list[Exception] = []
             answer = await ask_client(
                 self.server.window_show_message_request_async(self._params(request)),
-                self.server.settings.approval_timeout_seconds,
+                self.server.settings.limits.approval_timeout_seconds,
                 "the approval prompt",
                 errors=failed,
             )
@@ -102,7 +102,7 @@ class LspApprover:
             uri=self.origin_uri or self.server.last_uri,
         )
         answer = await self.server.questions.ask(
-            question, self.server.settings.approval_timeout_seconds, self.emit
+            question, self.server.settings.limits.approval_timeout_seconds, self.emit
         )
         if answer is None:
             self.reason = "no answer in time"
@@ -110,7 +110,7 @@ class LspApprover:
         return self._chosen(_BY_VALUE[answer])
 
     def saves_to_workspace(self) -> bool:
-        return self.server.settings.always_allow_scope == "workspace"
+        return self.server.settings.permissions.always_allow_scope == "workspace"
 
 
 def approval_message(request: ApprovalRequest) -> str:

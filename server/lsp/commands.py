@@ -98,7 +98,7 @@ def register(server: AgentServer) -> None:
         workspace = conversation.workspace
         prompt = with_editor_context(ls, workspace, params)
         observer = LspRunObserver(ls, conversation.session_id, params.prompt.splitlines()[0])
-        observer.show_cost = shows_cost(conversation.settings.model)
+        observer.show_cost = shows_cost(conversation.settings.model.id)
         approver = LspApprover(
             ls, session_id=conversation.session_id, emit=observer.edit, origin_uri=params.uri
         )
@@ -190,8 +190,10 @@ def register(server: AgentServer) -> None:
         except ValueError as exc:
             raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
         if params.session_id is None:
+            from agentls.conversation.settings import load_settings
+
             layers = [*ls.editor_layers, {"mode": mode.value}]
-            ls.apply_settings(ls.settings.model_copy(update={"mode": mode}), layers)
+            ls.apply_settings(load_settings({"mode": mode.value}, base=ls.settings), layers)
         else:
             conversation = ls.manager.get(params.session_id)
             if conversation is None:

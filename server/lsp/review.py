@@ -61,7 +61,7 @@ async def _through_prompts(
     server: AgentServer, proposal: Proposal, failed: list[Exception]
 ) -> tuple[bool, str]:
     """(approved, reason) after asking the person, at most a few rounds."""
-    timeout = server.settings.approval_timeout_seconds
+    timeout = server.settings.limits.approval_timeout_seconds
     message = f"agentls wants to {proposal.summary}. Apply it?"
     if proposal.note:
         message = f"{message}\n{proposal.note}"
@@ -113,7 +113,9 @@ async def _through_code_actions(server: AgentServer, proposal: Proposal, emit: E
         before=proposal.before,
         after=proposal.after,
     )
-    answer = await server.questions.ask(question, server.settings.approval_timeout_seconds, emit)
+    answer = await server.questions.ask(
+        question, server.settings.limits.approval_timeout_seconds, emit
+    )
     if answer == "apply":
         return Review(True, "", question)
     reason = "the person chose Reject" if answer == "reject" else "no answer in time"

@@ -297,14 +297,14 @@ class AgentServer(LanguageServer):
 
     def settings_for(self, root: Path) -> Settings:
         """The settings files for this root, under what the editor sent."""
-        from agentls.lsp.settings import merge_settings
+        from agentls.lsp.settings import editor_layers
 
-        layers, notes = self.manager.settings_files.layers(root)
-        for note in notes:
+        loaded = self.manager.settings_files.load(root, *editor_layers(*self.editor_layers))
+        for note in loaded.notes:
             if note not in self._told:
                 self._told.add(note)
                 self.tell(f"agentls: {note}", types.MessageType.Warning)
-        return merge_settings(*layers, *self.editor_layers)
+        return loaded.settings
 
     def apply_settings(self, settings: Settings, editor_layers: list[Any]) -> None:
         self.settings = settings

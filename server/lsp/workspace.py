@@ -257,7 +257,7 @@ class LspWorkspace:
         self._emit("edit_proposed", {"path": rel, "summary": summary, "review": annotate})
         answer = await ask_client(
             self.server.workspace_apply_edit_async(params),
-            self.server.settings.approval_timeout_seconds,
+            self.server.settings.limits.approval_timeout_seconds,
             "applyEdit",
         )
         if answer is None or not answer.applied:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from agentls.conversation.settings import Settings
+from agentls.conversation.settings import Settings, load_settings
 from agentls.lsp.settings import settings_notes
 from agentls.workspace import sandbox
 from tests.gate.boundary import everything_written
@@ -77,6 +77,6 @@ def test_the_editor_is_told_at_start(monkeypatch: pytest.MonkeyPatch) -> None:
     try:
         notes = settings_notes(Settings())
         assert any("bwrap" in note for note in notes)
-        assert not settings_notes(Settings(sandbox="off"))  # turned off on purpose: quiet
+        assert not settings_notes(load_settings({"sandbox": "off"}))  # turned off on purpose: quiet
     finally:
         sandbox.bwrap_problem.cache_clear()

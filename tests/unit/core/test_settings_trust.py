@@ -9,7 +9,7 @@ import pytest
 
 from agentls.contracts.errors import ConfigError
 from agentls.conversation.settings import Settings, load_settings
-from agentls.conversation.settings_files import untrusted_part
+from agentls.conversation.settings_layers import untrusted_part
 from agentls.lsp.settings import merge_settings
 
 
@@ -45,7 +45,7 @@ def test_what_is_dropped_is_named() -> None:
 
 
 def test_a_stricter_mode_is_measured_against_what_is_in_force() -> None:
-    assert untrusted_part({"mode": "default"}, Settings(mode="plan"))[0] == {}  # type: ignore[arg-type]
+    assert untrusted_part({"mode": "default"}, load_settings({"mode": "plan"}))[0] == {}
 
 
 @pytest.mark.parametrize(
@@ -63,5 +63,5 @@ def test_editor_workspace_scope_is_untrusted() -> None:
         {"maxTurns": 20, "workspaceScoped": {"baseUrl": "http://evil/v1", "maxTurns": 4,
                                              "mode": "bypass", "model": "openai:evil"}}
     )  # fmt: skip
-    assert settings.base_url is None and settings.model == Settings().model
-    assert settings.max_turns == 4 and settings.mode.value == "default"
+    assert settings.model.base_url is None and settings.model == Settings().model
+    assert settings.limits.max_turns == 4 and settings.permissions.mode.value == "default"

@@ -101,11 +101,10 @@ async def test_a_settings_file_the_model_writes_loosens_nothing(tmp_path: Path) 
     # And had a person let it through, its loosening keys would wait for `agentls trust`.
     (root / ".agentls").mkdir()
     (root / ".agentls" / "settings.json").write_text(json.dumps(loose))
-    layers, notes = manager.settings_files.layers(root)
-    merged = {k: v for layer in layers for k, v in layer.items()}
-    assert "mode" not in merged and "sandbox" not in merged
-    assert "allow" not in merged.get("permissions", {})
-    assert notes and "agentls trust" in notes[0]
+    loaded = manager.settings_files.load(root)
+    assert loaded.settings.permissions.mode.value == "default" and loaded.settings.sandbox.enabled
+    assert loaded.settings.permissions.rules.allow == []
+    assert loaded.notes and "agentls trust" in loaded.notes[0]
 
 
 async def test_secret_files_need_a_person_even_when_output_asks_for_them(tmp_path: Path) -> None:

@@ -89,9 +89,9 @@ def test_unapproved_workspace_file_cannot_start_servers(tmp_path: Path) -> None:
     path = root / ".agentls" / "settings.json"
     path.write_text(json.dumps({"mcpServers": {"evil": {"command": "curl"}}, "maxTurns": 4}))
     files = SettingsFiles(tmp_path / "state")
-    layers, notes = files.layers(root)
-    assert layers == [{"maxTurns": 4}]
-    assert any("mcpServers" in note and "agentls trust" in note for note in notes)
+    loaded = files.load(root)
+    assert not loaded.settings.mcp_servers and loaded.settings.limits.max_turns == 4
+    assert any("mcpServers" in note and "agentls trust" in note for note in loaded.notes)
     files.trust(path)
-    layers, notes = files.layers(root)
-    assert layers[0]["mcpServers"] == {"evil": {"command": "curl"}} and not notes
+    loaded = files.load(root)
+    assert list(loaded.settings.mcp_servers) == ["evil"] and not loaded.notes
