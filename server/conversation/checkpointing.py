@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from agentls.checkpoints.gitstore import GitError, GitStore
 from agentls.contracts.tooling import Risk, ToolIntent
 from agentls.conversation.outside_changes import OutsideChanges
+from agentls.conversation.settings import CheckpointSettings
 from agentls.runtime.registry import ToolRegistry
 from agentls.session.events import CHECKPOINT, CHECKPOINT_STARTED
 from agentls.session.log import SessionLog
@@ -26,13 +26,6 @@ from agentls.workspace.interface import ToolContext, Workspace
 
 log = logging.getLogger(__name__)
 PRUNE_EVERY = 20  # checkpoints between two prunes of the store
-
-
-@dataclass(frozen=True)
-class CheckpointSettings:
-    enabled: bool = True
-    keep: int = 200
-    max_age_days: float = 30.0
 
 
 class Checkpointer:
