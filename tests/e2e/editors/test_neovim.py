@@ -25,7 +25,8 @@ from tests.e2e.editors.real_editor import (
     run_editor,
     script_the_model,
 )
-from tests.fakes.anthropic_server import FakeAnthropic
+from tests.e2e.lsp.test_lsp_runs import tool_result_text
+from tests.fakes.anthropic_server import FakeAnthropic, turn
 
 pytestmark = pytest.mark.skipif(shutil.which("nvim") is None, reason="neovim is not installed")
 HERE = Path(__file__).parent
@@ -145,3 +146,25 @@ def test_plain_neovim_runs_the_demo_with_the_edit_on_disk(
     assert "python3 -c" in approval["prompt"]
     assert report["buffer"] == DEMO_EDITED and greet.read_text() == DEMO_EDITED
     assert report["after_undo"] == before
+
+
+def test_neovim_plugin_saves_a_new_file_before_the_command(
+    fake: FakeAnthropic, root: Path, model_env: dict[str, str], tmp_path: Path
+) -> None:
+    make_workspace(root)
+    fake.add(
+        turn(tool_calls=[("toolu_w", "write_file", {"path": "pkg/new.py", "content": "A = 1\n"})]),
+        turn(tool_calls=[("toolu_c", "run_command", {"command": "cat pkg/new.py"})]),
+        turn(ANSWER),
+    )
+    outcome = run_editor(
+        ["nvim", "--headless", "--clean", "--cmd", f"set rtp^={EDITORS / 'neovim'}",
+         "-c", f"luafile {HERE / 'nvim_person.lua'}"],
+        cwd=root, env=isolated_env(model_env, tmp_path), report=tmp_path / "report.json",
+    )  # fmt: skip
+    report = outcome.report
+    assert report and report["errors"] == [], (report, outcome.stderr[-2000:])
+    assert report["result"]["terminalReason"] == "completed", report.get("log")
+    assert (root / "pkg" / "new.py").exists(), report["log"]
+    assert (root / "pkg" / "new.py").read_text() == "A = 1\n"
+    assert "A = 1" in tool_result_text(fake, 2)  # the command read the new file from disk

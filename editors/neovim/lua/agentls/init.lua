@@ -309,17 +309,30 @@ local function apply_edit(err, result, ctx, config)
   for _, change in ipairs(edit.documentChanges or {}) do
     if change.textDocument then
       table.insert(uris, change.textDocument.uri)
+    elseif change.kind == 'create' and change.uri then
+      -- 0.7 cannot create a file in a folder that does not exist yet
+      vim.fn.mkdir(vim.fn.fnamemodify(vim.uri_to_fname(change.uri), ':h'), 'p')
     end
   end
   for uri in pairs(edit.changes or {}) do
     table.insert(uris, uri)
   end
+  local empty = {}
   for _, uri in ipairs(uris) do
     local bufnr = vim.uri_to_bufnr(uri)
     clean[bufnr] = not (vim.api.nvim_buf_is_loaded(bufnr) and vim.bo[bufnr].modified)
+    empty[bufnr] = vim.fn.getfsize(vim.uri_to_fname(uri)) <= 0
+      and table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), '') == ''
   end
   local response = vim.lsp.handlers['workspace/applyEdit'](err, result, ctx, config)
   if response and response.applied then
+    for bufnr, was_empty in pairs(empty) do
+      -- an empty buffer still has its one empty line after the text: drop it
+      local count = vim.api.nvim_buf_line_count(bufnr)
+      if was_empty and count > 1 and vim.api.nvim_buf_get_lines(bufnr, count - 1, count, false)[1] == '' then
+        vim.api.nvim_buf_set_lines(bufnr, count - 1, count, false, {})
+      end
+    end
     for bufnr, was_clean in pairs(clean) do
       if was_clean and vim.api.nvim_buf_is_loaded(bufnr) and vim.bo[bufnr].modified then
         local name = vim.api.nvim_buf_get_name(bufnr)
