@@ -30,7 +30,8 @@ from tests.e2e.editors.real_editor import (
     run_editor,
     script_the_model,
 )
-from tests.fakes.anthropic_server import FakeAnthropic
+from tests.e2e.lsp.test_lsp_runs import tool_result_text
+from tests.fakes.anthropic_server import FakeAnthropic, turn
 
 HERE = Path(__file__).parent
 
@@ -181,3 +182,27 @@ def test_plain_eglot_runs_the_demo_with_the_edit_on_disk(
     assert report["afterUndo"] == before
     transcript = Path(report["transcript"].removeprefix("file://")).read_text()
     assert "HELLO, WORLD!" in transcript and "completed" in transcript
+
+
+def test_agentls_el_saves_a_new_file_before_the_command(
+    fake: FakeAnthropic, root: Path, model_env: dict[str, str], tmp_path: Path
+) -> None:
+    make_workspace(root)
+    fake.add(
+        turn(tool_calls=[("toolu_w", "write_file", {"path": "pkg/new.py", "content": "A = 1\n"})]),
+        turn(tool_calls=[("toolu_c", "run_command", {"command": "cat pkg/new.py"})]),
+        turn(ANSWER),
+    )
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {**model_env, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
+           "LANG": "C.UTF-8"}  # fmt: skip
+    outcome = run_editor(
+        ["emacs", "--batch", "-L", str(EDITORS / "emacs"), "-l", str(HERE / "emacs_person.el")],
+        cwd=root, env=env, report=tmp_path / "report.json", stdin="apply\nonce\n",
+    )  # fmt: skip
+    report = outcome.report
+    assert report and report["errors"] == [], (report, outcome.stderr[-2000:])
+    assert report["result"]["terminalReason"] == "completed", report.get("log")
+    assert (root / "pkg" / "new.py").read_text() == "A = 1\n", report.get("log")
+    assert "A = 1" in tool_result_text(fake, 2)  # the command read the new file from disk
