@@ -214,7 +214,7 @@ def test_an_unapproved_workspace_file_starts_no_server(
     model = script(tmp_path, [{"expect": {"toolsExclude": ["mcp__test__add"]}, "text": "none"}])
     first = cli.run("ask", "hi", "--model", model)
     assert first.returncode == 0, first.stderr
-    assert "ignoring its mcpServers until you approve this file" in first.stderr
+    assert "ignoring mcpServers until you approve this file" in first.stderr
     assert not marker.exists()
     listed = cli.run("mcp", "list")
     assert "No MCP servers are configured" in listed.stdout and "ignoring" in listed.stderr

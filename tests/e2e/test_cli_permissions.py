@@ -67,7 +67,7 @@ def test_workspace_file_denies_at_once_but_allows_only_once_approved(
     model = touch_then_end(tmp_path)
     first = cli.run("ask", "touch", "--model", model)
     assert not (workspace / "made").exists()  # its allow rule is not trusted yet
-    assert 'ignoring its allow rules, mode="bypass"' in first.stderr
+    assert 'ignoring permissions.allow, mode="bypass"' in first.stderr
     assert "agentls trust" in first.stderr
 
     trusted = cli.run("trust")
