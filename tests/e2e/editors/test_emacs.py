@@ -206,3 +206,17 @@ def test_agentls_el_saves_a_new_file_before_the_command(
     assert report["result"]["terminalReason"] == "completed", report.get("log")
     assert (root / "pkg" / "new.py").read_text() == "A = 1\n", report.get("log")
     assert "A = 1" in tool_result_text(fake, 2)  # the command read the new file from disk
+
+
+def test_agentls_el_quit_leaves_the_review_waiting(
+    root: Path, model_env: dict[str, str], tmp_path: Path
+) -> None:
+    """C-g on the review does not reject: it waits, and a code action answers it."""
+    greet = make_demo_workspace(root)
+    model_env = {**model_env, "AGENTLS_TEST_QUIT": "1"}
+    typed = "agentls: Apply: edit greet.py (+4 −0 lines)\nonce\n"  # the code action, the command
+    _, report = run_demo(root, tmp_path, model_env, "agentls.el", typed)
+    assert report["quit"] is True
+    assert "left waiting: answer it with M-x eglot-code-actions" in report["log"]
+    assert report["result"]["terminalReason"] == "completed", report["log"]
+    assert greet.read_text() == DEMO_EDITED
