@@ -10,13 +10,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncGenerator
+import threading
 from pathlib import Path
-from typing import Any
 
 from agentls.workspace.interface import ToolContext
 
 log = logging.getLogger(__name__)
+# The watcher wakes this often when nothing happens; its first wake-up (or first
+# changes) says it is set up.
+IDLE_WAKE_MS = 100
 
 
 class OutsideChanges:
@@ -24,53 +26,63 @@ class OutsideChanges:
         self.root = root
         self.moved: set[str] = set()  # workspace-relative paths seen changing
         self._told: dict[str, str] = {}  # path -> the version the model was told about
-        self._stop: asyncio.Event | None = None
-        self._task: asyncio.Task[None] | None = None
+        # The watcher runs on a thread of its own: setting up the watches walks the
+        # whole tree, which must not hold up the event loop.
+        self._stop: threading.Event | None = None
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
         # For checkpoints: paths seen changing since the last take_dirty, and whether
         # the watcher was already watching when that take happened.
         self._dirty: set[str] = set()
-        self._watching: AsyncGenerator[Any, None] | None = None
         self._armed = False
         self._trusted_since_take = False
 
     def start(self) -> None:
-        if self._task is not None and not self._task.done():
+        if self._thread is not None and self._thread.is_alive():
             return
-        self._stop = asyncio.Event()
-        self._task = asyncio.create_task(self._watch(self._stop))
+        self._stop = threading.Event()
+        self._thread = threading.Thread(
+            target=self._watch, args=(self._stop,), name="agentls-watch", daemon=True
+        )
+        self._thread.start()
 
-    async def _watch(self, stop: asyncio.Event) -> None:
+    def _watch(self, stop: threading.Event) -> None:
         try:
-            from watchfiles import awatch
+            from watchfiles import watch
 
-            self._watching = awatch(self.root, stop_event=stop, debounce=50, step=25)
-            async for changes in self._watching:
+            for changes in watch(
+                self.root, stop_event=stop, debounce=50, step=25, rust_timeout=IDLE_WAKE_MS,
+                yield_on_timeout=True, raise_interrupt=False,
+            ):  # fmt: skip
+                self._armed = True
                 for _, path in changes:
-                    with contextlib.suppress(ValueError):
+                    with contextlib.suppress(ValueError, OSError):
                         rel = Path(path).resolve().relative_to(self.root).as_posix()
-                        self.moved.add(rel)
-                        self._dirty.add(rel)
+                        with self._lock:
+                            self.moved.add(rel)
+                            self._dirty.add(rel)
         except Exception as exc:  # observation never breaks a run
             log.warning("not watching %s for outside changes: %s", self.root, exc)
         finally:
             self._armed = False
-            self._watching = None
 
     @property
     def armed(self) -> bool:
-        """True once the watcher is set up and waiting for events (then nothing is missed
-        while it lives): its generator has reached its first wait."""
-        watching = self._watching
-        if not self._armed and getattr(watching, "ag_await", None) is not None:
-            self._armed = True
-        return self._armed and self._task is not None and not self._task.done()
+        """True once the watcher is set up (then nothing is missed while it lives)."""
+        return self._armed and self._thread is not None and self._thread.is_alive()
+
+    def pending(self) -> set[str]:
+        """Paths seen changing since the last take_dirty (a copy)."""
+        with self._lock:
+            return set(self._dirty)
 
     def take_dirty(self) -> set[str] | None:
         """Paths seen changing since the last call, or None when the watcher may have
         missed some (it was not running all that time)."""
         known = self._trusted_since_take and self.armed
         self._trusted_since_take = self.armed
-        dirty, self._dirty = self._dirty, set()
+        with self._lock:
+            dirty, self._dirty = self._dirty, set()
         return dirty if known else None
 
     async def notes(self, context: ToolContext, *, ran_commands: bool = False) -> list[str]:
@@ -80,12 +92,13 @@ class OutsideChanges:
         anything, faster than the watcher reports); otherwise only the files
         the watcher saw move, and open buffers (the editor reports those).
         """
+        with self._lock:
+            moved, self.moved = self.moved, set()
         candidates = [
             path
             for path, version in context.reads.items()
-            if ran_commands or path in self.moved or version.startswith("buffer:")
+            if ran_commands or path in moved or version.startswith("buffer:")
         ]
-        self.moved.clear()
         changed = []
         for path in candidates:
             seen = context.reads.get(path)
@@ -107,6 +120,5 @@ class OutsideChanges:
 
     async def close(self) -> None:
         self.stop()
-        if self._task is not None:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await asyncio.wait_for(self._task, 2)
+        if self._thread is not None:  # it sees the stop within a step
+            await asyncio.to_thread(self._thread.join, 2)

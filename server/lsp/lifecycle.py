@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import importlib
 from typing import Any
 
 from lsprotocol import types
@@ -51,7 +53,8 @@ def register(server: AgentServer) -> None:
 
 async def refresh_configuration(server: AgentServer, pushed: Any = None) -> None:
     """Settings = defaults < initializationOptions < workspace/configuration (or pushed)."""
-    from agentls.lsp.settings import SECTION, settings_notes  # the core: on first use
+    await asyncio.to_thread(_load_core)  # once: imported on a thread, the editor still served
+    from agentls.lsp.settings import SECTION, settings_notes
 
     layers: list[Any] = [server.init_options]
     workspace = server.client_capabilities.workspace
@@ -69,6 +72,12 @@ async def refresh_configuration(server: AgentServer, pushed: Any = None) -> None
         if note not in server._told:  # once per server
             server._told.add(note)
             server.tell(f"agentls: {note}", types.MessageType.Warning)
+
+
+def _load_core() -> None:
+    """The core the first settings and the first ask need, loaded after `initialize`."""
+    for name in ("agentls.lsp.settings", "agentls.lsp.workspace", "agentls.conversation.manager"):
+        importlib.import_module(name)
 
 
 def _apply(server: AgentServer, *layers: Any) -> None:

@@ -101,26 +101,31 @@ async def test_turns_pay_for_what_they_can_change(tmp_path: Path) -> None:
         await checkpointer.after_act("r", 1)
         assert not store.git_dir.exists()  # reads only: no snapshot at all
 
+        # The first turn that may write starts the file watcher; once it has reported,
+        # snapshots look only where something moved.
         await edit(2, "a.py", "A = 2\n")
-        await until(lambda: "a.py" in checkpointer.outside.moved)
+        await until(lambda: "a.py" in checkpointer.outside.pending())
         await edit(3, "b.py", "B = 3\n")
-        first, second = checkpoint_events(log.path)
-        assert len((await store.git("for-each-ref", REF_PREFIX)).splitlines()) == 3
+        await until(lambda: "b.py" in checkpointer.outside.pending())
+        refs = len((await store.git("for-each-ref", REF_PREFIX)).splitlines())
+        await edit(4, "b.py", "B = 4\n")
+        first, second = checkpoint_events(log.path)[-2:]
+        assert len((await store.git("for-each-ref", REF_PREFIX)).splitlines()) == refs + 1
         assert second["before"] == first["after"]  # nothing moved between: no new look
         assert [c["path"] for c in second["changed"]] == ["b.py"]
 
         # The person's change between turns lands before the next turn, not in it.
         (root / "mine.txt").write_text("the person's edit\n")
-        await until(lambda: "mine.txt" in checkpointer.outside.moved)
-        await edit(4, "a.py", "A = 4\n")
+        await until(lambda: "mine.txt" in checkpointer.outside.pending())
+        await edit(5, "a.py", "A = 5\n")
         third = checkpoint_events(log.path)[-1]
         assert [c["path"] for c in third["changed"]] == ["a.py"]
         assert await store.read(third["before"], "mine.txt") == b"the person's edit\n"
 
         # A command may change anything: what it made is found without being named.
-        await checkpointer.before_act("r", 5, [intent("run_command", command="make")])
+        await checkpointer.before_act("r", 6, [intent("run_command", command="make")])
         (root / "made.txt").write_text("by a command\n")
-        await checkpointer.after_act("r", 5)
+        await checkpointer.after_act("r", 6)
         fourth = checkpoint_events(log.path)[-1]
         assert [c["path"] for c in fourth["changed"]] == ["made.txt"]
     finally:
