@@ -138,6 +138,7 @@ def main() -> None:
         ("## Memory", "bench_memory", ()),
         ("## Checkpoints and undo", "bench_undo", ("--reps", "3")),
         ("## Cache-friendly requests", "bench_cache", ()),
+        ("## Editor requests while 20 sessions run", "bench_concurrency", ()),
         ("## Language intelligence", "bench_intelligence", ("--reps", "30")),
         ("## Permission gate: analysing a command line", "bench_gate", ("--reps", "300")),
     ]
