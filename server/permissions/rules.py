@@ -56,6 +56,11 @@ class Rule:
         wanted = _pattern_words(self.pattern)
         if wanted is None or not wanted or not command.words:
             return False
+        first = wanted[0]
+        if _is_literal(first):  # the quick no: another program
+            program = command.name if could and "/" not in first else command.words[0]
+            if first != program:
+                return False
         return (_could_match if could else _names_exactly)(wanted, command)
 
     def matches(self, tool: str, kind: SubjectKind, subject: str) -> bool:
@@ -127,9 +132,14 @@ def _words_match(patterns: tuple[str, ...], words: tuple[str, ...]) -> bool:
 
 
 def _word_matches(pattern: str, word: str) -> bool:
-    if not any(c in pattern for c in "*?[\\"):
+    if _is_literal(pattern):
         return pattern == word  # no glob syntax: the pattern is the word itself
     return match_text(pattern, word)
+
+
+@lru_cache(maxsize=1024)
+def _is_literal(pattern: str) -> bool:
+    return not any(c in pattern for c in "*?[\\")
 
 
 def parse_rule(raw: Any) -> Rule:

@@ -200,7 +200,12 @@ def _read(node: grammar.Word, walk: _Walk, *, assignment_value: bool = False) ->
 
 def _command(node: grammar.Simple, walk: _Walk) -> None:
     if node.literal:  # plain words only: each means itself
-        _add([Word(w.raw, True) for w in node.words], walk)
+        values = tuple(w.raw for w in node.words)
+        name = values[0].rpartition("/")[2]
+        if name in _SPECIAL or name.startswith("python"):
+            _add([Word(v, True) for v in values], walk)
+        else:
+            walk.commands.append(SimpleCommand(values))  # an ordinary program
         return
     for assignment in node.assignments:
         for inner in assignment.scripts:
@@ -347,7 +352,7 @@ _DECLARERS = {"export", "declare", "typeset", "local", "readonly"}
 def _special_names() -> frozenset[str]:
     """Every program name _add looks at more closely than "a program with arguments"."""
     return frozenset({*_CHDIR, *_DECLARERS, *_WRAPPERS, *_INLINE_CODE, *_AWKS, *_WRITERS,
-                      "ln", "find", "git"})  # fmt: skip
+                      *_UNRESOLVED_BUILTINS, *_LAUNCHERS, "ln", "find", "git"})  # fmt: skip
 
 
 def _declare(name: str, args: Sequence[Word], walk: _Walk) -> None:
