@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { chatHtml, contentSecurityPolicy, newNonce } from '../src/chat/html';
 import { webviewModel } from '../src/chat/messages';
 import { initialState } from '../src/chat/model';
+import { runEndNumbers } from '../src/chat/numbers';
 import { reduce } from '../src/chat/reducer';
 import { contextLabel } from '../src/client/asks';
 import { sessionLabel, undoSummary, whenText } from '../src/commands/sessionLabels';
@@ -70,6 +71,12 @@ describe('chat webview', () => {
       undoSummary({ turn: 1, turns: [1, 2], ask: true, restored: ['a.py'], removed: ['copy.py'], conflicts: [] }),
       'Undid the last ask (turns 1–2): restored a.py; removed copy.py.',
     );
+  });
+
+  it('writes the numbers of a run as the CLI does', () => {
+    const usage = { inputTokens: 1000, outputTokens: 132, cacheReadTokens: 0, cacheWriteTokens: 0 };
+    assert.equal(runEndNumbers(5, { ...usage, costUsd: 0.005 }), ' · 5 turns · 1,000 in / 132 out tokens · $0.0050');
+    assert.equal(runEndNumbers(1, { ...usage, costUsd: null }), ' · 1 turn · 1,000 in / 132 out tokens');
   });
 
   it('labels what an ask attached', () => {

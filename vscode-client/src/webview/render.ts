@@ -3,6 +3,7 @@
 import type { ApprovalItem, ApprovalStatus, ChatItem, EditItem, QuestionItem, RunEndItem, ToolItem } from '../chat/model';
 import type { FromWebview } from '../chat/messages';
 import { APPROVAL_ACTIONS } from '../protocol';
+import { runEndNumbers } from '../chat/numbers';
 import { renderMarkdown } from './markdown';
 
 export type Post = (message: FromWebview) => void;
@@ -202,11 +203,8 @@ function answeredApproval(item: ApprovalItem): HTMLElement {
 }
 
 function runEnd(item: RunEndItem): HTMLElement {
-  const tokens = item.usage.inputTokens + item.usage.outputTokens;
-  const cost = item.usage.costUsd === null ? 'cost unknown' : `$${item.usage.costUsd.toFixed(4)}`;
-  const turns = item.turns === undefined ? '' : ` · ${item.turns} turn${item.turns === 1 ? '' : 's'}`;
   const box = el('div', `item run-end ${item.reason === 'completed' ? 'ok' : 'stopped'}`);
-  box.append(el('span', 'reason', item.reason.replace(/_/g, ' ')), el('span', 'numbers', `${turns} · ${tokens.toLocaleString('en-US')} tokens · ${cost}`));
+  box.append(el('span', 'reason', item.reason.replace(/_/g, ' ')), el('span', 'numbers', runEndNumbers(item.turns, item.usage)));
   if (item.reason !== 'completed' && item.detail) {
     box.append(el('div', 'detail', item.detail));
   }

@@ -1,0 +1,16 @@
+// The numbers at the end of a run, written as the CLI and the other editors
+// write them: " · 5 turns · 1,000 in / 132 out tokens · $0.0050". No price
+// when there is none (unknown, or a scripted model's nominal one). Pure.
+import type { Usage } from '../protocol';
+
+export function runEndNumbers(turns: number | undefined, usage: Usage): string {
+  const parts = [];
+  if (turns !== undefined) {
+    parts.push(`${turns} turn${turns === 1 ? '' : 's'}`);
+  }
+  parts.push(`${usage.inputTokens.toLocaleString('en-US')} in / ${usage.outputTokens.toLocaleString('en-US')} out tokens`);
+  if (usage.costUsd !== null) {
+    parts.push(`$${usage.costUsd.toFixed(4)}`);
+  }
+  return parts.map((part) => ` · ${part}`).join('');
+}
