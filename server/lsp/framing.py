@@ -11,7 +11,9 @@ into step, frames over MAX_FRAME_BYTES are refused, a body is read in chunks
 (memory grows with what arrives, not with what was announced), a line is
 read 64 KiB at most at a time, and only the top-level object is a message.
 Every request gets an answer: ParseError or InvalidRequest (with a null id
-when no id can be read) when it cannot be handled at all.
+when no id can be read) when it cannot be handled at all. The pygls internals
+used here are pinned and checked by tests/unit/lsp/test_pygls_contract.py;
+docs/pygls-reader-patch.md proposes these fixes upstream.
 """
 
 from __future__ import annotations
