@@ -58,6 +58,7 @@ class Script:
 
 
 _PLAIN = re.compile(r"[^\s|&;()<>'\"\\$`]+")
+_QUOTED_RUN = re.compile(r'[^"\\$`]+')
 _FUNCTION = re.compile(r"[^\s|&;()<>'\"\\$`]+[ \t]*\([ \t]*\)")
 # A whole simple command of plain words (no glob, brace or tilde characters either,
 # so each word means itself), up to an operator that ends it; not "&>", a redirection.
@@ -426,6 +427,10 @@ class _Parser:
         s = self.s
         self.i += 1
         while self.i < len(s):
+            run = _QUOTED_RUN.match(s, self.i)
+            if run is not None:
+                self.i = run.end()
+                continue
             c = s[self.i]
             if c == '"':
                 self.i += 1

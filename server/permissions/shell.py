@@ -137,6 +137,7 @@ class _Walk:
     changes_dir: bool = False  # cd/pushd/env -C: relative targets are no longer known
     makes_links: bool = False
     redirects: list[tuple[str, Word, bool]] = field(default_factory=list)
+    resolved: dict[str, str | None] = field(default_factory=dict)
 
     def fail(self, why: str) -> None:
         if why not in self.unresolved:
@@ -145,6 +146,13 @@ class _Walk:
     def ask(self, why: str) -> None:
         if why not in self.asks:
             self.asks.append(why)
+
+    def inside(self, path: str) -> str | None:
+        """inside_workspace, once per path and line (lines often name a file twice)."""
+        assert self.root is not None
+        if path not in self.resolved:
+            self.resolved[path] = inside_workspace(path, self.root)
+        return self.resolved[path]
 
 
 @lru_cache(maxsize=1024)
@@ -270,7 +278,7 @@ def _judge_target(kind: str, word: Word, write: bool, walk: _Walk) -> None:
             f"{verb} {path} after changing directory"
         )
         return
-    relative = inside_workspace(path, walk.root)
+    relative = walk.inside(path)
     if relative is None:
         walk.ask(f"{verb} {path}, outside the workspace")
     elif write:
@@ -774,7 +782,7 @@ def _argument_writes(name: str, words: Sequence[Word], walk: _Walk) -> None:
             if "$" in text or any(part.startswith(".") for part in text.split("/")):
                 walk.blind_writes.append(f"{name} writes to a path computed at run time ({text})")
             continue
-        relative = inside_workspace(text, walk.root)
+        relative = walk.inside(text)
         if relative is not None:
             walk.writes.append(relative)
 

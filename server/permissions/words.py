@@ -34,6 +34,9 @@ class Word:
     tilde: bool = False  # starts with ~ or ~user (expanded in value)
 
 
+# Runs of characters with no meaning to bash's expansions, copied as they are.
+_RUN = re.compile(r"[^\\'\"$`*?\[{@+!<>:]+")
+_QUOTED_RUN = re.compile(r'[^"\\$`]+')
 _LITERAL = re.compile(r"[A-Za-z0-9_./,:@%+=-]+")
 
 
@@ -69,6 +72,11 @@ class _Reader:
         if raw.startswith("~"):
             self._tilde()
         while self.i < len(raw):
+            run = _RUN.match(raw, self.i)
+            if run is not None:
+                self.out.append(run.group())
+                self.i = run.end()
+                continue
             c = raw[self.i]
             if c == "\\":
                 self._backslash()
@@ -128,6 +136,11 @@ class _Reader:
         raw = self.raw
         self.i += 1
         while self.i < len(raw):
+            run = _QUOTED_RUN.match(raw, self.i)
+            if run is not None:
+                self.out.append(run.group())
+                self.i = run.end()
+                continue
             c = raw[self.i]
             if c == '"':
                 self.i += 1
