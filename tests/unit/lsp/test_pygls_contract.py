@@ -138,6 +138,8 @@ def test_the_private_attributes_exist_with_their_types() -> None:
     # JsonRPCProtocol: the server, and whether `shutdown` came.
     assert protocol._server is server
     assert protocol._shutdown is False
+    # the converter: tests/e2e/lsp/editor.py registers a structure hook on the client's
+    assert callable(protocol._converter.register_structure_hook)
 
 
 def test_the_stdin_reader_keeps_its_stream_executor_and_loop() -> None:
