@@ -212,7 +212,11 @@ class LspWorkspace:
                 return outcome
             if not clean:
                 return replace(outcome, message=note)
-            await self._save(rel, outcome.landed if outcome.landed is not None else new_text)
+            try:
+                await self._save(rel, outcome.landed if outcome.landed is not None else new_text)
+            except ToolError as exc:  # the edit is in the buffer all the same
+                said = f"The edit is in the editor's buffer, but not on disk ({exc}): "
+                return replace(outcome, message=said + "commands see the old file.")
             return outcome
         finally:
             if question is not None:
