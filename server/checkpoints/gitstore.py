@@ -49,6 +49,7 @@ _CONFIG = (
     "-c", "core.fsmonitor=false",
 )  # fmt: skip
 STALE_INDEX_SECONDS = 7 * 86400
+_CREATING: dict[tuple[int, Path], asyncio.Lock] = {}
 
 
 class GitError(RuntimeError):
@@ -117,7 +118,12 @@ class GitStore:
         if self._ready:
             return
         if not (self.git_dir / "HEAD").exists():
-            await self._create()
+            # Sessions of one workspace starting together: one makes the store, the rest
+            # wait for it (other processes race through the rename in _create).
+            key = (id(asyncio.get_running_loop()), self.git_dir)
+            async with _CREATING.setdefault(key, asyncio.Lock()):
+                if not (self.git_dir / "HEAD").exists():
+                    await self._create()
         person = self.root / ".git"
         alternates = self.git_dir / "objects" / "info" / "alternates"
         if (person / "objects").is_dir() and not alternates.exists():
