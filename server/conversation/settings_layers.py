@@ -27,6 +27,8 @@ HARMLESS_KEYS = frozenset(
 # Apply only when lower than what is already in force.
 LOWER_ONLY_KEYS = ("maxTurns", "maxTokens", "maxCostUsd", "timeoutSeconds",
                    "commandTimeoutSeconds", "approvalTimeoutSeconds")  # fmt: skip
+# Rule lists that only ever make the gate stricter (protectedPaths: more control files).
+_TIGHTENING_RULES = ("deny", "ask", "protectedPaths")
 _STRICTNESS = {"plan": 0, "default": 1, "accept-edits": 2, "bypass": 3}
 
 
@@ -90,10 +92,10 @@ def untrusted_part(data: dict[str, Any], base: Settings) -> tuple[dict[str, Any]
             else:
                 dropped.append(f"mode={json.dumps(value)} (looser than {current['mode']})")
         elif key == "permissions" and isinstance(value, dict):
-            tighter = {k: v for k, v in value.items() if k in ("deny", "ask")}
+            tighter = {k: v for k, v in value.items() if k in _TIGHTENING_RULES}
             if tighter:
                 kept[key] = tighter
-            dropped += [f"permissions.{k}" for k in value if k not in ("deny", "ask")]
+            dropped += [f"permissions.{k}" for k in value if k not in _TIGHTENING_RULES]
         elif key == "secretFiles" and isinstance(value, list):
             kept[key] = [p for p in value if not str(p).startswith("!")]
             if len(kept[key]) < len(value):

@@ -165,3 +165,15 @@ def test_a_person_at_the_terminal_can_approve(tmp_path: Path) -> None:
         assert terminal.wait() == 0
     assert (attack.workspace / ".vscode" / "tasks.json").read_text() == "evil\n"
     assert (attack.workspace / "made").exists()
+
+
+def test_the_workspace_file_can_add_control_files_before_it_is_trusted(tmp_path: Path) -> None:
+    """protectedPaths only tightens the gate, so it applies from an untrusted workspace file."""
+    attack = Attack(tmp_path)
+    settings = attack.workspace / ".agentls" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text('{"permissions": {"protectedPaths": ["infra/**"]}}')
+    attack.add(write("infra/deploy.sh"), write("src/ok.py"))
+    proc = attack.run("--mode=accept-edits", "--yes")
+    assert (attack.workspace / "src" / "ok.py").exists(), proc.stderr[-2000:]
+    assert not (attack.workspace / "infra" / "deploy.sh").exists()
