@@ -266,7 +266,7 @@ def _judge_target(kind: str, word: Word, write: bool, walk: _Walk) -> None:
     path = word.value
     if path in HARMLESS_DEVICES:
         return
-    if re.match(r"/dev/(tcp|udp)/", os.path.normpath(path)):
+    if path.startswith("/dev/") and re.match(r"/dev/(tcp|udp)/", os.path.normpath(path)):
         walk.fail(f"opens a network connection through bash ({path})")
         return
     if walk.root is None:
@@ -743,8 +743,10 @@ _GIT_CONFIG_VERBS = [["set"], ["unset"], ["edit"], ["rename-section"], ["remove-
 
 def _inline_code(name: str, words: Sequence[Word], walk: _Walk) -> None:
     options = _INLINE_CODE.get(name)
-    if options is None and re.fullmatch(r"python3\.\d+", name):
-        options = {"-c"}
+    if options is None and name.startswith("python"):
+        options = {"-c"}  # python3.11 and friends
+    if options is None and name not in _AWKS:
+        return
     if options is not None:
         letters = {o[1] for o in options if len(o) == 2}
         for word in words[1:]:
