@@ -12,15 +12,16 @@ outside it is *unresolved*, with the reason:
   redirections, here-strings, unquoted here-document bodies, `${…}`
   operators); a parameter expansion with operators; extended globs;
 - a command name that is not a literal (variables, globs, brace expansion);
-- eval, source/., trap, alias, shopt, enable, function definitions, exec with
-  no grammar, shells reading a script file or stdin (`bash -s`, `… | bash`),
+- eval, source/., trap, alias, shopt, enable, function definitions, shells
+  reading a script file or stdin (`bash -s`, `… | bash`),
   programs that run other programs with options it does not model (sudo,
   chroot, strace, …), interpreters given inline code (`python -c`, `perl -e`,
   `node -e`, awk programs that call `system`);
 - environment assignments (before a command, standalone, through `env` or
   `export`) other than the short list SAFE_ENV;
 - a wrapper option it does not know (see _WRAPPERS);
-- anything the parser cannot read (`[[ ]]`, `case`, `time`, `$((…))`).
+- a `/dev/tcp` or `/dev/udp` redirection (bash opens a connection);
+- anything the parser cannot read (`[[ ]]`, `case`, `time`, `(( ))`).
 
 Separately it reports what a person must see even for a resolved line:
 redirections to targets outside the workspace or computed at run time, and
@@ -119,10 +120,6 @@ class CommandAnalysis:
     @property
     def resolved(self) -> bool:
         return not self.unresolved
-
-    @property
-    def concerns(self) -> tuple[str, ...]:
-        return (*self.unresolved, *self.asks, *self.blind_writes)
 
 
 @dataclass
