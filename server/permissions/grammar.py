@@ -127,11 +127,12 @@ class _Parser:
                 raise Unsupported(f"unexpected {self.s[self.i : self.i + 10]!r}")
 
     def skip_separators(self) -> None:
-        while self.i < len(self.s):
+        s = self.s
+        while self.i < len(s) and s[self.i] in " \t\\\n#":
             self.blanks()
-            if self.i < len(self.s) and self.s[self.i] == "\n":
+            if self.i < len(s) and s[self.i] == "\n":
                 self.newline()
-            elif self.i < len(self.s) and self.s[self.i] == "#":
+            elif self.i < len(s) and s[self.i] == "#":
                 self.comment()
             else:
                 return
@@ -378,9 +379,10 @@ class _Parser:
         self.i = len(self.s) if end < 0 else end
 
     def blanks(self) -> None:
-        match = _BLANKS.match(self.s, self.i)
-        if match is not None:
-            self.i = match.end()
+        if self.i < len(self.s) and self.s[self.i] in " \t\\":
+            match = _BLANKS.match(self.s, self.i)
+            if match is not None:
+                self.i = match.end()
 
     # -- words --------------------------------------------------------------
 
