@@ -30,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio")
     serve.add_argument("--stdio", action="store_true", help="stdio (the default; editors pass it)")
 
-    acp = sub.add_parser("acp", help="an Agent Client Protocol agent on stdio (Zed, JetBrains, ...)")
+    acp = sub.add_parser("acp", help="an Agent Client Protocol agent on stdio (Zed, JetBrains, …)")
     acp.add_argument("--model", metavar="PROVIDER:NAME", help="e.g. anthropic:claude-sonnet-4-5")
 
     ask = sub.add_parser("ask", help="run the agent once, headless, on PROMPT")

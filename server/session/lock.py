@@ -70,7 +70,7 @@ class SessionClaim:
         deadline = time.monotonic() + wait_seconds
         while not self.try_acquire():
             if time.monotonic() >= deadline:
-                raise SessionHeld(self.session_id, read_holder(self.path))
+                raise SessionHeld(self.session_id, _holder_once_written(self.path))
             time.sleep(0.05)
 
     def try_acquire(self) -> bool:
@@ -113,6 +113,17 @@ class SessionClaim:
         traceback: TracebackType | None,
     ) -> None:
         self.release()
+
+
+def _holder_once_written(lock_path: Path) -> Holder | None:
+    # A holder writes its name just after taking the lock: give it a moment, so the
+    # message can name it rather than "another agentls process".
+    for _ in range(10):
+        holder = read_holder(lock_path)
+        if holder is not None:
+            return holder
+        time.sleep(0.02)
+    return None
 
 
 def read_holder(lock_path: Path) -> Holder | None:
