@@ -57,9 +57,46 @@ def any_path_matcher(patterns: tuple[str, ...]) -> Callable[[str], bool]:
 def _any_path(patterns: tuple[str, ...]) -> Callable[[str], bool]:
     if not patterns:
         return lambda _path: False
+    combined = _union(patterns)
+    by_depth = _trailing_tails(patterns)
+    if by_depth is None:
+        return lambda path: combined.match(_strip_dot(path)) is not None
+
+    def matches(path: str) -> bool:
+        path = _strip_dot(path)
+        segments = path.split("/")
+        if "" in segments or "." in segments or ".." in segments:
+            return combined.match(path) is not None  # rare spellings: the exact regex
+        count = len(segments)
+        return any(
+            regex.match(path if depth >= count else "/".join(segments[-depth:])) is not None
+            for depth, regex in by_depth
+            if depth <= count
+        )
+
+    return matches
+
+
+def _union(patterns: tuple[str, ...]) -> re.Pattern[str]:
     regexes, _ = _glob.translate(list(patterns), flags=_PATH_FLAGS)
-    combined = re.compile("|".join(f"(?:{r})" for r in regexes))
-    return lambda path: combined.match(_strip_dot(path)) is not None
+    return re.compile("|".join(f"(?:{r})" for r in regexes))
+
+
+# wcmatch's regex for a leading "**/" scans every position with a lookahead,
+# about 10 us per path for the secret patterns. A "**/TAIL" whose TAIL spans a
+# fixed number of segments matches exactly when the path's last segments match
+# TAIL, so each such set becomes one short regex per depth.
+_NOT_FIXED = re.compile(r"\*\*|[{}\[\\]")
+
+
+def _trailing_tails(patterns: tuple[str, ...]) -> tuple[tuple[int, re.Pattern[str]], ...] | None:
+    tails: dict[int, list[str]] = {}
+    for pattern in patterns:
+        tail = pattern[3:] if pattern.startswith("**/") else ""
+        if not tail or tail.endswith("/") or "//" in tail or _NOT_FIXED.search(tail):
+            return None
+        tails.setdefault(tail.count("/") + 1, []).append(tail)
+    return tuple((depth, _union(tuple(group))) for depth, group in sorted(tails.items()))
 
 
 def normalise(path: str) -> str:

@@ -6,7 +6,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agentls.workspace.globs import escape_path, escape_text, match_path, match_text
+from agentls.workspace.globs import (
+    any_path_matcher,
+    escape_path,
+    escape_text,
+    match_path,
+    match_text,
+)
 
 
 @pytest.mark.parametrize(
@@ -89,3 +95,22 @@ def test_escaped_text_matches_exactly_its_source(text: str) -> None:
 def test_escaped_text_matches_nothing_else(a: str, b: str) -> None:
     if a != b:
         assert not match_text(escape_text(a), b)
+
+
+_ANY_PATTERNS = (
+    ("**/.env", "**/*.pem", "**/.aws/credentials", "**/id_rsa*", "**/a?/*.key"),
+    ("**/*.py", "src/**", "**/[ab].txt"),
+    ("**/{x,y}.md", "**/.env.*"),
+)
+_PIECES = ". .. a ab .env x.pem .aws credentials id_rsa id_rsa.pub k.key a.py b.txt x.md .env.local"
+_piece = st.sampled_from(["", *_PIECES.split()])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.sampled_from(_ANY_PATTERNS), st.lists(_piece, min_size=1, max_size=4), st.booleans())
+def test_any_path_matcher_agrees_with_each_pattern(
+    patterns: tuple[str, ...], pieces: list[str], dotted: bool
+) -> None:
+    path = ("./" if dotted else "") + "/".join(pieces)
+    expected = any(match_path(pattern, path) for pattern in patterns)
+    assert any_path_matcher(patterns)(path) == expected
