@@ -15,33 +15,33 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agentls.checkpoints.gitstore import GitStore
-from agentls.context.projector import ContextProjector
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.messages import Message, ToolResultBlock, message_to_dict, user_text
 from agentls.contracts.observer import NullObserver, RunObserver, notify
 from agentls.contracts.outcomes import RunResult, TerminalReason
-from agentls.contracts.tooling import ErrorCode, Risk
+from agentls.contracts.tooling import ErrorCode
 from agentls.contracts.usage import Usage
-from agentls.conversation.checkpointing import Checkpointer
 from agentls.conversation.prompt import system_prompt
+from agentls.conversation.run_builder import (
+    RunConfig,
+    RunParts,
+    build_run,
+    build_session,
+    make_projector,
+    run_tools,
+)
 from agentls.conversation.settings import Settings
 from agentls.conversation.settings_files import SettingsFiles
-from agentls.intelligence.after_edits import ProblemsAfterEdits
 from agentls.intelligence.hub import LanguageHub
 from agentls.loop.compaction import Compactor
-from agentls.loop.hooks import ChainedHooks
-from agentls.loop.query_loop import QueryLoop
 from agentls.mcp.hub import McpHub
 from agentls.permissions.approvers import Approver, DenyAllApprover
 from agentls.permissions.modes import Mode
-from agentls.permissions.policy import PermissionPolicy
 from agentls.permissions.rules import Rule
 from agentls.pricing import price_for
 from agentls.providers.base import ModelProvider
 from agentls.providers.factory import make_provider
 from agentls.runtime.registry import ToolRegistry
-from agentls.runtime.runtime import ToolRuntime
 from agentls.session.lock import SessionClaim, SessionHeld
 from agentls.session.log import SessionLog
 from agentls.session.reader import read_events
@@ -49,7 +49,7 @@ from agentls.session.reducer import reduce
 from agentls.session.state import SessionState
 from agentls.session.store import SessionStore
 from agentls.tools import BUILTIN_TOOLS
-from agentls.workspace.interface import ToolContext, ToolDefinition, Workspace
+from agentls.workspace.interface import ToolDefinition, Workspace
 
 logger = logging.getLogger(__name__)
 ProviderFactory = Callable[[Settings], ModelProvider]
@@ -71,6 +71,7 @@ class RunHandle:
     session_id: str
     run_id: str
     task: asyncio.Task[RunResult]
+    config: RunConfig  # what replaying this run repeats
 
     def cancel(self) -> bool:
         """Abort the run (it still writes its terminal event); False if it had ended."""
@@ -93,6 +94,7 @@ class Conversation:
 
     def __init__(
         self,
+        *,
         session_id: str,
         log: SessionLog,
         messages: list[Message],
@@ -100,7 +102,6 @@ class Conversation:
         settings: Settings,
         provider: ModelProvider,
         registry: ToolRegistry,
-        *,
         edits_reviewed_by_workspace: bool = False,
         settings_files: SettingsFiles | None = None,
         state_dir: Path | None = None,
@@ -122,37 +123,27 @@ class Conversation:
         self.settings = settings
         self.provider = provider
         self.registry = registry
-        self.policy = PermissionPolicy(
-            settings.permissions.rules,
-            settings.permissions.mode,
-            edits_reviewed_by_workspace=edits_reviewed_by_workspace,
-            root=workspace.root,
-            secret_patterns=settings.permissions.secret_patterns,
-        )
         self.settings_files = settings_files
         _configure_sandbox(workspace, settings)
-        self.context = ToolContext(
-            workspace, command_timeout_seconds=settings.limits.command_timeout_seconds
-        )
-        self.projector_tools = _write_tools(registry)
-        self.projector = ContextProjector(
-            settings.context_policy(provider.model_id), write_tools=self.projector_tools
-        )
         self.languages = languages  # language servers, shared by a workspace's sessions
-        self.problems_hook: ProblemsAfterEdits | None = None
-        if languages is not None:
-            intelligence = languages.attach(workspace, settings.language_servers, settings.problems)
-            self.context.intelligence = intelligence
-            self.problems_hook = ProblemsAfterEdits(
-                intelligence, lambda name: _risk(self.registry, name), log.append
-            )
+        parts = build_session(
+            session_id=session_id,
+            log=log,
+            workspace=workspace,
+            settings=settings,
+            model_id=provider.model_id,
+            registry=registry,
+            edits_reviewed_by_workspace=edits_reviewed_by_workspace,
+            state_dir=state_dir,
+            languages=languages,
+        )
+        self.policy = parts.policy
+        self.context = parts.context
+        self.projector = parts.projector
+        self.problems_hook = parts.problems_hook
+        self.checkpointer = parts.checkpointer
+        self.hooks = parts.hooks()
         self.current: RunHandle | None = None
-        self.checkpointer: Checkpointer | None = None
-        if state_dir is not None:
-            self.checkpointer = Checkpointer(
-                session_id, GitStore(state_dir, workspace.root), log, workspace, registry,
-                self.context, settings.checkpoints,
-            )  # fmt: skip
 
     @property
     def running(self) -> bool:
@@ -235,29 +226,34 @@ class Conversation:
         )  # fmt: skip
         planning = mode is Mode.PLAN
         observer = observer or NullObserver()
-        runtime = ToolRuntime(
-            self.registry, self.policy, approver or DenyAllApprover(), self.context, self.log,
-            observer, rule_saver=self.save_rules,
-        )  # fmt: skip
-        loop = QueryLoop(
-            self.provider, runtime, self.projector, self.log, observer,
-            price_for(self.provider.model_id),
-            system=system_prompt(str(self.workspace.root), self.policy.mode),
-            max_output_tokens=self.settings.model.max_output_tokens,
-            hooks=ChainedHooks(self.checkpointer, self.problems_hook),
-        )  # fmt: skip
+        config = RunConfig.of(
+            self.settings, model_id=self.provider.model_id, root=self.workspace.root, mode=mode
+        )
+        built = build_run(
+            config,
+            RunParts(
+                provider=self.provider,
+                registry=self.registry,
+                policy=self.policy,
+                context=self.context,
+                projector=self.projector,
+                audit=self.log,
+                approver=approver or DenyAllApprover(),
+                observer=observer,
+                hooks=self.hooks,
+                rule_saver=self.save_rules,
+            ),
+        )
 
         async def run() -> RunResult:
             if self.checkpointer is not None:
                 await self.checkpointer.recover()
             try:
                 try:  # MCP servers start (bounded) before the first model call lists tools
-                    runtime.registry = await self.run_registry()
+                    built.runtime.registry = await self.run_registry()
                 except asyncio.CancelledError:
                     return _aborted_early(self.log, observer, run_id, self.provider.model_id)
-                result = await loop.run(
-                    run_id, user_text(prompt), self.messages, self.settings.limits.budget()
-                )
+                result = await built.run(run_id, user_text(prompt), self.messages)
                 if planning and result.reason is TerminalReason.COMPLETED and result.text:
                     self.projector.plan = result.text  # pinned through compactions
                 return result
@@ -266,7 +262,7 @@ class Conversation:
 
         task = asyncio.create_task(run())
         task.add_done_callback(self._run_ended)  # also when cancelled before it ran
-        self.current = RunHandle(self.session_id, run_id, task)
+        self.current = RunHandle(self.session_id, run_id, task, config)
         return self.current
 
     def _run_ended(self, task: asyncio.Task[RunResult]) -> None:
@@ -312,8 +308,8 @@ class Conversation:
         if self.log.next_seq != expected:
             state = reduce(read_events(self.log.path))
             self.messages[:] = state.messages
-            self.projector = ContextProjector(
-                self.projector.policy, write_tools=self.projector_tools
+            self.projector = make_projector(
+                self.settings, model_id=self.provider.model_id, registry=self.registry
             )
             self.resume_context(state)
             if self.checkpointer is not None:
@@ -328,11 +324,14 @@ class Conversation:
         asked: `/compact`). Logged like a run's compaction; False when too little is old."""
         with self.claimed():  # not while a run (here or elsewhere) projects this history
             run_id = f"compact-{secrets.token_hex(4)}"
+            mode = self.policy.mode
             projection = self.projector.project(
-                system_prompt(str(self.workspace.root), self.policy.mode), self.messages,
-                self.registry.specs(self.policy.mode), self.settings.model.max_output_tokens,
+                system_prompt(str(self.workspace.root), mode),
+                self.messages,
+                self.registry.specs(mode),
+                self.settings.model.max_output_tokens,
                 allow_compaction=False,
-            )  # fmt: skip
+            )
             if projection.changed is not None:
                 self.log.append("context_projected", run=run_id, turn=0, **projection.changed)
             compactor = Compactor(self.provider, self.projector, self.log)
@@ -349,10 +348,9 @@ class Conversation:
 
     async def run_registry(self) -> ToolRegistry:
         """The built-in tools and those of the MCP servers in the settings (started if need be)."""
-        if self.mcp is None or not self.settings.mcp_servers:
-            return self.registry
-        external = await self.mcp.tools(self.workspace.root, self.settings.mcp_servers)
-        return self.registry.extended(external)
+        return await run_tools(
+            self.registry, self.mcp, self.workspace.root, self.settings.mcp_servers
+        )
 
     async def ask(
         self,
@@ -430,12 +428,21 @@ class ConversationManager:
                 )
             messages = list(state.messages)
         conversation = Conversation(
-            session_id, log, messages, workspace, settings, provider, self.registry,
+            session_id=session_id,
+            log=log,
+            messages=messages,
+            workspace=workspace,
+            settings=settings,
+            provider=provider,
+            registry=self.registry,
             edits_reviewed_by_workspace=edits_reviewed_by_workspace,
-            settings_files=self.settings_files, state_dir=self.store.state_dir, mcp=self.mcp,
+            settings_files=self.settings_files,
+            state_dir=self.store.state_dir,
+            mcp=self.mcp,
             languages=self.languages,
-            claim=self.store.claim(session_id, self.face), unfinished=resumed,
-        )  # fmt: skip
+            claim=self.store.claim(session_id, self.face),
+            unfinished=resumed,
+        )
         if resumed is not None:
             conversation.resume_context(resumed)
         self.conversations[session_id] = conversation
@@ -476,17 +483,6 @@ def _aborted_early(log: SessionLog, observer: RunObserver, run_id: str, model_id
     log.append("run_finished", run=run_id, turn=0, result=result.to_dict())
     notify(observer.run_finished, result)
     return result
-
-
-def _write_tools(registry: ToolRegistry) -> frozenset[str]:
-    """Tools whose calls edit files: what the context layer pins as "files being edited"."""
-    tools = (registry.get(name) for name in registry.names)
-    return frozenset(t.name for t in tools if t is not None and t.risk is Risk.WRITE)
-
-
-def _risk(registry: ToolRegistry, name: str) -> Risk | None:
-    tool = registry.get(name)
-    return tool.risk if tool is not None else None
 
 
 def _configure_sandbox(workspace: Workspace, settings: Settings) -> None:

@@ -1,8 +1,10 @@
 """`agentls replay`: the regression tool for the runtime.
 
-Each recorded run is run again through the real loop and runtime, with the
-model's recorded output, the person's recorded answers and the tools'
-recorded results (nothing touches the workspace), and the runtime's fresh
+Each recorded run is built again as a live run is (`run_builder`: the same
+policy, price, budgets and output limit) and run through the real loop and
+runtime, with the model's recorded output and usage, the person's recorded
+answers, the tools' recorded results and the turn hooks' recorded notes
+(nothing touches the workspace), and the runtime's fresh
 decisions are compared with the recorded ones: permission verdicts and their
 reasons, error codes of calls that never ran, and how each run ended. The
 first difference is reported.
@@ -13,16 +15,15 @@ from __future__ import annotations
 import dataclasses
 from collections import defaultdict, deque
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 
-from agentls.context.projector import ContextProjector
 from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
 from agentls.contracts.errors import ConfigError
-from agentls.contracts.messages import Message, message_from_dict
+from agentls.contracts.messages import Message, TextBlock, message_from_dict
 from agentls.contracts.model_io import (
     MessageDone,
     ModelError,
@@ -30,17 +31,20 @@ from agentls.contracts.model_io import (
     ModelEvent,
     ModelInput,
 )
-from agentls.contracts.observer import NullObserver
 from agentls.contracts.outcomes import TerminalReason
-from agentls.contracts.tooling import ErrorCode, ToolError, ToolOutput
+from agentls.contracts.tooling import ErrorCode, ToolError, ToolIntent, ToolOutput
 from agentls.contracts.usage import Usage
-from agentls.conversation.prompt import system_prompt
+from agentls.conversation.run_builder import (
+    RunConfig,
+    RunParts,
+    build_run,
+    make_context,
+    make_policy,
+    make_projector,
+)
 from agentls.conversation.settings import load_settings
-from agentls.loop.query_loop import QueryLoop
 from agentls.permissions.modes import Mode
-from agentls.permissions.policy import PermissionPolicy
 from agentls.runtime.registry import ToolRegistry
-from agentls.runtime.runtime import ToolRuntime
 from agentls.session.reducer import Reducer
 from agentls.tools import BUILTIN_TOOLS
 from agentls.workspace.interface import ToolContext, ToolDefinition
@@ -67,6 +71,7 @@ class ReplayReport:
     runs: int = 0
     calls: int = 0
     divergence: Divergence | None = None
+    configs: dict[str, RunConfig] = field(default_factory=dict)  # how each run was rebuilt
 
     @property
     def same(self) -> bool:
@@ -86,11 +91,14 @@ class ReplayReport:
 
 
 class _RecordedModel:
-    """Yields the run's recorded model output, turn by turn."""
+    """Yields the run's recorded model output and what each call used, turn by turn."""
 
-    def __init__(self, model_id: str, outputs: Sequence[dict[str, Any]]) -> None:
+    def __init__(
+        self, model_id: str, outputs: Sequence[dict[str, Any]], usages: Sequence[Usage]
+    ) -> None:
         self._model_id = model_id
         self._outputs = deque(outputs)
+        self._usages = deque(usages)
 
     @property
     def model_id(self) -> str:
@@ -105,7 +113,21 @@ class _RecordedModel:
             raise ModelError("the recording ends here", kind=ModelErrorKind.REPLAY)
         event = self._outputs.popleft()
         message = message_from_dict(event["message"])
-        yield MessageDone(message, event.get("stopReason", "end_turn"), Usage())
+        usage = self._usages.popleft() if self._usages else Usage()
+        yield MessageDone(message, event.get("stopReason", "end_turn"), usage)
+
+
+class _RecordedNotes:
+    """The turn hooks of a replay: the notes the live hooks gave the model, per turn."""
+
+    def __init__(self, notes: dict[int, list[str]]) -> None:
+        self._notes = notes
+
+    async def before_act(self, run_id: str, turn: int, intents: Sequence[ToolIntent]) -> None:
+        return None
+
+    async def after_act(self, run_id: str, turn: int) -> list[str]:
+        return self._notes.pop(turn, [])
 
 
 class _RecordedAnswers:
@@ -205,33 +227,63 @@ async def _replay_run(
     for event in recorded:
         if event["kind"] == "observation" and event["callId"] in allowed:
             executed[event["name"]].append(event)
-    policy = PermissionPolicy(
-        settings.permissions.rules,
-        mode,
-        edits_reviewed_by_workspace=bool(started.get("reviewed")),
-        session_allow=session_allow,
-        root=root.resolve(),
-        secret_patterns=settings.permissions.secret_patterns,
-    )
+    root = root.resolve()
+    outputs = [e for e in recorded if e["kind"] == "model_output"]
+    model = _RecordedModel(settings.model.id, outputs, _model_usages(recorded))
+    live = RunConfig.of(settings, model_id=model.model_id, root=root, mode=mode)
+    # Replays are instant: a wall-clock limit would only measure this machine.
+    budget = dataclasses.replace(live.budget, timeout_seconds=None)
+    config = dataclasses.replace(live, budget=budget)
+    report.configs[run_id] = config
+    registry = ToolRegistry(_recorded_tools(executed))
     capture = _Capture()
     answers = _RecordedAnswers(decisions)
-    registry = ToolRegistry(_recorded_tools(executed))
-    context = ToolContext(LocalWorkspace(root))
-    runtime = ToolRuntime(registry, policy, answers, context, capture, NullObserver())
-    outputs = [e for e in recorded if e["kind"] == "model_output"]
-    model = _RecordedModel(settings.model.id, outputs)
-    loop = QueryLoop(
-        model, runtime, ContextProjector(settings.context_policy(model.model_id)), capture,
-        NullObserver(), None, system=system_prompt(str(root), mode),
-    )  # fmt: skip
+    local = LocalWorkspace(root)
+    run = build_run(
+        config,
+        RunParts(
+            provider=model,
+            registry=registry,
+            policy=make_policy(
+                settings,
+                mode=mode,
+                root=root,
+                edits_reviewed_by_workspace=bool(started.get("reviewed")),
+                session_allow=session_allow,
+            ),
+            context=make_context(local, settings),
+            projector=make_projector(settings, model_id=model.model_id, registry=registry),
+            audit=capture,
+            approver=answers,
+            hooks=_RecordedNotes(_hook_notes(recorded)),
+        ),
+    )
     first = next((e for e in recorded if e["kind"] == "user_message"), None)
     prompt = message_from_dict(first["message"]) if first else Message("user", ())
-    budget = dataclasses.replace(
-        settings.limits.budget(), timeout_seconds=None
-    )  # replays are instant
-    result = await loop.run(run_id, prompt, list(history), budget)
+    result = await run.run(run_id, prompt, list(history))
     report.calls += sum(1 for e in capture.events if e["kind"] == "tool_intent")
     return _first_difference(run_id, recorded, capture.events, result.reason, answers)
+
+
+def _model_usages(recorded: list[dict[str, Any]]) -> list[Usage]:
+    """What each model call of the run used (a compaction's call is not replayed)."""
+    return [
+        Usage.from_dict(e.get("usage") or {})
+        for e in recorded
+        if e["kind"] == "usage" and e.get("purpose") is None
+    ]
+
+
+def _hook_notes(recorded: list[dict[str, Any]]) -> dict[int, list[str]]:
+    """The notes after a turn's tool results: what the turn hooks told the model."""
+    notes: dict[int, list[str]] = {}
+    for event in recorded:
+        turn = event.get("turn")
+        if event["kind"] != "tool_results" or not isinstance(turn, int) or turn in notes:
+            continue
+        message = message_from_dict(event["message"])
+        notes[turn] = [b.text for b in message.content if isinstance(b, TextBlock)]
+    return notes
 
 
 def _first_difference(

@@ -53,13 +53,13 @@ class RunTally:
 class QueryLoop:
     def __init__(
         self,
+        *,
         provider: ModelProvider,
         runtime: ToolRuntime,
         projector: ContextProjector,
         audit: AuditLog,
         observer: RunObserver,
         price: ModelPrice | None,
-        *,
         system: str,
         max_output_tokens: int = 8192,
         hooks: TurnHooks | None = None,

@@ -63,13 +63,13 @@ class StopSignal:
 class ToolRuntime:
     def __init__(
         self,
+        *,
         registry: ToolRegistry,
         policy: PermissionPolicy,
         approver: Approver,
         context: ToolContext,
         audit: AuditLog,
         observer: RunObserver,
-        *,
         call_timeout_seconds: float = 660.0,
         rule_saver: Callable[[Sequence[Rule]], str | None] | None = None,
     ) -> None:

@@ -70,9 +70,14 @@ def runtime(
     policy = PermissionPolicy(RuleSet.from_settings(rules or {}), mode)
     ctx = ToolContext(LocalWorkspace(tmp_path), output_limit=output_limit)
     rt = ToolRuntime(
-        ToolRegistry(tools), policy, approver or AutoApprover(), ctx, audit, NullObserver(),
+        registry=ToolRegistry(tools),
+        policy=policy,
+        approver=approver or AutoApprover(),
+        context=ctx,
+        audit=audit,
+        observer=NullObserver(),
         call_timeout_seconds=call_timeout,
-    )  # fmt: skip
+    )
     rt.begin_run("run-test")
     return rt, audit
 
