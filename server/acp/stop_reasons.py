@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from agentls.contracts.outcomes import RunResult, TerminalReason
-from agentls.loop.steps import completion_note
+from agentls.contracts.outcomes import RunResult, TerminalReason, completion_note
 
 StopReason = Literal["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]
 

@@ -7,12 +7,12 @@ import asyncio
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.outcomes import EXIT_USAGE
+from agentls.conversation.mcp_listing import mcp_reports
 from agentls.conversation.settings_files import SettingsFiles
-from agentls.mcp.config import McpServerConfig
-from agentls.mcp.hub import McpHub, ServerReport
 from agentls.session.store import default_state_dir
 
 EXIT_SERVER_FAILED = 1
@@ -32,39 +32,32 @@ def run_mcp_list(args: argparse.Namespace) -> int:
     for note in loaded.notes:
         print(f"agentls: {note}", file=sys.stderr)
     servers = loaded.settings.mcp_servers
-    reports = asyncio.run(_report(root, servers)) if servers else []
+    reports = asyncio.run(mcp_reports(root, servers)) if servers else []
     if args.json:
-        print(json.dumps([r.to_dict() for r in reports], indent=2, ensure_ascii=False))
+        print(json.dumps(reports, indent=2, ensure_ascii=False))
     elif not reports:
         print("No MCP servers are configured (the mcpServers setting).")
     else:
         print(render(reports))
-    failed = any(r.status not in ("ready", "disabled") for r in reports)
+    failed = any(r["status"] not in ("ready", "disabled") for r in reports)
     return EXIT_SERVER_FAILED if failed else 0
 
 
-async def _report(root: Path, servers: dict[str, McpServerConfig]) -> list[ServerReport]:
-    hub = McpHub(notify=lambda note: None)  # the listing itself says what failed
-    try:
-        return await hub.report(root, servers)
-    finally:
-        await hub.aclose()
-
-
-def render(reports: list[ServerReport]) -> str:
+def render(reports: list[dict[str, Any]]) -> str:
     lines: list[str] = []
     for report in reports:
-        if report.status == "disabled":
-            lines.append(f"{report.name}: disabled")
+        name, status, tools = report["name"], report["status"], report["tools"]
+        if status == "disabled":
+            lines.append(f"{name}: disabled")
             continue
-        count = f", {len(report.tools)} tool{'s' if len(report.tools) != 1 else ''}"
-        shown = count if report.status == "ready" else ""
-        lines.append(f"{report.name} ({report.transport}: {report.target}): {report.status}{shown}")
-        if report.error:
-            lines.append(f"  {report.error}")
-        width = max((len(t.name) for t in report.tools), default=0)
-        for tool in report.tools:
-            flag = "read-only" if tool.read_only else ""
-            lines.append(f"  {tool.name:<{width}}  {flag:<9}  {tool.description}".rstrip())
-        lines.extend(f"  note: {note}" for note in report.notes)
+        count = f", {len(tools)} tool{'s' if len(tools) != 1 else ''}"
+        shown = count if status == "ready" else ""
+        lines.append(f"{name} ({report['transport']}: {report['target']}): {status}{shown}")
+        if report["error"]:
+            lines.append(f"  {report['error']}")
+        width = max((len(t["name"]) for t in tools), default=0)
+        for tool in tools:
+            flag = "read-only" if tool["readOnly"] else ""
+            lines.append(f"  {tool['name']:<{width}}  {flag:<9}  {tool['description']}".rstrip())
+        lines.extend(f"  note: {note}" for note in report["notes"])
     return "\n".join(lines)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Literal
 
+from agentls.contracts.model_io import StopReason
 from agentls.contracts.usage import Usage
 
 
@@ -88,3 +89,12 @@ class RunResult:
         if self.budget is not None:
             out["budget"] = self.budget.to_dict()
         return out
+
+
+def completion_note(stop_reason: StopReason) -> str:
+    """The detail of a completed run whose answer the model ended early; faces match it."""
+    if stop_reason == "max_tokens":
+        return "the answer was cut off at the model's output limit"
+    if stop_reason == "refusal":
+        return "the model declined to answer"
+    return ""

@@ -27,13 +27,13 @@ from agentls.contracts.model_io import (
     ThinkingDelta,
 )
 from agentls.contracts.observer import RunObserver, notify
-from agentls.contracts.outcomes import BudgetOverrun, RunResult, TerminalReason
+from agentls.contracts.outcomes import BudgetOverrun, RunResult, TerminalReason, completion_note
 from agentls.contracts.tooling import ErrorCode, Observation, ToolIntent
 from agentls.contracts.usage import Usage
 from agentls.loop.budget import Budget
 from agentls.loop.compaction import Compactor
 from agentls.loop.hooks import NoHooks, TurnHooks
-from agentls.loop.steps import Finish, RunAgain, Step, completion_note, overrun_note
+from agentls.loop.steps import Finish, RunAgain, Step, overrun_note
 from agentls.pricing import ModelPrice
 from agentls.providers.base import ModelProvider
 from agentls.runtime.runtime import AuditLog, ToolRuntime

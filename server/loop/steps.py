@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agentls.contracts.model_io import StopReason
 from agentls.contracts.outcomes import BudgetOverrun, TerminalReason
 from agentls.contracts.tooling import ToolIntent
 
@@ -24,14 +23,6 @@ class Finish:
 
 
 Step = RunAgain | Finish
-
-
-def completion_note(stop_reason: StopReason) -> str:
-    if stop_reason == "max_tokens":
-        return "the answer was cut off at the model's output limit"
-    if stop_reason == "refusal":
-        return "the model declined to answer"
-    return ""
 
 
 def overrun_note(overrun: BudgetOverrun) -> str:

@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 
 from agentls.acp.stop_reasons import stop_reason
-from agentls.contracts.outcomes import BudgetOverrun, RunResult, TerminalReason
+from agentls.contracts.outcomes import BudgetOverrun, RunResult, TerminalReason, completion_note
 from agentls.contracts.usage import Usage
-from agentls.loop.steps import completion_note
 
 
 def result(
