@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import difflib
-
 from agentls.contracts.tooling import ErrorCode, ToolError
+from agentls.workspace.hunks import unified_diff
 from agentls.workspace.interface import FileSnapshot, ToolContext, WriteOutcome
+
+__all__ = ["unified_diff"]  # the tools import it from here
 
 MAX_LANDED_DIFF_CHARS = 3000
 
@@ -51,23 +52,6 @@ def landed_note(rel: str, proposed: str, outcome: WriteOutcome) -> str:
         "\nWhat landed differs from what you proposed (the editor or the person changed it); "
         f"the file now holds the 'landed' side:\n{diff}{said}"
     )
-
-
-def unified_diff(rel: str, before: str, after: str, labels: tuple[str, str] = ("a", "b")) -> str:
-    lines = difflib.unified_diff(
-        _diff_lines(before),
-        _diff_lines(after),
-        fromfile=f"{labels[0]}/{rel}",
-        tofile=f"{labels[1]}/{rel}",
-    )
-    return "".join(lines)
-
-
-def _diff_lines(text: str) -> list[str]:
-    lines = text.splitlines(keepends=True)
-    if lines and not lines[-1].endswith("\n"):
-        lines[-1] += "\n\\ No newline at end of file\n"
-    return lines
 
 
 def decode_text(snapshot: FileSnapshot) -> str:

@@ -20,11 +20,13 @@ def register(server: AgentServer) -> None:
             code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.Refactor]
         ),
     )
-    def code_actions(ls: AgentServer, params: types.CodeActionParams) -> list[types.CodeAction]:
-        ls.last_uri = params.text_document.uri
+    async def code_actions(
+        ls: AgentServer, params: types.CodeActionParams
+    ) -> list[types.CodeAction]:
+        ls.editor.last_uri = params.text_document.uri
         return [
-            *question_actions(ls, params),
-            *marker_actions(ls, params),
+            *question_actions(ls.editor, params, running=bool(ls.runs)),
+            *await marker_actions(ls.editor, params),
             *actions_for(params),
         ]
 

@@ -9,7 +9,6 @@ from typing import Any
 from lsprotocol import types
 
 from agentls.contracts.errors import ConfigError
-from agentls.lsp.client_requests import ask_client
 from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
 
 
@@ -17,7 +16,7 @@ def register(server: AgentServer) -> None:
     @server.feature(types.INITIALIZE)
     def initialize(ls: AgentServer, params: types.InitializeParams) -> None:
         ls.init_options = params.initialization_options
-        ls.client_name = params.client_info.name if params.client_info else ""
+        ls.editor.name = params.client_info.name if params.client_info else ""
         # Settings (initializationOptions first) are read once `initialized` comes, so
         # the answer waits for nothing but the server itself.
 
@@ -34,17 +33,17 @@ def register(server: AgentServer) -> None:
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls: AgentServer, params: types.DidOpenTextDocumentParams) -> None:
-        ls.last_uri = params.text_document.uri
-        await ls.notify_documents_changed()
+        ls.editor.last_uri = params.text_document.uri
+        await ls.editor.notify_documents_changed()
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     async def did_change(ls: AgentServer, params: types.DidChangeTextDocumentParams) -> None:
-        ls.last_uri = params.text_document.uri
-        await ls.notify_documents_changed()
+        ls.editor.last_uri = params.text_document.uri
+        await ls.editor.notify_documents_changed()
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     async def did_close(ls: AgentServer, params: types.DidCloseTextDocumentParams) -> None:
-        await ls.notify_documents_changed()
+        await ls.editor.notify_documents_changed()
 
     @server.feature(types.SHUTDOWN)
     async def shutdown(ls: AgentServer, *args: Any) -> None:
@@ -57,21 +56,15 @@ async def refresh_configuration(server: AgentServer, pushed: Any = None) -> None
     from agentls.lsp.settings import SECTION, settings_notes
 
     layers: list[Any] = [server.init_options]
-    workspace = server.client_capabilities.workspace
-    if workspace is not None and workspace.configuration:
-        params = types.ConfigurationParams([types.ConfigurationItem(section=SECTION)])
-        answer = await ask_client(
-            server.workspace_configuration_async(params), 10.0, "workspace/configuration"
-        )
-        if answer:
-            layers.append(answer[0])
+    if server.editor.offers_configuration():
+        answer = await server.editor.configuration(SECTION)
+        if answer is not None:
+            layers.append(answer)
     elif pushed is not None:
         layers.append(pushed)
-    _apply(server, *layers)
+    await _apply(server, *layers)
     for note in settings_notes(server.settings, *layers):
-        if note not in server._told:  # once per server
-            server._told.add(note)
-            server.tell(f"agentls: {note}", types.MessageType.Warning)
+        server.tell_once(f"agentls: {note}", types.MessageType.Warning)
 
 
 def _load_core() -> None:
@@ -80,7 +73,7 @@ def _load_core() -> None:
         importlib.import_module(name)
 
 
-def _apply(server: AgentServer, *layers: Any) -> None:
+async def _apply(server: AgentServer, *layers: Any) -> None:
     from agentls.lsp.settings import merge_face_settings, merge_settings
 
     try:
@@ -91,5 +84,5 @@ def _apply(server: AgentServer, *layers: Any) -> None:
             f"agentls: {exc}. The previous settings stay in force.", types.MessageType.Error
         )
         return
-    server.face = face
-    server.apply_settings(settings, list(layers))
+    server.editor.face = face
+    await server.apply_settings_async(settings, list(layers))

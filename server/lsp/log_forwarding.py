@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import logging
 import sys
-from typing import TYPE_CHECKING
 
 from lsprotocol import types
-
-if TYPE_CHECKING:
-    from agentls.lsp.server import AgentServer
+from pygls.lsp.server import LanguageServer
 
 _LEVELS = {
     logging.ERROR: types.MessageType.Error,
@@ -19,7 +16,7 @@ _LEVELS = {
 
 
 class LogMessageHandler(logging.Handler):
-    def __init__(self, server: AgentServer) -> None:
+    def __init__(self, server: LanguageServer) -> None:
         super().__init__(level=logging.INFO)
         self.server = server
         self._sending = False
@@ -41,7 +38,7 @@ class LogMessageHandler(logging.Handler):
             self._sending = False
 
 
-def configure(server: AgentServer, verbose: bool = False) -> None:
+def configure(server: LanguageServer, verbose: bool = False) -> None:
     """stderr already has the CLI's handler; add the forwarder for agentls's own logs."""
     agentls_log = logging.getLogger("agentls")
     agentls_log.setLevel(logging.DEBUG if verbose else logging.INFO)

@@ -17,8 +17,8 @@ import re
 from lsprotocol import types
 
 from agentls.lsp.answers import ANSWER, SHOW_DIFF
+from agentls.lsp.editor import EditorClient
 from agentls.lsp.questions import DIAGNOSTIC_SOURCE, Question
-from agentls.lsp.server import AgentServer
 
 ASK, CANCEL = "agentls.ask", "agentls.cancel"
 # `agentls: <request>` alone on its line, or after a comment's opening (#, //, --, ;, %, /*, <!--).
@@ -35,17 +35,20 @@ def _short(text: str) -> str:
     return line if len(line) <= TITLE_CHARS else line[: TITLE_CHARS - 1] + "…"
 
 
-def question_actions(server: AgentServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+def question_actions(
+    editor: EditorClient, params: types.CodeActionParams, *, running: bool
+) -> list[types.CodeAction]:
+    """The waiting questions' answers, and Cancel while ``running`` (runs go on)."""
     actions = []
-    for question in list(server.questions.open.values()):
+    for question in list(editor.questions.open.values()):
         related = _diagnostics_for(question, params)
         for answer, title in question.answers:
             shown = f"agentls: {_short(title)}"
             actions.append(_action(shown, ANSWER, question.id, answer, related))
-            if answer == "apply" and server.can_show_documents():
+            if answer == "apply" and editor.can_show_documents():
                 shown = f"agentls: Show diff: {_short(question.summary)}"
                 actions.append(_action(shown, SHOW_DIFF, question.id))
-    if server.runs and server.uses_code_actions():
+    if running and editor.uses_code_actions():
         title = "agentls: Cancel the run"
         command = types.Command(title=title, command=CANCEL, arguments=[{}])
         actions.append(types.CodeAction(title, kind=types.CodeActionKind.QuickFix, command=command))
@@ -78,10 +81,12 @@ def _diagnostics_for(question: Question, params: types.CodeActionParams) -> list
     ]
 
 
-def marker_actions(server: AgentServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+async def marker_actions(
+    editor: EditorClient, params: types.CodeActionParams
+) -> list[types.CodeAction]:
     """ "Ask agentls: …" for each `agentls: <request>` line in the range."""
     uri = params.text_document.uri
-    lines = server.document_lines(uri)
+    lines = await editor.document_lines(uri)
     start = params.range.start.line
     end = min(max(params.range.end.line, start), start + MAX_LINES_SCANNED)
     if params.range.end.line > start and params.range.end.character == 0:

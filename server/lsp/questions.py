@@ -14,12 +14,11 @@ import asyncio
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from lsprotocol import types
 
-if TYPE_CHECKING:
-    from agentls.lsp.server import AgentServer
+from agentls.lsp.editor import Diagnostics
 
 Emit = Callable[[str, dict[str, Any]], None]
 DIAGNOSTIC_SOURCE = "agentls"
@@ -79,8 +78,11 @@ class Question:
 
 
 class QuestionBoard:
-    def __init__(self, server: AgentServer) -> None:
-        self.server = server
+    """The questions waiting in one editor, each shown where it belongs and where the
+    person looks; a question leaves the board when answered, timed out or cancelled."""
+
+    def __init__(self, client: Diagnostics) -> None:
+        self.client = client
         self.open: dict[str, Question] = {}
 
     async def ask(self, question: Question, timeout: float, emit: Emit) -> str | None:
@@ -88,7 +90,7 @@ class QuestionBoard:
         self.open[question.id] = question
         # Also where the person is looking, so the question is seen (Kate shows
         # diagnostics of the current document only).
-        question.seen_uri = self.server.last_uri
+        question.seen_uri = self.client.last_uri
         self._publish(question.uri)
         self._publish(question.seen_uri)
         emit("question", question.payload())
@@ -125,7 +127,7 @@ class QuestionBoard:
     def _publish(self, uri: str | None) -> None:
         if uri is None:
             return
-        with_detail = not self.server.can_show_documents()
+        with_detail = not self.client.can_show_documents()
         diagnostics = [
             types.Diagnostic(
                 range=types.Range(types.Position(line, 0), types.Position(line, 0)),
@@ -137,6 +139,4 @@ class QuestionBoard:
             for q in self.open.values()
             for line in ([q.line] if q.uri == uri else [0] if q.seen_uri == uri else [])
         ]
-        self.server.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics)
-        )
+        self.client.publish_diagnostics(uri, diagnostics)

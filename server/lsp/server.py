@@ -1,10 +1,16 @@
-"""AgentServer: the language server that hosts the ConversationManager."""
+"""AgentServer: the language server that hosts the ConversationManager.
+
+What belongs to the connected editor (capabilities, routes, requests, waiting
+questions) is its `editor` (`editor_client.py`); the server keeps the sessions,
+their runs and the settings. Other modules of the face take the editor client
+through the `editor.EditorClient` Protocol and never import this module, except
+to register their handlers.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import stat
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,22 +24,16 @@ from pygls.uris import to_fs_path
 
 from agentls import __version__
 from agentls.contracts.errors import ConfigError
-from agentls.lsp.client_requests import ask_client
+from agentls.lsp.editor_client import LspEditorClient, read_closed_lines
 from agentls.lsp.questions import QuestionBoard
 from agentls.workspace.roots import NoProjectRoot, choose_root
 
 if TYPE_CHECKING:  # the conversation stack loads on first use, not before `initialize`
     from agentls.conversation.manager import Conversation, ConversationManager, RunHandle
     from agentls.conversation.settings import Settings
-    from agentls.lsp.settings import FaceSettings
     from agentls.session.store import SessionStore
 
 log = logging.getLogger(__name__)
-
-# Clients that declare changeAnnotationSupport but apply annotated edits without
-# showing a preview: their edits are reviewed as if they had no preview.
-ANNOTATIONS_WITHOUT_PREVIEW = frozenset({"Sublime Text LSP"})
-MAX_CLOSED_DOCUMENT_BYTES = 8 * 1024 * 1024
 
 
 _ANSWERED = object()  # a message already answered with an error
@@ -100,22 +100,19 @@ class AgentServer(LanguageServer):
 
     def __init__(self, store: SessionStore | None = None) -> None:
         super().__init__("agentls", __version__, protocol_cls=AgentProtocol)
+        self.editor = LspEditorClient(
+            self, settings=lambda: self.settings, state_dir=lambda: self.store.state_dir
+        )
         self.waited_runs: dict[Any, RunHandle] = {}  # request id -> run, for $/cancelRequest
+        self.runs: dict[str, RunHandle] = {}
+        self.last_session: str | None = None  # the session asked last
         self._store = store
         self._manager: ConversationManager | None = None
         self._settings: Settings | None = None  # what the editor sent (files added per root)
-        self._face: FaceSettings | None = None
         self.editor_layers: list[Any] = []
-        self._told: set[str] = set()
         self.init_options: Any = None
-        self.runs: dict[str, RunHandle] = {}
-        self._documents_changed: asyncio.Condition | None = None
         self._settings_ready: asyncio.Event | None = None
-        self.client_name = ""
-        self.last_uri: str | None = None  # the document the person touched last
-        self.last_session: str | None = None  # the session asked last
-        self.questions = QuestionBoard(self)
-        self._cannot_prompt = False
+        self._told: set[str] = set()
 
     # --- the core, loaded on first use -------------------------------------
 
@@ -148,96 +145,25 @@ class AgentServer(LanguageServer):
     def settings(self, value: Settings) -> None:
         self._settings = value
 
+    # --- the editor's, under the names the commands use ----------------------
+
     @property
-    def face(self) -> FaceSettings:
-        """How this editor is asked (approvalsVia, reviewVia)."""
-        if self._face is None:
-            from agentls.lsp.settings import FaceSettings
-
-            self._face = FaceSettings()
-        return self._face
-
-    @face.setter
-    def face(self, value: FaceSettings) -> None:
-        self._face = value
-
-    # --- how the person is asked -------------------------------------------
-
-    def prompts_failed(self) -> None:
-        """The editor answered a prompt with an error: ask through code actions from now on."""
-        if not self._cannot_prompt:
-            self._cannot_prompt = True
-            self.tell(
-                "agentls: this editor cannot show prompts; approvals and edit reviews "
-                "wait as code actions (agentls: Allow once / Apply / …) and diagnostics.",
-                types.MessageType.Info,
-            )
-
-    def approvals_route(self) -> str:
-        """Either "prompt" or "codeAction"."""
-        via = self.face.approvals_via
-        if via == "auto":
-            return "codeAction" if self._cannot_prompt else "prompt"
-        return via
-
-    def review_route(self) -> str:
-        """One of "editor" (its own preview), "prompt" or "codeAction"."""
-        via = self.face.review_via
-        if via != "auto":
-            return via
-        if self.client_previews_edits():
-            return "editor"
-        return "codeAction" if self._cannot_prompt else "prompt"
-
-    def client_previews_edits(self) -> bool:
-        workspace = self.client_capabilities.workspace
-        edit = workspace.workspace_edit if workspace is not None else None
-        declared = bool(edit and edit.document_changes and edit.change_annotation_support)
-        return declared and self.client_name not in ANNOTATIONS_WITHOUT_PREVIEW
-
-    def uses_code_actions(self) -> bool:
-        return self.approvals_route() == "codeAction" or self.review_route() == "codeAction"
-
-    def client_creates_files(self) -> bool:
-        """Whether CreateFile may be sent (resourceOperations includes create)."""
-        workspace = self.client_capabilities.workspace
-        edit = workspace.workspace_edit if workspace is not None else None
-        operations = (edit.resource_operations if edit is not None else None) or []
-        return types.ResourceOperationKind.Create in operations
-
-    def can_show_documents(self) -> bool:
-        window = self.client_capabilities.window
-        return bool(window and window.show_document and window.show_document.support)
-
-    # --- documents -------------------------------------------------------
+    def questions(self) -> QuestionBoard:
+        return self.editor.questions
 
     def document_lines(self, uri: str) -> Sequence[str]:
-        """The lines of a document: the editor's buffer when it is open, else a regular
-        file on disk of at most MAX_CLOSED_DOCUMENT_BYTES in UTF-8, else none. (Reading
-        a device, a pipe or a huge file would block the server or fill its memory.)"""
+        """As `LspEditorClient.document_lines`, reading a closed file on the caller's
+        thread; on the event loop, await ``self.editor.document_lines`` instead."""
         doc = self.workspace.get_text_document(uri)
-        if doc.version is None:
-            try:
-                info = Path(to_fs_path(uri) or "").stat()
-            except (OSError, ValueError):
-                return []
-            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_CLOSED_DOCUMENT_BYTES:
-                return []
-        try:
-            return doc.lines
-        except (OSError, ValueError):  # gone since, unreadable, or not UTF-8
-            return []
+        return doc.lines if doc.version is not None else read_closed_lines(uri)
 
-    @property
-    def documents_changed(self) -> asyncio.Condition:
-        """Notified on every didOpen/didChange/didClose, for edits waiting to land."""
-        if self._documents_changed is None:
-            self._documents_changed = asyncio.Condition()
-        return self._documents_changed
+    async def show_document(self, uri: str) -> bool:
+        return await self.editor.show_document(uri)
 
-    async def notify_documents_changed(self) -> None:
-        async with self.documents_changed:
-            self.documents_changed.notify_all()
+    def tell(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
+        self.editor.tell(message, kind)
+
+    # --- settings ------------------------------------------------------------
 
     @property
     def settings_ready(self) -> asyncio.Event:
@@ -253,6 +179,12 @@ class AgentServer(LanguageServer):
             log.warning("no settings from the editor after %g s; using what there is", timeout)
             self.settings_ready.set()
 
+    def tell_once(self, note: str, kind: types.MessageType = types.MessageType.Info) -> None:
+        """Say ``note`` the first time only (per server)."""
+        if note not in self._told:
+            self._told.add(note)
+            self.tell(note, kind)
+
     # --- workspace roots and sessions -------------------------------------
 
     def roots(self) -> list[Path]:
@@ -263,15 +195,16 @@ class AgentServer(LanguageServer):
 
     def root_for(self, uri: str | None) -> Path:
         """The innermost folder holding ``uri``; never the home folder or `/` (roots.py)."""
-        file, recent = (Path(to_fs_path(u) or "") if u else None for u in (uri, self.last_uri))
+        file, recent = (
+            Path(to_fs_path(u) or "") if u else None for u in (uri, self.editor.last_uri)
+        )
         try:
             choice = choose_root(self.roots(), file, recent)
         except NoProjectRoot as exc:
             raise JsonRpcInvalidParams(message=str(exc)) from None
         if choice.note is not None and choice.note not in self._told:
-            self._told.add(choice.note)
             log.info("%s", choice.note)
-            self.tell(choice.note)
+            self.tell_once(choice.note)
         return choice.root
 
     def conversation_for(self, session_id: str | None, root: Path) -> Conversation:
@@ -279,11 +212,13 @@ class AgentServer(LanguageServer):
             existing = self.manager.get(session_id)
             if existing is not None:
                 return existing
+        from agentls.lsp.session_link import SessionLink
         from agentls.lsp.workspace import LspWorkspace
         from agentls.session.store import SessionNotFound
 
+        link = SessionLink()  # bound below, once the conversation has an id and a policy
         try:  # (a root that is no folder, e.g. a file named as rootUri: ValueError)
-            workspace = LspWorkspace(self, root)
+            workspace = LspWorkspace(self.editor, root, link=link)
             conversation = self.manager.open(
                 workspace,
                 self.settings_for(root),
@@ -292,7 +227,7 @@ class AgentServer(LanguageServer):
             )
         except (ConfigError, SessionNotFound, ValueError) as exc:
             raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
-        workspace.policy = conversation.policy
+        link.bind(conversation.session_id, conversation.policy)
         return conversation
 
     def settings_for(self, root: Path) -> Settings:
@@ -301,10 +236,30 @@ class AgentServer(LanguageServer):
 
         loaded = self.manager.settings_files.load(root, *editor_layers(*self.editor_layers))
         for note in loaded.notes:
-            if note not in self._told:
-                self._told.add(note)
-                self.tell(f"agentls: {note}", types.MessageType.Warning)
+            self.tell_once(f"agentls: {note}", types.MessageType.Warning)
         return loaded.settings
+
+    async def settings_for_async(self, root: Path) -> Settings:
+        """As `settings_for`, the files read on a thread: the editor stays served."""
+        from agentls.lsp.settings import editor_layers
+
+        layers = editor_layers(*self.editor_layers)
+        loaded = await asyncio.to_thread(self.manager.settings_files.load, root, *layers)
+        for note in loaded.notes:
+            self.tell_once(f"agentls: {note}", types.MessageType.Warning)
+        return loaded.settings
+
+    async def apply_settings_async(self, settings: Settings, editor_layers: list[Any]) -> None:
+        """What the editor sent, for new sessions and for each open one (files read on a thread)."""
+        self.settings = settings
+        self.editor_layers = editor_layers
+        for conversation in list(self.manager.conversations.values()):
+            try:
+                conversation.apply_settings(
+                    await self.settings_for_async(conversation.workspace.root)
+                )
+            except ConfigError as exc:
+                self.tell(f"agentls: {exc}", types.MessageType.Error)
 
     def apply_settings(self, settings: Settings, editor_layers: list[Any]) -> None:
         self.settings = settings
@@ -315,21 +270,7 @@ class AgentServer(LanguageServer):
             except ConfigError as exc:
                 self.tell(f"agentls: {exc}", types.MessageType.Error)
 
-    # --- telling the person ------------------------------------------------
-
-    async def show_document(self, uri: str) -> bool:
-        """Open a file in the editor, where the client can; False otherwise."""
-        if not self.can_show_documents():
-            return False
-        shown = await ask_client(
-            self.window_show_document_async(types.ShowDocumentParams(uri, take_focus=True)),
-            10.0,
-            "showDocument",
-        )
-        return bool(shown and shown.success)
-
-    def tell(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
-        self.window_show_message(types.ShowMessageParams(type=kind, message=message))
+    # --- ending ------------------------------------------------------------
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         # Logged, not shown: a person sees the errors of their own requests as answers.

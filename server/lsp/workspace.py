@@ -11,10 +11,9 @@ buffer holding the person's own unsaved changes is never saved.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lsprotocol import types
 from pygls.uris import from_fs_path
@@ -22,10 +21,10 @@ from pygls.workspace import TextDocument
 
 from agentls.contracts.tooling import ErrorCode, ToolError
 from agentls.lsp import edits
-from agentls.lsp.client_requests import ask_client
+from agentls.lsp.editor import EditorClient, HasEditor, editor_of
 from agentls.lsp.review import Proposal, review_edit
+from agentls.lsp.session_link import EditListener, ModeSource, SessionLink
 from agentls.permissions.modes import Mode
-from agentls.permissions.policy import PermissionPolicy
 from agentls.workspace.interface import (
     CommandResult,
     FileSnapshot,
@@ -36,22 +35,40 @@ from agentls.workspace.interface import (
 from agentls.workspace.local import LocalWorkspace
 from agentls.workspace.sandbox import SandboxSettings
 
-if TYPE_CHECKING:
-    from agentls.lsp.server import AgentServer
-
 # How long to wait for the editor's didChange/didOpen after it applied an edit.
 LANDING_SECONDS = 1.0
 
-EditListener = Callable[[str, dict[str, Any]], None]
+__all__ = ["EditListener", "LspWorkspace", "unsaved_note"]
 
 
 class LspWorkspace:
-    def __init__(self, server: AgentServer, root: Path) -> None:
-        self.server = server
+    def __init__(
+        self, editor: EditorClient | HasEditor, root: Path, *, link: SessionLink | None = None
+    ) -> None:
+        self.editor = editor_of(editor)
+        self.link = link if link is not None else SessionLink()  # session id, policy, run
         self._disk = LocalWorkspace(root)
-        self.policy: PermissionPolicy | None = None  # set once the conversation exists
-        self.on_edit: EditListener | None = None  # set per run by the face
-        self.session_id = ""  # set by the face, for the questions a review asks
+
+    # The link's parts under their former names.
+    @property
+    def session_id(self) -> str:
+        return self.link.session_id
+
+    @session_id.setter
+    def session_id(self, value: str) -> None:
+        self.link.session_id = value
+
+    @property
+    def policy(self) -> ModeSource | None:
+        return self.link.policy
+
+    @property
+    def on_edit(self) -> EditListener | None:
+        return self.link.listener
+
+    @on_edit.setter
+    def on_edit(self, listener: EditListener | None) -> None:
+        self.link.attach(listener)
 
     def use_sandbox(self, settings: SandboxSettings) -> None:
         self._disk.use_sandbox(settings)
@@ -67,7 +84,7 @@ class LspWorkspace:
         return from_fs_path(str(self.root / rel)) or (self.root / rel).as_uri()
 
     def open_document(self, rel: str) -> TextDocument | None:
-        doc: TextDocument | None = self.server.workspace.text_documents.get(self.uri(rel))
+        doc: TextDocument | None = self.editor.documents.text_documents.get(self.uri(rel))
         return doc
 
     async def read(self, path: str) -> FileSnapshot:
@@ -129,7 +146,7 @@ class LspWorkspace:
                 follow.append((rel, content))
             text = content.decode("utf-8", "replace")
             hunks = edits.text_edits(
-                doc.source, text, self.server.workspace.position_codec.client_num_units,
+                doc.source, text, self.editor.documents.position_codec.client_num_units,
                 annotated=False,
             )  # fmt: skip
             identifier = types.OptionalVersionedTextDocumentIdentifier(self.uri(rel), doc.version)
@@ -138,9 +155,7 @@ class LspWorkspace:
             params = types.ApplyWorkspaceEditParams(
                 types.WorkspaceEdit(document_changes=changes), label="agentls: undo"
             )
-            answer = await ask_client(
-                self.server.workspace_apply_edit_async(params), 30.0, "applyEdit (undo)"
-            )
+            answer = await self.editor.apply_edit(params, 30.0, "applyEdit (undo)")
             if answer is None or not answer.applied:
                 raise ToolError(ErrorCode.CONFLICT, "the editor did not apply the undo")
             for rel, content in follow:
@@ -158,7 +173,7 @@ class LspWorkspace:
     async def _unsaved(self) -> dict[str, str]:
         # The buffers are taken here, on the event loop; the files are read on a thread.
         buffers: dict[str, str] = {}
-        for doc in list(self.server.workspace.text_documents.values()):
+        for doc in list(self.editor.documents.text_documents.values()):
             path = Path(doc.path)
             if path.is_relative_to(self.root):
                 buffers[path.relative_to(self.root).as_posix()] = doc.source
@@ -190,14 +205,14 @@ class LspWorkspace:
         # The person's own unsaved changes are never saved behind their back.
         clean = doc is None or await self._disk.current_bytes(rel) == old_text.encode("utf-8")
         note = "" if clean else unsaved_note(rel)
-        route = self.server.review_route() if self._needs_review() else None
+        route = self.editor.route("review") if self._needs_review() else None
         annotate = route == "editor"
         question = None
         if route in ("prompt", "codeAction"):
             proposal = Proposal(
                 rel, self.uri(rel), old_text, new_text, summary, self.session_id, note
             )
-            review = await review_edit(self.server, proposal, self._emit)
+            review = await review_edit(self.editor, proposal, self._emit)
             question = review.question
             if not review.approved:
                 self._emit("edit_rejected", {"path": rel, "reason": review.reason})
@@ -225,9 +240,7 @@ class LspWorkspace:
     def client_saves_edits(self) -> bool:
         """The client's agentls script saves the buffers an accepted edit touched
         (experimental capability `agentls.savesEdits`)."""
-        experimental = self.server.client_capabilities.experimental
-        mine = experimental.get("agentls") if isinstance(experimental, dict) else None
-        return isinstance(mine, dict) and mine.get("savesEdits") is True
+        return self.editor.saves_edits()
 
     async def _write_closed(
         self, rel: str, new_text: str, version: str | None, summary: str
@@ -259,10 +272,8 @@ class LspWorkspace:
     ) -> WriteOutcome:
         params = self._apply_params(rel, doc, old_text, new_text, create, annotate, summary)
         self._emit("edit_proposed", {"path": rel, "summary": summary, "review": annotate})
-        answer = await ask_client(
-            self.server.workspace_apply_edit_async(params),
-            self.server.settings.limits.approval_timeout_seconds,
-            "applyEdit",
+        answer = await self.editor.apply_edit(
+            params, self.editor.settings.limits.approval_timeout_seconds, "applyEdit"
         )
         if answer is None or not answer.applied:
             reason = "the editor did not answer" if answer is None else "the person rejected it"
@@ -275,8 +286,7 @@ class LspWorkspace:
         return WriteOutcome(True, "", landed=landed, version=landed_version)
 
     def _needs_review(self) -> bool:
-        mode = self.policy.mode if self.policy is not None else Mode.DEFAULT
-        return mode not in (Mode.ACCEPT_EDITS, Mode.BYPASS)
+        return self.link.mode not in (Mode.ACCEPT_EDITS, Mode.BYPASS)
 
     async def _current(self, rel: str, doc: TextDocument | None) -> tuple[str, str | None] | None:
         if doc is not None:
@@ -301,10 +311,10 @@ class LspWorkspace:
         summary: str,
     ) -> types.ApplyWorkspaceEditParams:
         uri = self.uri(rel)
-        codec = self.server.workspace.position_codec
+        codec = self.editor.documents.position_codec
         hunks = edits.text_edits(old_text, new_text, codec.client_num_units, annotated=annotate)
         changes: list[Any] = []
-        if create and self.server.client_creates_files():
+        if create and self.editor.creates_files():
             changes.append(
                 types.CreateFile(
                     uri,
@@ -329,7 +339,7 @@ class LspWorkspace:
         editor's word, as applied."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + LANDING_SECONDS
-        changed = self.server.documents_changed
+        changed = self.editor.documents_changed
         async with changed:
             while True:
                 doc = self.open_document(rel)
@@ -349,8 +359,7 @@ class LspWorkspace:
         return None, None
 
     def _emit(self, kind: str, payload: dict[str, Any]) -> None:
-        if self.on_edit is not None:
-            self.on_edit(kind, payload)
+        self.link.edit(kind, payload)
 
 
 def _not_on_disk(root: Path, buffers: dict[str, str]) -> dict[str, str]:

@@ -3,7 +3,8 @@
 A one-line change in a 20,000-line file is one hunk of one line: the common
 prefix and suffix are cut first (linear), and only the middle goes through
 difflib. Hunks replace whole lines, so their positions need no column
-arithmetic except where a file does not end with a newline.
+arithmetic except where a file does not end with a newline. Unified diffs
+(for reviews and tool results) are here too, below the tools and the faces.
 """
 
 from __future__ import annotations
@@ -73,3 +74,21 @@ def apply_hunks(old: str, hunks: list[Hunk]) -> str:
     for hunk in sorted(hunks, key=lambda h: h.start, reverse=True):
         lines[hunk.start : hunk.end] = hunk.new_lines
     return "".join(lines)
+
+
+def unified_diff(rel: str, before: str, after: str, labels: tuple[str, str] = ("a", "b")) -> str:
+    """``before`` → ``after`` as a unified diff of ``rel``; a missing final newline said."""
+    lines = difflib.unified_diff(
+        _diff_lines(before),
+        _diff_lines(after),
+        fromfile=f"{labels[0]}/{rel}",
+        tofile=f"{labels[1]}/{rel}",
+    )
+    return "".join(lines)
+
+
+def _diff_lines(text: str) -> list[str]:
+    lines = text.splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n\\ No newline at end of file\n"
+    return lines
