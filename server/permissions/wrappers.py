@@ -71,7 +71,7 @@ def look_through(name: str, words: list[Word], walk: Walker) -> Inner | None:
             walk.add(segment)
         return None
     if name == "git":
-        return _git(words, walk)
+        _git(words, walk)
     return None
 
 
@@ -339,24 +339,26 @@ _GIT_GLOBAL_FLAGS = frozenset({
 })  # fmt: skip
 
 
-def _git(words: list[Word], walk: Walker) -> Inner | None:
-    """git's global options; -c only for harmless keys. The stripped command is listed too."""
+def _git(words: list[Word], walk: Walker) -> None:
+    """git's global options; -c only for harmless keys. The stripped command is listed too.
+
+    git is never a wrapper: allow rules must name it, whatever follows its options."""
     rest = words[1:]
     i = 0
     stripped = False
     while i < len(rest):
         word = rest[i]
         if not word.static:
-            return None if i == 0 else Inner([])
+            break  # the subcommand is computed: git stays listed with an unknown tail
         text = word.value
         if text in ("-C", "-c") and i + 1 < len(rest):
             value = rest[i + 1]
             if not value.static:
                 walk.fail(f"git {text} is given a value computed at run time")
-                return Inner([])
+                return
             if text == "-c" and not _safe_git_config(value.value):
                 walk.fail(f"git -c {value.value.split('=')[0]} may run programs")
-                return Inner([])
+                return
             if text == "-C":
                 walk.changes_dir = True
             i += 2
@@ -366,7 +368,7 @@ def _git(words: list[Word], walk: Walker) -> Inner | None:
             stripped = True
         elif text.startswith("-") and text not in ("--version", "--help", "-h", "-v"):
             walk.fail(f"git is given a global option this analysis does not know ({text})")
-            return Inner([])
+            return
         else:
             break
     if rest[i : i + 1] and rest[i].static and rest[i].value == "config":
@@ -375,7 +377,6 @@ def _git(words: list[Word], walk: Walker) -> Inner | None:
         # The same git run, as a rule naming its subcommand sees it. git itself stays a
         # command of its own (not a wrapper): allow rules must cover both spellings.
         walk.also([words[0], *rest[i:]])
-    return None
 
 
 def _safe_git_config(setting: str) -> bool:

@@ -103,6 +103,7 @@ ATTACKS: list[tuple[str, str]] = [
     ("find-execdir", "find . -maxdepth 0 -execdir touch {m} \\;"),
     ("find-exec-plus", "find . -maxdepth 0 -exec touch {m} {} +"),
     ("git-c-alias", "git -c alias.st='!touch {m}' st"),
+    ("git-option-then-glob", "echo > init; git -p [i]nit {m} && echo hi"),
     (
         "git-config-env",
         "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.st GIT_CONFIG_VALUE_0='!touch {m}' git st",

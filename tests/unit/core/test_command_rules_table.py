@@ -89,6 +89,9 @@ CASES: list[tuple[str, str, Verdict]] = [
     ("echo 'a; rm x'", "", A),
     ("ls \\\n -la", "line continuation", A),
     ("git status ''", "an empty argument is an argument", Q),
+    ("git -p $X && ls", "a subcommand computed after global options could be push", D),
+    ("git --no-pager [p]ush && ls", "so could a globbed one", D),
+    ("git -C . --no-pager p[u]sh", "", D),
     # paths to programs
     ("/bin/rm -rf x", "a path to a denied program", D),
     ("/usr/bin/git status", "an allow rule names a program, not a path to one", Q),
