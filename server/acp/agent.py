@@ -121,9 +121,10 @@ class AgentlsAgent:
         session = self._open(cwd, None, mcp_servers)
         self._announce(session)
         return NewSessionResponse(
-            session_id=session.id, modes=mode_state(session.mode),
+            session_id=session.id,
+            modes=mode_state(session.mode),
             config_options=config_options(session.mode, session.conversation.provider.model_id),
-        )  # fmt: skip
+        )
 
     async def load_session(
         self, cwd: str, session_id: str, mcp_servers: list[Any] | None = None, **kwargs: Any
@@ -196,10 +197,11 @@ class AgentlsAgent:
         if config_id == "mode" and isinstance(value, str):
             await self.set_session_mode(session_id, value)
         elif config_id != "model" or value != model:
-            raise invalid_params(f"cannot set {config_id} to {value!r}: the model is chosen per "
-                 "session (start agentls acp --model PROVIDER:NAME); the mode is one of "
-                 "default, accept-edits, plan, bypass"
-            )  # fmt: skip
+            raise invalid_params(
+                f"cannot set {config_id} to {value!r}: the model is chosen per "
+                "session (start agentls acp --model PROVIDER:NAME); the mode is one of "
+                "default, accept-edits, plan, bypass"
+            )
         return SetSessionConfigOptionResponse(config_options=config_options(session.mode, model))
 
     # --- prompts -------------------------------------------------------------
@@ -216,9 +218,11 @@ class AgentlsAgent:
             told = await commands.run_command(session, self.manager.store, *command)
             return await self._finish(session, "end_turn", told)
         observer = AcpObserver(
-            session.updates, session.workspace.root,
-            session.conversation.projector.policy.window, session.cost_usd,
-        )  # fmt: skip
+            updates=session.updates,
+            root=session.workspace.root,
+            window=session.conversation.projector.policy.window,
+            cost_before=session.cost_usd,
+        )
         approver = AcpApprover(
             session.asker, session.conversation.policy, session.workspace.approved_calls
         )
@@ -261,9 +265,9 @@ class AgentlsAgent:
     def _session(self, session_id: str) -> AcpSession:
         session = self.sessions.get(session_id)
         if session is None:
-            raise invalid_params(f"no session {session_id!r} here: create it with session/new "
-                 "or session/load"
-            )  # fmt: skip
+            raise invalid_params(
+                f"no session {session_id!r} here: create it with session/new or session/load"
+            )
         return session
 
     def cancel_all(self) -> None:

@@ -66,9 +66,13 @@ async def run_command(session: AcpSession, store: SessionStore, name: str, argum
         with conversation.claimed():  # not while this session runs here or elsewhere
             if argument:
                 result = await undo_turn(
-                    store.state_dir, path, workspace.root, workspace, int(argument),
+                    state_dir=store.state_dir,
+                    log_path=path,
+                    workspace_root=workspace.root,
+                    target=workspace,
+                    number=int(argument),
                     log=conversation.log,
-                )  # fmt: skip
+                )
             else:
                 result = await undo_last_ask(
                     store.state_dir, path, workspace.root, workspace, log=conversation.log

@@ -35,15 +35,23 @@ def config_options(mode: Mode, model: str) -> list[Any]:
     """The model is fixed for a session's life (its log and prices are per model)."""
     return [
         SessionConfigOptionSelect(
-            type="select", id="mode", name="Mode", category="mode", current_value=mode.value,
+            type="select",
+            id="mode",
+            name="Mode",
+            category="mode",
+            current_value=mode.value,
             options=[
                 SessionConfigSelectOption(value=m.value, name=name, description=text)
                 for m, (name, text) in _MODES.items()
             ],
         ),
         SessionConfigOptionSelect(
-            type="select", id="model", name="Model", category="model", current_value=model,
+            type="select",
+            id="model",
+            name="Model",
+            category="model",
+            current_value=model,
             description="Chosen per session: start agentls with --model to change it",
             options=[SessionConfigSelectOption(value=model, name=model)],
         ),
-    ]  # fmt: skip
+    ]

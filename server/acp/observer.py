@@ -25,7 +25,7 @@ from agentls.contracts.usage import Usage
 
 class AcpObserver:
     def __init__(
-        self, updates: UpdateStream, root: Path, window: int, cost_before: float | None
+        self, *, updates: UpdateStream, root: Path, window: int, cost_before: float | None
     ) -> None:
         self.updates = updates
         self.root = root
@@ -51,11 +51,15 @@ class AcpObserver:
         self._kinds[intent.call_id] = kind
         self.updates.push(
             ToolCallStart(
-                session_update="tool_call", tool_call_id=intent.call_id, title=summary,
-                kind=kind, status="in_progress", raw_input=intent.input,
+                session_update="tool_call",
+                tool_call_id=intent.call_id,
+                title=summary,
+                kind=kind,
+                status="in_progress",
+                raw_input=intent.input,
                 locations=locations(self.root, intent.input),
             )
-        )  # fmt: skip
+        )
 
     def tool_finished(self, turn: int, observation: Observation, summary: str) -> None:
         edit = self._kinds.pop(observation.call_id, None) == "edit"
@@ -65,11 +69,13 @@ class AcpObserver:
         )
         self.updates.push(
             ToolCallProgress(
-                session_update="tool_call_update", tool_call_id=observation.call_id,
-                status="completed" if observation.ok else "failed", content=shown,
+                session_update="tool_call_update",
+                tool_call_id=observation.call_id,
+                status="completed" if observation.ok else "failed",
+                content=shown,
                 raw_output={"content": observation.content, "error": observation.error},
             )
-        )  # fmt: skip
+        )
 
     def approval_asked(self, turn: int, request: ApprovalRequest) -> None:
         pass  # the approver asks the client itself
@@ -88,10 +94,12 @@ class AcpObserver:
         )
         self.updates.push(
             UsageUpdate(
-                session_update="usage_update", used=last.total_tokens, size=self.window,
+                session_update="usage_update",
+                used=last.total_tokens,
+                size=self.window,
                 cost=None if session_cost is None else Cost(amount=session_cost, currency="USD"),
             )
-        )  # fmt: skip
+        )
 
     def run_finished(self, result: RunResult) -> None:
         self.cost_usd = result.cost_usd

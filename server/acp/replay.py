@@ -57,16 +57,21 @@ def _block(role: str, block: Any, root: Path, titles: Mapping[str, str]) -> Iter
     elif isinstance(block, ToolUseBlock):
         title = titles.get(block.id) or _title(block)
         yield ToolCallStart(
-            session_update="tool_call", tool_call_id=block.id, title=title,
-            kind=kind_of(block.name), status="pending", raw_input=block.input,
+            session_update="tool_call",
+            tool_call_id=block.id,
+            title=title,
+            kind=kind_of(block.name),
+            status="pending",
+            raw_input=block.input,
             locations=locations(root, block.input),
-        )  # fmt: skip
+        )
     elif isinstance(block, ToolResultBlock):
         yield ToolCallProgress(
-            session_update="tool_call_update", tool_call_id=block.tool_use_id,
+            session_update="tool_call_update",
+            tool_call_id=block.tool_use_id,
             status="failed" if block.is_error else "completed",
             content=[text_content(block.content)],
-        )  # fmt: skip
+        )
 
 
 def _title(block: ToolUseBlock) -> str:

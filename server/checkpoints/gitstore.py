@@ -36,18 +36,43 @@ REF_PREFIX = "refs/agentls/"
 # version control, and editors' scratch files (the same ones the file watcher skips, so
 # a snapshot never holds what the watcher cannot see change).
 DEFAULT_EXCLUDES = (
-    ".git/", "node_modules/", ".venv/", "venv/", "__pycache__/", ".mypy_cache/",
-    ".pytest_cache/", ".ruff_cache/", ".tox/", ".hg/", ".svn/", ".idea/", ".hypothesis/",
-    "*.py[cod]", "*.sw?", "*~", ".#*", ".DS_Store", "flycheck_*", "*.___jb_???___",
-)  # fmt: skip
+    ".git/",
+    "node_modules/",
+    ".venv/",
+    "venv/",
+    "__pycache__/",
+    ".mypy_cache/",
+    ".pytest_cache/",
+    ".ruff_cache/",
+    ".tox/",
+    ".hg/",
+    ".svn/",
+    ".idea/",
+    ".hypothesis/",
+    "*.py[cod]",
+    "*.sw?",
+    "*~",
+    ".#*",
+    ".DS_Store",
+    "flycheck_*",
+    "*.___jb_???___",
+)
 _IDENTITY = "agentls <agentls@localhost>"
 # Every call: no automatic gc or maintenance (pruning is ours, on our schedule), and an
 # index that is cheap to rewrite (split: a small file over a shared base; version 4).
-_CONFIG = (
-    "-c", "gc.auto=0", "-c", "gc.autoDetach=false", "-c", "maintenance.auto=false",
-    "-c", "core.splitIndex=true", "-c", "index.version=4", "-c", "core.autocrlf=false",
-    "-c", "core.fsmonitor=false",
-)  # fmt: skip
+_CONFIG = tuple(
+    arg
+    for option in (
+        "gc.auto=0",
+        "gc.autoDetach=false",
+        "maintenance.auto=false",
+        "core.splitIndex=true",
+        "index.version=4",
+        "core.autocrlf=false",
+        "core.fsmonitor=false",
+    )
+    for arg in ("-c", option)
+)
 STALE_INDEX_SECONDS = 7 * 86400
 _CREATING: dict[tuple[int, Path], asyncio.Lock] = {}
 
@@ -87,8 +112,11 @@ class GitStore:
         env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
         env.update(GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", GIT_NO_REPLACE_OBJECTS="1")
         if git_dir is not None:
-            env.update(GIT_DIR=str(git_dir), GIT_WORK_TREE=str(self.root),
-                       GIT_OBJECT_DIRECTORY=str(git_dir / "objects"))  # fmt: skip
+            env.update(
+                GIT_DIR=str(git_dir),
+                GIT_WORK_TREE=str(self.root),
+                GIT_OBJECT_DIRECTORY=str(git_dir / "objects"),
+            )
         if index is not None:
             env["GIT_INDEX_FILE"] = str(index)
         return env
@@ -105,10 +133,15 @@ class GitStore:
         """Run git on the private repository (``private`` False: no repository at all)."""
         env = self._env((git_dir or self.git_dir) if private else None, index)
         process = await asyncio.create_subprocess_exec(
-            "git", *_CONFIG, *args, cwd=self.root, env=env,
+            "git",
+            *_CONFIG,
+            *args,
+            cwd=self.root,
+            env=env,
             stdin=asyncio.subprocess.PIPE if stdin is not None else asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-        )  # fmt: skip
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
         out, err = await process.communicate(stdin)
         if check and process.returncode != 0:
             raise GitError(f"git {args[0]} failed: {err.decode(errors='replace').strip()[:300]}")
@@ -188,8 +221,12 @@ class GitStore:
                 else:
                     blob = write_object(self.git_dir, "blob", text.encode())
                     lines.append(f"100644 {blob}\t{path}")
-            await self.git("update-index", "--index-info", index=index,
-                           stdin=("\n".join(lines) + "\n").encode())  # fmt: skip
+            await self.git(
+                "update-index",
+                "--index-info",
+                index=index,
+                stdin=("\n".join(lines) + "\n").encode(),
+            )
         if diff == [] and self._tree is not None:
             tree = self._tree  # nothing moved: the same tree
         else:
@@ -252,8 +289,9 @@ class GitStore:
         unknown = sorted(p for p in paths if p not in self._known)
         if not unknown or self._tree is None:
             return
-        listed = await self.git("--literal-pathspecs", "ls-tree", "-z", "--full-tree",
-                                self._tree, "--", *unknown)  # fmt: skip
+        listed = await self.git(
+            "--literal-pathspecs", "ls-tree", "-z", "--full-tree", self._tree, "--", *unknown
+        )
         found: dict[str, str] = {}
         for record in listed.split(b"\0"):
             if record:
@@ -292,8 +330,12 @@ class GitStore:
                 self._known[path] = now
                 diff.append(Change(path, _status(old, now)))
         if lines:
-            await self.git("update-index", "--index-info", index=index,
-                           stdin=("\n".join(lines) + "\n").encode())  # fmt: skip
+            await self.git(
+                "update-index",
+                "--index-info",
+                index=index,
+                stdin=("\n".join(lines) + "\n").encode(),
+            )
         if by_git:
             await self._scan_paths(index, by_git)
             return None
@@ -303,13 +345,27 @@ class GitStore:
         # What those paths now hold: tracked entries under them, and files under them
         # that are new and not ignored; update-index drops what is gone from disk.
         listed = await self.git(
-            "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--",
-            *_literal(paths), index=index,
-        )  # fmt: skip
+            "ls-files",
+            "-z",
+            "--cached",
+            "--others",
+            "--exclude-standard",
+            "--",
+            *_literal(paths),
+            index=index,
+        )
         names = {n for n in listed.split(b"\0") if n and not n.endswith(b"/")}
         if names:
-            await self.git("update-index", "--add", "--remove", "--replace", "-z", "--stdin",
-                           index=index, stdin=b"\0".join(sorted(names)) + b"\0")  # fmt: skip
+            await self.git(
+                "update-index",
+                "--add",
+                "--remove",
+                "--replace",
+                "-z",
+                "--stdin",
+                index=index,
+                stdin=b"\0".join(sorted(names)) + b"\0",
+            )
         for name in names:
             self._known.pop(name.decode("utf-8", "surrogateescape"), None)
         for path in paths:
@@ -351,13 +407,16 @@ class GitStore:
         """Drop checkpoints beyond the newest ``keep`` or older than the age; returns how many."""
         await self.ready()
         out = await self.git(
-            "for-each-ref", "--sort=-committerdate", "--format=%(refname) %(committerdate:unix)",
+            "for-each-ref",
+            "--sort=-committerdate",
+            "--format=%(refname) %(committerdate:unix)",
             REF_PREFIX,
-        )  # fmt: skip
+        )
         refs = [line.split() for line in out.decode().splitlines() if line.strip()]
         cutoff = time.time() - max_age_days * 86400
-        doomed = [name for index, (name, stamp) in enumerate(refs)
-                  if index >= keep or int(stamp) < cutoff]  # fmt: skip
+        doomed = [
+            name for index, (name, stamp) in enumerate(refs) if index >= keep or int(stamp) < cutoff
+        ]
         for name in doomed:
             await self.git("update-ref", "-d", name)
         if doomed:

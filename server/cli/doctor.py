@@ -57,18 +57,27 @@ def render(report: dict[str, Any]) -> str:
         key = f"{model['keyVariable']} {_yes(model['keySet'], 'is set', 'is NOT set')}"
     rg = report["ripgrep"]
     rows = [
-        ("agentls", f"{report['version']} (Python {report['python']['version']}, "
-                    f"{report['python']['executable']})"),
+        (
+            "agentls",
+            f"{report['version']} (Python {report['python']['version']}, "
+            f"{report['python']['executable']})",
+        ),
         ("workspace", report["workspace"] or "-"),
-        ("model", f"{model['id'] or '-'}: {key}"
-                  + (f", base URL {model['baseUrl']}" if model.get("baseUrl") else "")),
-        ("ripgrep", f"{rg['path']} {rg['version'] or ''}".strip() if rg["found"]
-                    else "not found (slower search)"),
-        ("sandbox", f"{_yes(report['sandbox']['on'], 'on', 'off')}: "
-                    f"{report['sandbox']['detail']}"),
+        (
+            "model",
+            f"{model['id'] or '-'}: {key}"
+            + (f", base URL {model['baseUrl']}" if model.get("baseUrl") else ""),
+        ),
+        (
+            "ripgrep",
+            f"{rg['path']} {rg['version'] or ''}".strip()
+            if rg["found"]
+            else "not found (slower search)",
+        ),
+        ("sandbox", f"{_yes(report['sandbox']['on'], 'on', 'off')}: {report['sandbox']['detail']}"),
         ("state", report["folders"]["state"]),
         ("config", report["folders"]["config"]),
-    ]  # fmt: skip
+    ]
     for scope, state in report["settings"].items():
         text = f"{state['path']}: " + ("present" if state["exists"] else "none")
         if state.get("trusted") is not None:

@@ -36,9 +36,10 @@ def build_parser() -> argparse.ArgumentParser:
     ask = sub.add_parser("ask", help="run the agent once, headless, on PROMPT")
     ask.add_argument("prompt", metavar="PROMPT")
     ask.add_argument(
-        "--workspace", metavar="DIR",
+        "--workspace",
+        metavar="DIR",
         help="workspace root (default: the current folder, unless that is your home or /)",
-    )  # fmt: skip
+    )
     ask.add_argument("--model", metavar="PROVIDER:NAME", help="e.g. anthropic:claude-sonnet-4-5")
     ask.add_argument("--mode", choices=["default", "accept-edits", "plan", "bypass"])
     ask.add_argument("--yes", action="store_true", help="approve prompts (deny rules still hold)")
@@ -50,17 +51,25 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--json", action="store_true", help="print one JSON result object")
     for kind in ("allow", "ask", "deny"):
         ask.add_argument(
-            f"--{kind}", action="append", default=[], metavar="RULE",
+            f"--{kind}",
+            action="append",
+            default=[],
+            metavar="RULE",
             help=f"a permission rule to {kind}, e.g. 'run_command(pytest *)' (repeatable)",
-        )  # fmt: skip
+        )
 
-    undo = sub.add_parser("undo", help="Undo last ask: put back every file the session's last "
-                          "ask changed, over all its turns")  # fmt: skip
+    undo = sub.add_parser(
+        "undo",
+        help="Undo last ask: put back every file the session's last "
+        "ask changed, over all its turns",
+    )
     undo.add_argument("session_id", metavar="SESSION_ID")
     undo.add_argument("--turn", type=int, metavar="N", help="undo only checkpointed turn N")
 
-    replay = sub.add_parser("replay", help="re-run a session's recorded model output and "
-                            "check the runtime decides the same")  # fmt: skip
+    replay = sub.add_parser(
+        "replay",
+        help="re-run a session's recorded model output and check the runtime decides the same",
+    )
     replay.add_argument("session_id", metavar="SESSION_ID")
 
     mcp = sub.add_parser("mcp", help="MCP servers from the settings (mcpServers)")

@@ -125,8 +125,13 @@ class Checkpointer:
                 dirty -= await self.store.unchanged(dirty | (self._touched or set()))
         except (GitError, OSError):
             dirty = None
-        if not turn and turn is not None and dirty == set() and self._last is not None \
-                and overlays == self._last_overlays:  # fmt: skip
+        if (
+            not turn
+            and turn is not None
+            and dirty == set()
+            and self._last is not None
+            and overlays == self._last_overlays
+        ):
             return self._last
         changed = None if dirty is None or turn is None else dirty | turn
         try:
@@ -148,8 +153,12 @@ class Checkpointer:
             tool = self.registry.get(intent.name)
             if tool is not None and tool.risk is Risk.READ:
                 continue
-            if tool is None or tool.risk is not Risk.WRITE or tool.subject_kind != "path" \
-                    or not tool.run.__module__.startswith("agentls.tools."):  # fmt: skip
+            if (
+                tool is None
+                or tool.risk is not Risk.WRITE
+                or tool.subject_kind != "path"
+                or not tool.run.__module__.startswith("agentls.tools.")
+            ):
                 return None
             try:
                 rel = self.workspace.relative(tool.subject(tool.input_model(**intent.input)))
@@ -204,9 +213,15 @@ async def finish_interrupted(store: GitStore, session_log: SessionLog) -> None:
         session_id = session_log.path.stem
         after = await store.snapshot(f"{session_id}/{number}/after")
         await record(
-            store, session_log, started.get("run"), started.get("turn"), number,
-            str(started["before"]), after, interrupted=True,
-        )  # fmt: skip
+            store=store,
+            session_log=session_log,
+            run_id=started.get("run"),
+            turn=started.get("turn"),
+            number=number,
+            before=str(started["before"]),
+            after=after,
+            interrupted=True,
+        )
 
 
 def _last_number(path: Path) -> int:

@@ -195,9 +195,13 @@ def probe_version(argv: list[str]) -> str | None:
     """The first version-looking word a program prints, or None (bounded in time)."""
     try:
         done = subprocess.run(
-            argv, capture_output=True, text=True, timeout=_PROBE_SECONDS, check=False,
+            argv,
+            capture_output=True,
+            text=True,
+            timeout=_PROBE_SECONDS,
+            check=False,
             stdin=subprocess.DEVNULL,
-        )  # fmt: skip
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     found = _VERSION_RE.search(done.stdout or done.stderr or "")
@@ -224,15 +228,25 @@ def editor_integrations(home: Path | None = None) -> list[dict[str, Any]]:
             root / "editors/neovim/lua/agentls/version.lua",
         ):
             if file.is_file():
-                found.append({"editor": "neovim", "path": str(file.parents[2]),
-                              "version": _first_match(_LUA_VERSION, file)})  # fmt: skip
+                found.append(
+                    {
+                        "editor": "neovim",
+                        "path": str(file.parents[2]),
+                        "version": _first_match(_LUA_VERSION, file),
+                    }
+                )
                 break
     for emacs in (home / ".emacs.d", config / "emacs"):
         for el in sorted(
             [*emacs.glob("elpa/agentls-*/agentls.el"), *emacs.glob("elpa/agentls/**/agentls.el")]
         ):
-            found.append({"editor": "emacs", "path": str(el.parent),
-                          "version": _first_match(_HEADER_VERSION, el)})  # fmt: skip
+            found.append(
+                {
+                    "editor": "emacs",
+                    "path": str(el.parent),
+                    "version": _first_match(_HEADER_VERSION, el),
+                }
+            )
     return found
 
 

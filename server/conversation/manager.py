@@ -479,7 +479,9 @@ def _aborted_early(log: SessionLog, observer: RunObserver, run_id: str, model_id
     """A run cancelled before its loop started (while MCP servers started): nothing ran."""
     cost = 0.0 if price_for(model_id) is not None else None
     detail = "the run was cancelled before its first turn"
-    result = RunResult(TerminalReason.ABORTED, "", Usage(), cost, 0, detail)
+    result = RunResult(
+        reason=TerminalReason.ABORTED, text="", usage=Usage(), cost_usd=cost, turns=0, detail=detail
+    )
     log.append("run_finished", run=run_id, turn=0, result=result.to_dict())
     notify(observer.run_finished, result)
     return result

@@ -51,9 +51,14 @@ class OutsideChanges:
             from watchfiles import watch
 
             for changes in watch(
-                self.root, stop_event=stop, debounce=50, step=25, rust_timeout=IDLE_WAKE_MS,
-                yield_on_timeout=True, raise_interrupt=False,
-            ):  # fmt: skip
+                self.root,
+                stop_event=stop,
+                debounce=50,
+                step=25,
+                rust_timeout=IDLE_WAKE_MS,
+                yield_on_timeout=True,
+                raise_interrupt=False,
+            ):
                 self._armed = True
                 for _, path in changes:
                     with contextlib.suppress(ValueError, OSError):

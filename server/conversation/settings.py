@@ -29,7 +29,7 @@ from agentls.workspace.sandbox import SandboxSettings
 __all__ = ["DEFAULT_MODEL", "Settings", "load_settings", "merge_permissions"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ModelSettings:
     id: str  # PROVIDER:NAME
     base_url: str | None
@@ -38,7 +38,7 @@ class ModelSettings:
     max_output_tokens: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Limits:
     max_turns: int | None
     max_tokens: int | None
@@ -48,10 +48,15 @@ class Limits:
     approval_timeout_seconds: float  # an editor prompt left unanswered counts as Deny
 
     def budget(self) -> Budget:
-        return Budget(self.max_turns, self.max_tokens, self.max_cost_usd, self.timeout_seconds)
+        return Budget(
+            max_turns=self.max_turns,
+            max_tokens=self.max_tokens,
+            max_cost_usd=self.max_cost_usd,
+            timeout_seconds=self.timeout_seconds,
+        )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PermissionSettings:
     mode: Mode
     rules: RuleSet
@@ -59,7 +64,7 @@ class PermissionSettings:
     secret_patterns: tuple[str, ...]  # the built-in list, then secretFiles
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ContextSettings:
     window: int | None  # None: the model table's
     compaction: bool
@@ -68,14 +73,14 @@ class ContextSettings:
     tool_result_budget: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CheckpointSettings:
     enabled: bool = True
     keep: int = 200
     max_age_days: float = 30.0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class FaceSettings:
     """How a face asks its person (the LSP face reads it; others ask their own way)."""
 
@@ -104,31 +109,50 @@ class Settings:
         secrets = (*DEFAULT_SECRET_PATTERNS, *w.secret_files)
         parts: dict[str, Any] = {
             "model": ModelSettings(
-                w.model, w.base_url, w.temperature, w.tool_choice, w.max_output_tokens
+                id=w.model,
+                base_url=w.base_url,
+                temperature=w.temperature,
+                tool_choice=w.tool_choice,
+                max_output_tokens=w.max_output_tokens,
             ),
             "limits": Limits(
-                w.max_turns, w.max_tokens, w.max_cost_usd, w.timeout_seconds,
-                w.command_timeout_seconds, w.approval_timeout_seconds,
+                max_turns=w.max_turns,
+                max_tokens=w.max_tokens,
+                max_cost_usd=w.max_cost_usd,
+                timeout_seconds=w.timeout_seconds,
+                command_timeout_seconds=w.command_timeout_seconds,
+                approval_timeout_seconds=w.approval_timeout_seconds,
             ),
             "permissions": PermissionSettings(
-                w.mode, RuleSet.from_settings(w.permissions), w.always_allow_scope, secrets
+                mode=w.mode,
+                rules=RuleSet.from_settings(w.permissions),
+                always_allow_scope=w.always_allow_scope,
+                secret_patterns=secrets,
             ),
             "context": ContextSettings(
-                w.context_window, w.compaction, w.compaction_threshold, w.verbatim_turns,
-                w.tool_result_budget,
+                window=w.context_window,
+                compaction=w.compaction,
+                threshold=w.compaction_threshold,
+                verbatim_turns=w.verbatim_turns,
+                tool_result_budget=w.tool_result_budget,
             ),
             "sandbox": SandboxSettings(
-                w.sandbox == "auto", w.sandbox_network, tuple(w.sandbox_writable),
-                tuple(w.sandbox_env.items()), secrets,
+                enabled=w.sandbox == "auto",
+                network=w.sandbox_network,
+                writable=tuple(w.sandbox_writable),
+                env=tuple(w.sandbox_env.items()),
+                secret_patterns=secrets,
             ),
             "checkpoints": CheckpointSettings(
-                w.checkpoints, w.checkpoint_keep, w.checkpoint_max_age_days
+                enabled=w.checkpoints,
+                keep=w.checkpoint_keep,
+                max_age_days=w.checkpoint_max_age_days,
             ),
             "mcp_servers": w.mcp_servers,
             "language_servers": w.language_servers,
             "problems": w.problems,
-            "face": FaceSettings(w.approvals_via, w.review_via),
-        }  # fmt: skip
+            "face": FaceSettings(approvals_via=w.approvals_via, review_via=w.review_via),
+        }
         for name, value in parts.items():
             object.__setattr__(self, name, value)  # frozen: set once, here
 

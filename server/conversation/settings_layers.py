@@ -21,12 +21,27 @@ from agentls.conversation.settings import Settings, load_settings
 # kept, how the person is asked, or sampling; never where requests go, what runs,
 # or what the gate allows.
 HARMLESS_KEYS = frozenset(
-    {"contextWindow", "compaction", "compactionThreshold", "verbatimTurns", "toolResultBudget",
-     "temperature", "toolChoice", "approvalsVia", "reviewVia"}
-)  # fmt: skip
+    {
+        "contextWindow",
+        "compaction",
+        "compactionThreshold",
+        "verbatimTurns",
+        "toolResultBudget",
+        "temperature",
+        "toolChoice",
+        "approvalsVia",
+        "reviewVia",
+    }
+)
 # Apply only when lower than what is already in force.
-LOWER_ONLY_KEYS = ("maxTurns", "maxTokens", "maxCostUsd", "timeoutSeconds",
-                   "commandTimeoutSeconds", "approvalTimeoutSeconds")  # fmt: skip
+LOWER_ONLY_KEYS = (
+    "maxTurns",
+    "maxTokens",
+    "maxCostUsd",
+    "timeoutSeconds",
+    "commandTimeoutSeconds",
+    "approvalTimeoutSeconds",
+)
 # Rule lists that only ever make the gate stricter (protectedPaths: more control files).
 _TIGHTENING_RULES = ("deny", "ask", "protectedPaths")
 _STRICTNESS = {"plan": 0, "default": 1, "accept-edits": 2, "bypass": 3}

@@ -40,10 +40,16 @@ class UndoResult:
         return not self.conflicts
 
     def to_dict(self) -> dict[str, Any]:
-        return {"turn": self.number, "turns": self.turns or [self.number], "ask": self.whole_ask,
-                "runId": self.run_id,
-                "restored": self.restored, "removed": self.removed,
-                "conflicts": self.conflicts, "done": self.done}  # fmt: skip
+        return {
+            "turn": self.number,
+            "turns": self.turns or [self.number],
+            "ask": self.whole_ask,
+            "runId": self.run_id,
+            "restored": self.restored,
+            "removed": self.removed,
+            "conflicts": self.conflicts,
+            "done": self.done,
+        }
 
     def describe(self) -> str:
         what = self._what()

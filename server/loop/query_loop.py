@@ -103,9 +103,14 @@ class QueryLoop:
             finish = Finish(TerminalReason.MODEL_ERROR, str(exc))
         self._close_dangling(run_id, tally.turns, messages, finish)
         result = RunResult(
-            finish.reason, tally.last_text, tally.usage, tally.cost_usd, tally.turns,
-            finish.detail, finish.budget,
-        )  # fmt: skip
+            reason=finish.reason,
+            text=tally.last_text,
+            usage=tally.usage,
+            cost_usd=tally.cost_usd,
+            turns=tally.turns,
+            detail=finish.detail,
+            budget=finish.budget,
+        )
         self.audit.append("run_finished", run=run_id, turn=tally.turns, result=result.to_dict())
         notify(self.observer.run_finished, result)
         return result

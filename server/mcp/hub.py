@@ -37,7 +37,7 @@ class ToolInfo:
     read_only: bool  # the server's readOnlyHint
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ServerReport:
     name: str
     transport: str  # "stdio" | "http" | "none" (disabled without one)
@@ -57,12 +57,16 @@ class ServerReport:
             "error": self.error,
             "restarts": self.restarts,
             "tools": [
-                {"name": t.name, "serverName": t.server_name, "description": t.description,
-                 "readOnly": t.read_only}
+                {
+                    "name": t.name,
+                    "serverName": t.server_name,
+                    "description": t.description,
+                    "readOnly": t.read_only,
+                }
                 for t in self.tools
             ],
             "notes": self.notes,
-        }  # fmt: skip
+        }
 
 
 def _log_warning(message: str) -> None:
@@ -136,8 +140,10 @@ class McpHub:
             for tool in tools:
                 name = tool.definition.name
                 if name in found:  # server a__b's tool c is server a's tool b__c
-                    self._tell_once(f"MCP server {connection.name!r}: tool {tool.remote.name!r} "
-                                    f"left out ({name} is taken)")  # fmt: skip
+                    self._tell_once(
+                        f"MCP server {connection.name!r}: tool {tool.remote.name!r} "
+                        f"left out ({name} is taken)"
+                    )
                     continue
                 found[name] = tool.definition
         return list(found.values())
@@ -162,8 +168,16 @@ class McpHub:
         reports = []
         for name, config in servers.items():
             if config.disabled:
-                reports.append(ServerReport(name, config.transport, config.target(),
-                                            "disabled", None, 0))  # fmt: skip
+                reports.append(
+                    ServerReport(
+                        name=name,
+                        transport=config.transport,
+                        target=config.target(),
+                        status="disabled",
+                        error=None,
+                        restarts=0,
+                    )
+                )
                 continue
             connection = self._connections[(root, name)]
             tools: list[Exposed] = []
@@ -172,9 +186,15 @@ class McpHub:
                 tools, notes = self._definitions_of(connection)
             infos = [_info(t) for t in tools]
             report = ServerReport(
-                name, config.transport, config.target(), connection.status, connection.error,
-                connection.restarts, infos, notes,
-            )  # fmt: skip
+                name=name,
+                transport=config.transport,
+                target=config.target(),
+                status=connection.status,
+                error=connection.error,
+                restarts=connection.restarts,
+                tools=infos,
+                notes=notes,
+            )
             reports.append(report)
         return reports
 

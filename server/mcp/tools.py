@@ -69,8 +69,10 @@ def definitions(connection: McpConnection) -> tuple[list[Exposed], list[str]]:
     for tool in connection.tools:
         name = exposed_name(connection.name, tool.name)
         if name in taken:
-            notes.append(f"MCP server {connection.name!r}: tool {tool.name!r} left out ({name} "
-                         "is taken by another of its tools)")  # fmt: skip
+            notes.append(
+                f"MCP server {connection.name!r}: tool {tool.name!r} left out ({name} "
+                "is taken by another of its tools)"
+            )
             continue
         schema = dict(tool.input_schema)
         schema.setdefault("type", "object")
@@ -153,8 +155,9 @@ def result_text(result: CallToolResult) -> str:
             parts.append(block.text)
         elif isinstance(block, ImageContent | AudioContent):
             kind = "image" if isinstance(block, ImageContent) else "audio"
-            parts.append(f"[{kind}: {block.mime_type}, {_decoded_size(block.data):,} bytes, "
-                         "not shown]")  # fmt: skip
+            parts.append(
+                f"[{kind}: {block.mime_type}, {_decoded_size(block.data):,} bytes, not shown]"
+            )
         elif isinstance(block, ResourceLink):
             parts.append(f"[resource link: {block.uri}{f' ({block.name})' if block.name else ''}]")
         elif isinstance(block, EmbeddedResource):

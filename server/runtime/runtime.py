@@ -152,10 +152,11 @@ class ToolRuntime:
             )
         if INVALID_JSON_KEY in intent.input:
             return shaping.error(
-                intent, ErrorCode.INVALID_INPUT,
+                intent,
+                ErrorCode.INVALID_INPUT,
                 "the tool input was not valid JSON (the response may have been cut off)",
                 retryable=True,
-            )  # fmt: skip
+            )
         try:
             args = tool.input_model.model_validate(intent.input)
         except ValidationError as exc:
@@ -213,9 +214,16 @@ class ToolRuntime:
             except ToolError as exc:
                 detail = f"(cannot show details: {exc})"
         request = ApprovalRequest(
-            intent.call_id, tool.name, tool.risk, tool.summary(args), detail, shown,
-            tuple(str(r) for r in rules), decision.source, decision.person_only,
-        )  # fmt: skip
+            call_id=intent.call_id,
+            tool=tool.name,
+            risk=tool.risk,
+            summary=tool.summary(args),
+            detail=detail,
+            suggested_rule=shown,
+            rules=tuple(str(r) for r in rules),
+            reason=decision.source,
+            person_only=decision.person_only,
+        )
         async with self._approval_lock:
             notify(self.observer.approval_asked, turn, request)
             answer = await self.approver.approve(request)
@@ -267,11 +275,12 @@ class ToolRuntime:
             return self._failure(
                 intent,
                 shaping.error(
-                    intent, ErrorCode.TIMEOUT,
+                    intent,
+                    ErrorCode.TIMEOUT,
                     f"{tool.name} did not finish within {self.call_timeout_seconds:g} s",
                     retryable=True,
                 ),
-            )  # fmt: skip
+            )
         except Exception as exc:  # a tool bug or a broken workspace, not the model's fault
             log.exception("tool %s crashed", tool.name)
             self._crashes += 1
