@@ -15,11 +15,12 @@ from typing import TYPE_CHECKING, Literal, Protocol, TypeVar, runtime_checkable
 
 from lsprotocol import types
 
+from agentls.lsp.questions import Diagnostics, QuestionBoard
+
 if TYPE_CHECKING:  # the conversation stack loads on first use
     from pygls.workspace import Workspace
 
     from agentls.conversation.settings import FaceSettings, Settings
-    from agentls.lsp.questions import QuestionBoard
 
 T = TypeVar("T")
 Kind = Literal["approval", "review"]
@@ -32,16 +33,6 @@ Route = Literal["editor", "prompt", "codeAction"]
 class PromptReply:
     title: str | None  # the action chosen; None: dismissed, not answered in time, or failed
     failed: bool = False  # an error answer: this editor cannot prompt
-
-
-class Diagnostics(Protocol):
-    """Where a waiting question is shown (the question board's needs)."""
-
-    last_uri: str | None  # the document the person touched last
-
-    def can_show_documents(self) -> bool: ...
-
-    def publish_diagnostics(self, uri: str, diagnostics: list[types.Diagnostic]) -> None: ...
 
 
 class EditorClient(Diagnostics, Protocol):

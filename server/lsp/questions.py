@@ -14,16 +14,24 @@ import asyncio
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from lsprotocol import types
-
-from agentls.lsp.editor import Diagnostics
 
 Emit = Callable[[str, dict[str, Any]], None]
 DIAGNOSTIC_SOURCE = "agentls"
 MAX_SHOWN_DETAIL = 1500
 _ids = itertools.count(1)
+
+
+class Diagnostics(Protocol):
+    """Where the editor shows a waiting question (what the board needs of the client)."""
+
+    last_uri: str | None  # the document the person touched last
+
+    def can_show_documents(self) -> bool: ...
+
+    def publish_diagnostics(self, uri: str, diagnostics: list[types.Diagnostic]) -> None: ...
 
 
 def _loop() -> asyncio.AbstractEventLoop:
