@@ -11,10 +11,9 @@ import asyncio
 import contextlib
 from typing import Any
 
-from pydantic import Field
 from pygls.exceptions import JsonRpcInvalidParams
 
-from agentls.lsp.commands import CommandParams, parse
+from agentls.lsp.commands import parse
 from agentls.lsp.review import show_diff
 from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
 
@@ -22,19 +21,12 @@ ANSWER, SHOW_DIFF = "agentls.answer", "agentls.showDiff"
 SETTLE_SECONDS = 10.0
 
 
-class AnswerParams(CommandParams):
-    id: str = Field(min_length=1)
-    answer: str = Field(min_length=1)
-
-
-class QuestionParams(CommandParams):
-    id: str = Field(min_length=1)
-
-
 def register(server: AgentServer) -> None:
     @server.command(ANSWER)
     async def answer(ls: AgentServer, *args: Any) -> dict[str, Any]:
-        params: AnswerParams = parse(AnswerParams, args, ANSWER)
+        from agentls.protocol.commands import Answered, AnswerParams
+
+        params = parse(AnswerParams, args, ANSWER)
         try:
             question = ls.questions.answer(params.id, params.answer)
         except KeyError:
@@ -45,13 +37,15 @@ def register(server: AgentServer) -> None:
             raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(question.settled.wait(), SETTLE_SECONDS)
-        return {"id": params.id, "answer": params.answer}
+        return Answered(id=params.id, answer=params.answer).wire()
 
     @server.command(SHOW_DIFF)
     async def diff(ls: AgentServer, *args: Any) -> dict[str, Any]:
-        params: QuestionParams = parse(QuestionParams, args, SHOW_DIFF)
+        from agentls.protocol.commands import DiffShown, QuestionParams
+
+        params = parse(QuestionParams, args, SHOW_DIFF)
         question = ls.questions.open.get(params.id)
         if question is None or question.kind != "review" or question.path is None:
             raise JsonRpcInvalidParams(message=f"agentls: no edit {params.id} is waiting")
         uri, shown = await show_diff(ls, question.path, question.before, question.after)
-        return {"id": params.id, "uri": uri, "shown": shown}
+        return DiffShown(id=params.id, uri=uri, shown=shown).wire()

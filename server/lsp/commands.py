@@ -1,23 +1,28 @@
 """workspace/executeCommand: agentls.ask, agentls.cancel, agentls.sessions,
-agentls.showTranscript, agentls.setMode."""
+agentls.showTranscript, agentls.setMode.
+
+Arguments and results are the models of `agentls.protocol.commands`, imported
+in the handlers: they load after `initialize`, with the first command.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pygls.exceptions import JsonRpcInvalidParams
 from pygls.uris import to_fs_path
 
 from agentls.lsp.approvals import LspApprover
-from agentls.lsp.events import LspRunObserver, result_payload, shows_cost
 from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
 from agentls.permissions.modes import parse_mode
-from agentls.session.reader import read_events
-from agentls.session.transcript import render_transcript
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from agentls.protocol.commands import AskParams
 
 ASK, CANCEL, SESSIONS, SHOW_TRANSCRIPT, SET_MODE = (
     "agentls.ask",
@@ -27,40 +32,18 @@ ASK, CANCEL, SESSIONS, SHOW_TRANSCRIPT, SET_MODE = (
     "agentls.setMode",
 )
 MAX_SELECTION_CHARS = 20_000
+P = TypeVar("P", bound="BaseModel")
 
 
-class CommandParams(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+def no_argument(args: tuple[Any, ...]) -> bool:
+    """Editors that cannot pass an argument send none, or `{}`."""
+    return not args or args == ({},)
 
 
-class Position(CommandParams):
-    line: int = Field(ge=0)
-    character: int = Field(ge=0)
+def parse(model: type[P], args: tuple[Any, ...], command: str) -> P:
+    """The command's one object argument as its model, or InvalidParams naming the field."""
+    from pydantic import ValidationError
 
-
-class Range(CommandParams):
-    start: Position
-    end: Position
-
-
-class AskParams(CommandParams):
-    prompt: str = Field(min_length=1)
-    session_id: str | None = Field(default=None, alias="sessionId")
-    uri: str | None = None
-    range: Range | None = None
-    wait: bool = False
-
-
-class SessionParams(CommandParams):
-    session_id: str = Field(alias="sessionId")
-
-
-class ModeParams(CommandParams):
-    mode: str
-    session_id: str | None = Field(default=None, alias="sessionId")
-
-
-def parse(model: type[CommandParams], args: tuple[Any, ...], command: str) -> Any:
     if len(args) != 1 or not isinstance(args[0], dict):
         raise JsonRpcInvalidParams(message=f"{command} takes one object argument")
     try:
@@ -89,7 +72,10 @@ def for_editors(message: str) -> str:
 def register(server: AgentServer) -> None:
     @server.command(ASK)
     async def ask(ls: AgentServer, *args: Any) -> dict[str, Any]:
-        params: AskParams = parse(AskParams, args, ASK)
+        from agentls.lsp.events import LspRunObserver, shows_cost
+        from agentls.protocol.commands import AskFinished, AskParams, AskStarted
+
+        params = parse(AskParams, args, ASK)
         await ls.wait_for_settings()  # a run right after start-up uses the editor's settings
         try:
             conversation = ls.conversation_for(params.session_id, ls.root_for(params.uri))
@@ -121,58 +107,63 @@ def register(server: AgentServer) -> None:
         )
         observer.start_progress(handle.cancel)
         if not params.wait:
-            return {
-                "sessionId": conversation.session_id,
-                "runId": handle.run_id,
-                "status": "started",
-            }
+            return AskStarted(session_id=conversation.session_id, run_id=handle.run_id).wire()
         request_id = ls.protocol.current_request_id()
         ls.waited_runs[request_id] = handle
         try:
             result = await handle.result()
         finally:
             ls.waited_runs.pop(request_id, None)
-        return result_payload(
+        return AskFinished.of(
             conversation.session_id, handle.run_id, result, show_cost=observer.show_cost
-        )
+        ).wire()
 
     @server.command(CANCEL)
     def cancel(ls: AgentServer, *args: Any) -> dict[str, Any]:
-        if not args or args == ({},):  # editors that cannot pass arguments: every run
+        from agentls.protocol.commands import CancelParams, CancelResult
+
+        params = CancelParams() if no_argument(args) else parse(CancelParams, args, CANCEL)
+        if params.session_id is None:  # editors that cannot pass arguments: every run
             ended = [h.session_id for h in list(ls.runs.values()) if h.cancel()]
-            return {"sessionId": None, "cancelled": bool(ended), "sessionIds": ended}
-        params: SessionParams = parse(SessionParams, args, CANCEL)
+            return CancelResult(session_id=None, cancelled=bool(ended), session_ids=ended).wire()
         conversation = ls.manager.get(params.session_id)
         cancelled = conversation is not None and conversation.cancel()
-        return {"sessionId": params.session_id, "cancelled": cancelled}
+        return CancelResult(session_id=params.session_id, cancelled=cancelled).wire()
 
     @server.command(SESSIONS)
     def sessions(ls: AgentServer, *args: Any) -> list[dict[str, Any]]:
+        from agentls.protocol.commands import SessionInfo
+
         if args:
             raise JsonRpcInvalidParams(message=f"{SESSIONS} takes no arguments")
         listed = []
         for root in ls.roots():
             for info in ls.store.list(root):
+                conversation = ls.manager.get(info.id)
                 listed.append(
-                    {
-                        "sessionId": info.id,
-                        "createdAt": info.created_at,
-                        "workspace": info.workspace,
-                        "firstPrompt": info.first_prompt,
-                        "outcome": info.outcome,
-                        "runs": info.runs,
-                        "costUsd": info.cost_usd,
-                        "running": (c := ls.manager.get(info.id)) is not None and c.running,
-                    }
+                    SessionInfo(
+                        session_id=info.id,
+                        created_at=info.created_at,
+                        workspace=info.workspace,
+                        first_prompt=info.first_prompt,
+                        outcome=info.outcome,
+                        runs=info.runs,
+                        cost_usd=info.cost_usd,
+                        running=conversation is not None and conversation.running,
+                    ).wire()
                 )
         return listed
 
     @server.command(SHOW_TRANSCRIPT)
     async def show_transcript(ls: AgentServer, *args: Any) -> dict[str, Any]:
-        if not args or args == ({},):  # editors that cannot pass arguments: the latest session
-            session_id = latest_session(ls)
+        from agentls.protocol.commands import TranscriptParams, TranscriptShown
+
+        if no_argument(args):
+            params = TranscriptParams()
         else:
-            session_id = parse(SessionParams, args, SHOW_TRANSCRIPT).session_id
+            params = parse(TranscriptParams, args, SHOW_TRANSCRIPT)
+        # Editors that cannot pass arguments: the latest session.
+        session_id = latest_session(ls) if params.session_id is None else params.session_id
         try:
             path = ls.store.path_for(session_id)
         except ValueError as exc:
@@ -180,11 +171,14 @@ def register(server: AgentServer) -> None:
         if not path.exists():
             raise JsonRpcInvalidParams(message=f"agentls: no session {session_id}")
         uri = (await asyncio.to_thread(write_transcript, ls, session_id)).as_uri()
-        return {"sessionId": session_id, "uri": uri, "shown": await ls.show_document(uri)}
+        shown = await ls.show_document(uri)
+        return TranscriptShown(session_id=session_id, uri=uri, shown=shown).wire()
 
     @server.command(SET_MODE)
     def set_mode(ls: AgentServer, *args: Any) -> dict[str, Any]:
-        params: ModeParams = parse(ModeParams, args, SET_MODE)
+        from agentls.protocol.commands import ModeSet, SetModeParams
+
+        params = parse(SetModeParams, args, SET_MODE)
         try:
             mode = parse_mode(params.mode)
         except ValueError as exc:
@@ -201,7 +195,7 @@ def register(server: AgentServer) -> None:
                     message=f"agentls: session {params.session_id} is not open"
                 )
             conversation.set_mode(mode)
-        return {"mode": mode.value, "sessionId": params.session_id}
+        return ModeSet(mode=mode, session_id=params.session_id).wire()
 
 
 def latest_session(server: AgentServer) -> str:
@@ -226,6 +220,9 @@ def _in_thread(function: Any, *args: Any) -> None:
 
 def write_transcript(server: AgentServer, session_id: str) -> Path:
     """The session's markdown transcript, written next to its log."""
+    from agentls.session.reader import read_events
+    from agentls.session.transcript import render_transcript
+
     source = server.store.path_for(session_id)
     folder = server.store.state_dir / "transcripts"
     folder.mkdir(parents=True, exist_ok=True)

@@ -10,7 +10,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from agentls.contracts.errors import ConfigError
-from agentls.lsp.commands import CommandParams, parse
+from agentls.lsp.commands import no_argument, parse
 from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
 
 if TYPE_CHECKING:
@@ -19,16 +19,14 @@ if TYPE_CHECKING:
 DOCTOR = "agentls.doctor"
 
 
-class DoctorParams(CommandParams):
-    uri: str | None = None
-
-
 def register(server: AgentServer) -> None:
     @server.command(DOCTOR)
     async def doctor(ls: AgentServer, *args: Any) -> dict[str, Any]:
         from agentls.conversation.doctor import build_report  # the core: on first use
+        from agentls.protocol.commands import DoctorParams
+        from agentls.protocol.reports import DoctorReport
 
-        params = DoctorParams() if not args or args == ({},) else parse(DoctorParams, args, DOCTOR)
+        params = DoctorParams() if no_argument(args) else parse(DoctorParams, args, DOCTOR)
         await ls.wait_for_settings()
         roots = ls.roots()
         root = ls.root_for(params.uri) if params.uri and roots else (roots[0] if roots else None)
@@ -40,4 +38,5 @@ def register(server: AgentServer) -> None:
                 settings = None  # the report names the file that does not load
         # Version probes run programs: off the event loop, so the editor stays served.
         state_dir = ls.store.state_dir
-        return await asyncio.to_thread(build_report, root, state_dir, settings)
+        report = await asyncio.to_thread(build_report, root, state_dir, settings)
+        return DoctorReport.model_validate(report).wire()

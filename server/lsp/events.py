@@ -1,13 +1,15 @@
 """A run as the editor sees it: `agentls/event` notifications, progress, a last message.
 
-Text deltas are coalesced (at most one notification per FLUSH_SECONDS, or
-sooner when a lot has piled up), so an editor is not flooded; every other
-event first flushes the pending text, so the order is kept.
+Each notification is one of the models in `agentls.protocol.events`. Text
+deltas are coalesced (at most one notification per FLUSH_SECONDS, or sooner
+when a lot has piled up), so an editor is not flooded; every other event first
+flushes the pending text, so the order is kept. Loaded with the first ask.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
@@ -18,11 +20,24 @@ from agentls.contracts.outcomes import RunResult, TerminalReason
 from agentls.contracts.tooling import Observation, ToolIntent
 from agentls.contracts.usage import Usage
 from agentls.lsp.client_requests import ask_client
+from agentls.protocol.common import Usage as UsageTotals
+from agentls.protocol.events import (
+    EVENT_METHOD,
+    PAYLOAD_EVENTS,
+    ApprovalAnswered,
+    ApprovalAsked,
+    EventBase,
+    RunFinished,
+    TextEvent,
+    ToolFinished,
+    ToolStarted,
+    UsageEvent,
+)
 
 if TYPE_CHECKING:
     from agentls.lsp.server import AgentServer
 
-EVENT_METHOD = "agentls/event"
+log = logging.getLogger(__name__)
 FLUSH_SECONDS = 0.05
 FLUSH_CHARS = 4096
 
@@ -87,21 +102,16 @@ class LspRunObserver(NullObserver):
 
     # --- events ------------------------------------------------------------
 
-    def emit(self, kind: str, **payload: Any) -> None:
+    def send(self, event: EventBase | RunFinished) -> None:
         self._flush_text()
-        self._notify(kind, payload)
+        self._notify(event)
 
-    def _notify(self, kind: str, payload: dict[str, Any]) -> None:
-        self.server.protocol.notify(
-            EVENT_METHOD,
-            {
-                "sessionId": self.session_id,
-                "runId": self.run_id,
-                "turn": self.turn,
-                "kind": kind,
-                **payload,
-            },
-        )
+    def _notify(self, event: EventBase | RunFinished) -> None:
+        self.server.protocol.notify(EVENT_METHOD, event.wire())
+
+    def _run(self) -> dict[str, Any]:
+        """The fields every event of this run carries."""
+        return {"session_id": self.session_id, "run_id": self.run_id, "turn": self.turn}
 
     def text_delta(self, turn: int, text: str) -> None:
         self.turn = turn
@@ -121,11 +131,13 @@ class LspRunObserver(NullObserver):
             text = "".join(self._text)
             self._text.clear()
             self._text_size = 0
-            self._notify("text", {"text": text})
+            self._notify(TextEvent(**self._run(), text=text))
 
     def tool_started(self, turn: int, intent: ToolIntent, summary: str) -> None:
         self.turn = turn
-        self.emit("tool_started", callId=intent.call_id, name=intent.name, summary=summary)
+        self.send(
+            ToolStarted(**self._run(), call_id=intent.call_id, name=intent.name, summary=summary)
+        )
         self._report(summary)
 
     def tool_finished(self, turn: int, observation: Observation, summary: str) -> None:
@@ -139,75 +151,71 @@ class LspRunObserver(NullObserver):
         ]
         lines = [line for line in lines if not line.startswith("[note:")]
         first = lines[0] if lines else ""
-        self.emit(
-            "tool_finished",
-            callId=observation.call_id,
-            name=observation.name,
-            summary=summary,
-            ok=observation.ok,
-            error=None if observation.ok else str(observation.error),
-            line=first if len(first) <= 200 else first[:199] + "…",
-            moreLines=max(len(lines) - 1, 0),
-            exitCode=exit_code if isinstance(exit_code, int) else None,
-            notes=notes,
+        self.send(
+            ToolFinished(
+                **self._run(),
+                call_id=observation.call_id,
+                name=observation.name,
+                summary=summary,
+                ok=observation.ok,
+                error=None if observation.ok else str(observation.error),
+                line=first if len(first) <= 200 else first[:199] + "…",
+                more_lines=max(len(lines) - 1, 0),
+                exit_code=exit_code if isinstance(exit_code, int) else None,
+                notes=notes,
+            )
         )
 
     def approval_asked(self, turn: int, request: ApprovalRequest) -> None:
-        self.emit(
-            "approval_asked",
-            callId=request.call_id,
-            tool=request.tool,
-            summary=request.summary,
-            detail=request.detail,
-            rule=request.suggested_rule,
+        self.send(
+            ApprovalAsked(
+                **self._run(),
+                call_id=request.call_id,
+                tool=request.tool,
+                summary=request.summary,
+                detail=request.detail,
+                rule=request.suggested_rule,
+            )
         )
         self._report(f"waiting for approval: {request.summary}")
 
     def approval_answered(
         self, turn: int, request: ApprovalRequest, answer: ApprovalAnswer
     ) -> None:
-        self.emit(
-            "approval_answered",
-            callId=request.call_id,
-            answer=answer.value,
-            rule=request.suggested_rule if answer.remembers else None,
+        self.send(
+            ApprovalAnswered(
+                **self._run(),
+                call_id=request.call_id,
+                answer=answer,
+                rule=request.suggested_rule if answer.remembers else None,
+            )
         )
 
     def edit(self, kind: str, payload: dict[str, Any]) -> None:
-        self.emit(kind, **payload)
+        """An edit's or a waiting question's event, as the workspace and the board say it."""
+        model = PAYLOAD_EVENTS.get(kind)
+        if model is None:
+            log.warning("no agentls/event kind %r: not sent", kind)
+            return
+        self.send(model.model_validate({**payload, **self._run()}))
         if kind == "edit_proposed":
             self._report(f"review: {payload.get('summary', '')}")
         elif kind == "question":
             self._report(f"waiting for you (code actions): {payload.get('summary', '')}")
 
     def usage(self, turn: int, total: Usage, cost_usd: float | None) -> None:
-        self.emit("usage", usage=usage_dict(total, cost_usd if self.show_cost else None))
+        totals = UsageTotals.of(total, cost_usd if self.show_cost else None)
+        self.send(UsageEvent(**self._run(), usage=totals))
 
     def run_finished(self, result: RunResult) -> None:
-        payload = result_payload(self.session_id, self.run_id, result, show_cost=self.show_cost)
-        self.emit("run_finished", **payload)
+        self.send(
+            RunFinished.of(
+                self.session_id, self.run_id, result, show_cost=self.show_cost, turn=self.turn
+            )
+        )
         self._finished = result.reason.value
         self._end_progress(self._finished)
         self.server.tell(final_message(result), message_type(result))
-
-
-def usage_dict(total: Usage, cost_usd: float | None) -> dict[str, Any]:
-    return {
-        "inputTokens": total.input_tokens,
-        "outputTokens": total.output_tokens,
-        "cacheReadTokens": total.cache_read_tokens,
-        "cacheWriteTokens": total.cache_write_tokens,
-        "costUsd": None if cost_usd is None else round(cost_usd, 6),
-    }
-
-
-def result_payload(
-    session_id: str, run_id: str, result: RunResult, *, show_cost: bool = True
-) -> dict[str, Any]:
-    body = result.to_dict()
-    if not show_cost and isinstance(body.get("usage"), dict):
-        body["usage"] = {**body["usage"], "costUsd": None}
-    return {"sessionId": session_id, "runId": run_id, **body}
 
 
 def shows_cost(model: str) -> bool:

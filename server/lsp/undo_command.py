@@ -9,14 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import Field
 from pygls.exceptions import JsonRpcInvalidParams
 
-from agentls.lsp.commands import CommandParams, parse
+from agentls.lsp.commands import parse
 from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
-from agentls.session.lock import SessionHeld
-from agentls.session.reader import read_events
-from agentls.session.reducer import reduce
 
 if TYPE_CHECKING:
     from agentls.conversation.manager import Conversation
@@ -24,15 +20,13 @@ if TYPE_CHECKING:
 UNDO = "agentls.undo"
 
 
-class UndoParams(CommandParams):
-    session_id: str = Field(alias="sessionId")
-    turn: int | None = Field(default=None, ge=1)
-
-
 def register(server: AgentServer) -> None:
     @server.command(UNDO)
     async def undo(ls: AgentServer, *args: Any) -> dict[str, Any]:
-        params: UndoParams = parse(UndoParams, args, UNDO)
+        from agentls.protocol.commands import UndoParams
+        from agentls.session.lock import SessionHeld
+
+        params = parse(UndoParams, args, UNDO)
         try:
             path = ls.store.path_for(params.session_id)
         except ValueError as exc:
@@ -54,6 +48,9 @@ async def _undo(
 ) -> dict[str, Any]:
     from agentls.conversation.undo import UndoRefused, undo_last_ask, undo_turn
     from agentls.lsp.workspace import LspWorkspace
+    from agentls.protocol.commands import UndoResult
+    from agentls.session.reader import read_events
+    from agentls.session.reducer import reduce
 
     if conversation is not None and isinstance(conversation.workspace, LspWorkspace):
         workspace = conversation.workspace
@@ -70,4 +67,13 @@ async def _undo(
     except UndoRefused as exc:
         raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
     ls.tell(f"agentls: {result.describe()}")
-    return result.to_dict()
+    return UndoResult(
+        turn=result.number,
+        turns=result.turns or [result.number],
+        ask=result.whole_ask,
+        run_id=result.run_id,
+        restored=result.restored,
+        removed=result.removed,
+        conflicts=result.conflicts,
+        done=result.done,
+    ).wire()

@@ -53,7 +53,7 @@ describe('chat reducer', () => {
         event('text', { text: 'I will ' }),
         event('text', { text: 'look.' }),
         event('tool_started', { callId: 'c1', name: 'list_files', summary: 'list_files .' }),
-        event('tool_finished', { callId: 'c1', name: 'list_files', summary: 'list_files .', ok: true, error: null, line: 'greet.py' }),
+        event('tool_finished', { callId: 'c1', name: 'list_files', summary: 'list_files .', ok: true, error: null, line: 'greet.py', moreLines: 0, exitCode: null, notes: [] }),
         event('text', { text: 'Found greet.py.' }, 's1', 'r1', 2),
       ]),
     ]);
@@ -71,7 +71,7 @@ describe('chat reducer', () => {
       ...started(),
       ...events([
         event('tool_started', { callId: 'c1', name: 'read_file', summary: 'read_file nope.py' }),
-        event('tool_finished', { callId: 'c1', name: 'read_file', summary: 'read_file nope.py', ok: false, error: 'not_found', line: 'no such file' }),
+        event('tool_finished', { callId: 'c1', name: 'read_file', summary: 'read_file nope.py', ok: false, error: 'not_found', line: 'no such file', moreLines: 0, exitCode: null, notes: [] }),
       ]),
     ]);
     const tool = items(state).find((i) => i.type === 'tool');
@@ -121,7 +121,7 @@ describe('chat reducer', () => {
       ...events([
         event('approval_asked', { callId: 'c1', tool: 'run_command', summary: 'ls', detail: 'ls', rule: 'run_command(ls)' }),
         event('question', {
-          id: 'c1', question: 'approval', summary: 'ls', detail: 'ls',
+          id: 'c1', question: 'approval', summary: 'ls', detail: 'ls', path: null,
           answers: [{ answer: 'allow_once', title: 'Allow once: ls' }, { answer: 'deny', title: 'Deny: ls' }],
         }),
         event('question_closed', { id: 'c1', answer: 'timeout' }),

@@ -240,7 +240,7 @@ function applyEvent(view: SessionView, event: AgentEvent, id: string): SessionVi
         { ...view, activity: `waiting for you: ${event.summary}` },
         {
           type: 'question', id, runId, questionId: event.id, question: event.question, summary: event.summary,
-          detail: event.detail, path: event.path, answers: event.answers, status: 'pending',
+          detail: event.detail, path: event.path ?? undefined, answers: event.answers, status: 'pending',
         },
       );
     }

@@ -1,5 +1,5 @@
 // Builders for agentls/event notifications as the server sends them (server/lsp/events.py).
-import type { AgentEvent, Usage } from '../../src/protocol';
+import type { AgentEvent, TerminalReason, Usage } from '../../src/protocol';
 
 type Payload<K extends AgentEvent['kind']> = Omit<Extract<AgentEvent, { kind: K }>, 'sessionId' | 'runId' | 'turn' | 'kind'>;
 
@@ -11,6 +11,6 @@ export function usage(inputTokens: number, outputTokens: number, costUsd: number
   return { inputTokens, outputTokens, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd };
 }
 
-export function finished(terminalReason: string, u: Usage, sessionId = 's1', runId = 'r1'): AgentEvent {
+export function finished(terminalReason: TerminalReason, u: Usage, sessionId = 's1', runId = 'r1'): AgentEvent {
   return event('run_finished', { terminalReason, text: 'done', turns: 2, usage: u, detail: '' }, sessionId, runId);
 }

@@ -1,0 +1,172 @@
+"""Every `agentls.*` command: the one object argument it takes and what it returns.
+
+Commands that may be run without an argument (or with `{}`) say so in
+`COMMANDS`; their parameters are then all optional.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import Field, JsonValue
+
+from agentls.permissions.modes import Mode
+from agentls.protocol.common import Range, RunOutcome
+from agentls.protocol.reports import DoctorReport, McpServerReport
+from agentls.protocol.wire import Omittable, Params, WireModel
+
+MODE_NAMES: list[JsonValue] = [mode.value for mode in Mode]
+
+# --- agentls.ask -------------------------------------------------------------
+
+
+class AskParams(Params):
+    prompt: str = Field(min_length=1)
+    session_id: str | None = Field(default=None, description="continue this session")
+    uri: str | None = Field(default=None, description="the document asked about")
+    range: Range | None = Field(default=None, description="lines of `uri` to attach")
+    wait: bool = Field(default=False, description="answer only when the run has ended")
+
+
+class AskStarted(WireModel):
+    session_id: str
+    run_id: str
+    status: Literal["started"] = "started"
+
+
+class AskFinished(RunOutcome):
+    """The answer to an ask with `"wait": true`."""
+
+
+# --- agentls.cancel, agentls.showTranscript, agentls.sessions -----------------
+
+
+class CancelParams(Params):
+    session_id: str | None = Field(default=None, description="without it: every run")
+
+
+class CancelResult(WireModel):
+    session_id: str | None
+    cancelled: bool
+    session_ids: Omittable[list[str]] = Field(
+        default=None, description="the sessions whose runs were aborted (without a sessionId)"
+    )
+
+
+class TranscriptParams(Params):
+    session_id: str | None = Field(
+        default=None, description="without it: the session asked last, else the newest"
+    )
+
+
+class TranscriptShown(WireModel):
+    session_id: str
+    uri: str
+    shown: bool = Field(description="false when the editor cannot open documents")
+
+
+class SessionInfo(WireModel):
+    session_id: str
+    created_at: str
+    workspace: str
+    first_prompt: str
+    outcome: str | None
+    runs: int
+    cost_usd: float | None
+    running: bool
+
+
+# --- agentls.setMode -----------------------------------------------------------
+
+
+class SetModeParams(Params):
+    # A string, so an unknown mode is answered with the list of modes.
+    mode: str = Field(json_schema_extra={"enum": MODE_NAMES})
+    session_id: str | None = Field(
+        default=None, description="without it: the default for new sessions"
+    )
+
+
+class ModeSet(WireModel):
+    mode: Mode
+    session_id: str | None
+
+
+# --- agentls.answer, agentls.showDiff -------------------------------------------
+
+
+class AnswerParams(Params):
+    id: str = Field(min_length=1)
+    answer: str = Field(min_length=1)
+
+
+class Answered(WireModel):
+    id: str
+    answer: str
+
+
+class QuestionParams(Params):
+    id: str = Field(min_length=1)
+
+
+class DiffShown(WireModel):
+    id: str
+    uri: str
+    shown: bool
+
+
+# --- agentls.undo ----------------------------------------------------------------
+
+
+class UndoParams(Params):
+    session_id: str
+    turn: int | None = Field(default=None, ge=1, description="without it: the last ask")
+
+
+class UndoResult(WireModel):
+    turn: int = Field(description="the (last) checkpointed turn undone")
+    turns: list[int] = Field(description="every turn undone, oldest first")
+    ask: bool = Field(description="a whole ask was undone")
+    run_id: str | None = Field(description="the ask's run, when a whole ask was undone")
+    restored: list[str]
+    removed: list[str]
+    conflicts: list[str] = Field(description="files changed since: then nothing was undone")
+    done: bool
+
+
+# --- agentls.mcp, agentls.doctor ----------------------------------------------------
+
+
+class McpParams(Params):
+    uri: str | None = Field(default=None, description="only the folder of this document")
+    restart: bool = Field(default=False, description="give servers that failed a fresh start")
+    start: bool = Field(default=True, description="start servers that are not running")
+
+
+class DoctorParams(Params):
+    uri: str | None = Field(default=None, description="the folder of this document")
+
+
+# --- the table -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Command:
+    params: type[Params] | None  # None: takes no argument
+    result: Any  # a model, a list of one, or a union
+    argument_optional: bool = False  # may be run with no argument, or `{}`
+
+
+COMMANDS: dict[str, Command] = {
+    "agentls.ask": Command(AskParams, AskStarted | AskFinished),
+    "agentls.cancel": Command(CancelParams, CancelResult, argument_optional=True),
+    "agentls.sessions": Command(None, list[SessionInfo]),
+    "agentls.showTranscript": Command(TranscriptParams, TranscriptShown, argument_optional=True),
+    "agentls.setMode": Command(SetModeParams, ModeSet),
+    "agentls.answer": Command(AnswerParams, Answered),
+    "agentls.showDiff": Command(QuestionParams, DiffShown),
+    "agentls.undo": Command(UndoParams, UndoResult),
+    "agentls.mcp": Command(McpParams, list[McpServerReport], argument_optional=True),
+    "agentls.doctor": Command(DoctorParams, DoctorReport, argument_optional=True),
+}

@@ -1,0 +1,148 @@
+"""`agentls/event`: a run as the client sees it, one model per kind.
+
+Every event carries the run it belongs to (`sessionId`, `runId`, `turn`) and
+its `kind`; clients should ignore kinds they do not know.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import Field, TypeAdapter
+
+from agentls.contracts.decisions import ApprovalAnswer
+from agentls.protocol.common import RunOutcome, Usage
+from agentls.protocol.wire import WireModel
+
+EVENT_METHOD = "agentls/event"
+
+
+class EventBase(WireModel):
+    session_id: str
+    run_id: str
+    turn: int
+
+
+class TextEvent(EventBase):
+    """Answer text, coalesced (at most one notification per 50 ms, or per 4 KB)."""
+
+    kind: Literal["text"] = "text"
+    text: str
+
+
+class ToolStarted(EventBase):
+    kind: Literal["tool_started"] = "tool_started"
+    call_id: str
+    name: str
+    summary: str = Field(description="one line, e.g. `read_file src/a.py`")
+
+
+class ToolFinished(EventBase):
+    kind: Literal["tool_finished"] = "tool_finished"
+    call_id: str
+    name: str
+    summary: str
+    ok: bool
+    error: str | None = Field(description="an error code, or null")
+    line: str = Field(description="the result's first line, at most 200 characters")
+    more_lines: int = Field(description="how many lines follow `line`")
+    exit_code: int | None = Field(description="a command's exit code, else null")
+    notes: list[str] = Field(description="the result's `[note: …]` lines, whole")
+
+
+class ApprovalAsked(EventBase):
+    kind: Literal["approval_asked"] = "approval_asked"
+    call_id: str
+    tool: str
+    summary: str
+    detail: str = Field(description="the command, or the diff")
+    rule: str = Field(description='what "Always allow" would add')
+
+
+class ApprovalAnswered(EventBase):
+    kind: Literal["approval_answered"] = "approval_answered"
+    call_id: str
+    answer: ApprovalAnswer
+    rule: str | None = Field(description="the session rule added, if any")
+
+
+class AnswerOption(WireModel):
+    answer: str = Field(description="what `agentls.answer` takes")
+    title: str
+
+
+class QuestionAsked(EventBase):
+    """A question now waits for `agentls.answer`."""
+
+    kind: Literal["question"] = "question"
+    id: str = Field(description="the callId for an approval, `review-N` for an edit")
+    question: Literal["approval", "review"]
+    summary: str
+    detail: str = Field(description="the command, or the unified diff")
+    path: str | None = Field(description="the file, for a review")
+    answers: list[AnswerOption] = Field(description="in the order to offer them")
+
+
+class QuestionClosed(EventBase):
+    kind: Literal["question_closed"] = "question_closed"
+    id: str
+    answer: str = Field(description="the answer given, `timeout` or `cancelled`")
+
+
+class EditProposed(EventBase):
+    kind: Literal["edit_proposed"] = "edit_proposed"
+    path: str
+    summary: str = Field(description="e.g. `edit a.py (+3 −1 lines)`")
+    review: bool = Field(description="true when the editor's own preview reviews it")
+
+
+class EditApplied(EventBase):
+    kind: Literal["edit_applied"] = "edit_applied"
+    path: str
+    summary: str
+    changed: bool = Field(description="true when what landed differs from the proposal")
+
+
+class EditRejected(EventBase):
+    kind: Literal["edit_rejected"] = "edit_rejected"
+    path: str
+    reason: str
+
+
+class UsageEvent(EventBase):
+    kind: Literal["usage"] = "usage"
+    usage: Usage = Field(description="the run's totals so far")
+
+
+class RunFinished(RunOutcome):
+    kind: Literal["run_finished"] = "run_finished"
+    turn: int
+
+
+AgentEvent = Annotated[
+    Union[  # noqa: UP007
+        TextEvent,
+        ToolStarted,
+        ToolFinished,
+        ApprovalAsked,
+        ApprovalAnswered,
+        QuestionAsked,
+        QuestionClosed,
+        EditProposed,
+        EditApplied,
+        EditRejected,
+        UsageEvent,
+        RunFinished,
+    ],
+    Field(discriminator="kind"),
+]
+AGENT_EVENT: TypeAdapter[AgentEvent] = TypeAdapter(AgentEvent)
+
+# The kinds the workspace and the question board report with a payload of their own.
+PAYLOAD_EVENTS: dict[str, type[EventBase]] = {
+    "question": QuestionAsked,
+    "question_closed": QuestionClosed,
+    "edit_proposed": EditProposed,
+    "edit_applied": EditApplied,
+    "edit_rejected": EditRejected,
+}

@@ -1,0 +1,107 @@
+"""The reports `agentls.mcp` and `agentls.doctor` return (`agentls doctor --json` too)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from agentls.protocol.wire import AbsentUnlessGiven, Omittable, WireModel
+
+# --- agentls.mcp ---------------------------------------------------------------
+
+
+class McpTool(WireModel):
+    name: str = Field(description="as the model sees it: mcp__<server>__<tool>")
+    server_name: str = Field(description="as the server calls it")
+    description: str
+    read_only: bool = Field(description="the server's readOnlyHint")
+
+
+class McpServerReport(WireModel):
+    workspace: str
+    name: str
+    transport: Literal["stdio", "http", "none"]
+    target: str = Field(description="the command line or the URL; never env or headers")
+    status: Literal["ready", "failed", "starting", "stopped", "disabled"]
+    error: str | None
+    restarts: int
+    tools: list[McpTool]
+    notes: list[str] = Field(description="tools left out, and why")
+
+
+# --- agentls.doctor -------------------------------------------------------------
+
+
+class PythonInfo(WireModel):
+    version: str
+    executable: str
+
+
+class ModelInfo(WireModel):
+    id: str | None
+    provider: str | None
+    key_variable: str | None
+    key_set: bool | None = Field(description="null when the model needs no key")
+    base_url: AbsentUnlessGiven[str | None] = None
+
+
+class RipgrepInfo(WireModel):
+    found: bool
+    path: str | None
+    version: str | None
+
+
+class SandboxInfo(WireModel):
+    on: bool
+    detail: str
+    bwrap: bool = Field(description="bubblewrap works here")
+
+
+class Folders(WireModel):
+    state: str
+    config: str
+
+
+class SettingsFileState(WireModel):
+    path: str
+    exists: bool
+    trusted: AbsentUnlessGiven[bool | None] = Field(
+        default=None, description="for the workspace file: approved with `agentls trust`"
+    )
+    error: Omittable[str] = None
+
+
+class SettingsFiles(WireModel):
+    user: SettingsFileState
+    workspace: Omittable[SettingsFileState] = None
+
+
+class LanguageServerInfo(WireModel):
+    name: str
+    found: bool
+    path: str | None
+    version: str | None
+
+
+class EditorIntegration(WireModel):
+    editor: Literal["vscode", "neovim", "emacs"]
+    path: str
+    version: str | None
+
+
+class DoctorReport(WireModel):
+    version: str
+    python: PythonInfo
+    workspace: str | None
+    model: ModelInfo
+    ripgrep: RipgrepInfo
+    sandbox: SandboxInfo
+    folders: Folders
+    settings: SettingsFiles
+    mcp_servers: list[str] = Field(description="names; none is started")
+    language_servers: list[LanguageServerInfo]
+    editors: list[EditorIntegration]
+    blocking: list[str] = Field(description="what stops an ask")
+    warnings: list[str]
+    ok: bool = Field(description="nothing blocks an ask")

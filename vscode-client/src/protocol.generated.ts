@@ -1,0 +1,454 @@
+// Generated from docs/protocol.schema.json by scripts/generate-protocol.mjs: do not edit.
+// The server's models (server/protocol/) are the source; `node scripts/generate-protocol.mjs` regenerates.
+/* eslint-disable */
+
+export const EVENT_METHOD = 'agentls/event';
+
+/** The `kind`s of `agentls/event` this client knows. */
+export const EVENT_KINDS = ['text', 'tool_started', 'tool_finished', 'approval_asked', 'approval_answered', 'question', 'question_closed', 'edit_proposed', 'edit_applied', 'edit_rejected', 'usage', 'run_finished'] as const;
+
+/** Each `agentls.*` command: its one argument (`params?`: may be left out, or `{}`) and result. */
+export interface Commands {
+  'agentls.ask': { params: AskParams; result: AskStarted | AskFinished };
+  'agentls.cancel': { params?: CancelParams; result: CancelResult };
+  'agentls.sessions': { result: SessionInfo[] };
+  'agentls.showTranscript': { params?: TranscriptParams; result: TranscriptShown };
+  'agentls.setMode': { params: SetModeParams; result: ModeSet };
+  'agentls.answer': { params: AnswerParams; result: Answered };
+  'agentls.showDiff': { params: QuestionParams; result: DiffShown };
+  'agentls.undo': { params: UndoParams; result: UndoResult };
+  'agentls.mcp': { params?: McpParams; result: McpServerReport[] };
+  'agentls.doctor': { params?: DoctorParams; result: DoctorReport };
+}
+
+export type CommandName = keyof Commands;
+
+export const COMMAND_NAMES = ['agentls.ask', 'agentls.cancel', 'agentls.sessions', 'agentls.showTranscript', 'agentls.setMode', 'agentls.answer', 'agentls.showDiff', 'agentls.undo', 'agentls.mcp', 'agentls.doctor'] as const;
+
+export type AgentEvent = TextEvent | ToolStarted | ToolFinished | ApprovalAsked | ApprovalAnswered | QuestionAsked | QuestionClosed | EditProposed | EditApplied | EditRejected | UsageEvent | RunFinished;
+
+export interface AnswerOption {
+  /** what `agentls.answer` takes */
+  answer: string;
+  title: string;
+}
+
+export interface AnswerParams {
+  id: string;
+  answer: string;
+}
+
+export interface Answered {
+  id: string;
+  answer: string;
+}
+
+export type ApprovalAnswer = 'allow_once' | 'allow_always' | 'allow_always_workspace' | 'deny';
+
+export interface ApprovalAnswered {
+  sessionId: string;
+  runId: string;
+  turn: number;
+  kind: 'approval_answered';
+  callId: string;
+  answer: ApprovalAnswer;
+  /** the session rule added, if any */
+  rule: string | null;
+}
+
+export interface ApprovalAsked {
+  sessionId: string;
+  runId: string;
+  turn: number;
+  kind: 'approval_asked';
+  callId: string;
+  tool: string;
+  summary: string;
+  /** the command, or the diff */
+  detail: string;
+  /** what "Always allow" would add */
+  rule: string;
+}
+
+/** The answer to an ask with `"wait": true`. */
+export interface AskFinished {
+  sessionId: string;
+  runId: string;
+  terminalReason: TerminalReason;
+  text: string;
+  turns: number;
+  usage: Usage;
+  /** why the run stopped, for a person */
+  detail: string;
+  /** when a budget stopped it */
+  budget?: Budget;
+}
+
+export interface AskParams {
+  prompt: string;
+  /** continue this session */
+  sessionId?: string | null;
+  /** the document asked about */
+  uri?: string | null;
+  /** lines of `uri` to attach */
+  range?: Range | null;
+  /** answer only when the run has ended */
+  wait?: boolean;
+}
+
+export interface AskStarted {
+  sessionId: string;
+  runId: string;
+  status: 'started';
+}
+
+/** The limit a run hit, and by how much. */
+export interface Budget {
+  limit: 'tokens' | 'cost_usd' | 'turns' | 'wall_seconds';
+  max: number;
+  used: number;
+  overBy: number;
+}
+
+export interface CancelParams {
+  /** without it: every run */
+  sessionId?: string | null;
+}
+
+export interface CancelResult {
+  sessionId: string | null;
+  cancelled: boolean;
+  /** the sessions whose runs were aborted (without a sessionId) */
+  sessionIds?: string[];
+}
+
+export interface DiffShown {
+  id: string;
+  uri: string;
+  shown: boolean;
+}
+
+export interface DoctorParams {
+  /** the folder of this document */
+  uri?: string | null;
+}
+
+export interface DoctorReport {
+  version: string;
+  python: PythonInfo;
+  workspace: string | null;
+  model: ModelInfo;
+  ripgrep: RipgrepInfo;
+  sandbox: SandboxInfo;
+  folders: Folders;
+  settings: SettingsFiles;
+  /** names; none is started */
+  mcpServers: string[];
+  languageServers: LanguageServerInfo[];
+  editors: EditorIntegration[];
+  /** what stops an ask */
+  blocking: string[];
+  warnings: string[];
+  /** nothing blocks an ask */
+  ok: boolean;
+}
+
+export interface EditApplied {
+  sessionId: string;
+  runId: string;
+  turn: number;
+  kind: 'edit_applied';
+  path: string;
+  summary: string;
+  /** true when what landed differs from the proposal */
+  changed: boolean;
+}
+
+export interface EditProposed {
+  sessionId: string;
+  runId: string;
+  turn: number;
+  kind: 'edit_proposed';
+  path: string;
+  /** e.g. `edit a.py (+3 −1 lines)` */
+  summary: string;
+  /** true when the editor's own preview reviews it */
+  review: boolean;
+}
+
+export interface EditRejected {
+  sessionId: string;
+  runId: string;
+  turn: number;
+  kind: 'edit_rejected';
+  path: string;
+  reason: string;
+}
+
+export interface EditorIntegration {
+  editor: 'vscode' | 'neovim' | 'emacs';
+  path: string;
+  version: string | null;
+}
+
+export interface Folders {
+  state: string;
+  config: string;
+}
+
+export interface LanguageServerInfo {
+  name: string;
+  found: boolean;
+  path: string | null;
+  version: string | null;
+}
+
+export interface McpParams {
+  /** only the folder of this document */
+  uri?: string | null;
+  /** give servers that failed a fresh start */
+  restart?: boolean;
+  /** start servers that are not running */
+  start?: boolean;
+}
+
+export interface McpServerReport {
+  workspace: string;
+  name: string;
+  transport: 'stdio' | 'http' | 'none';
+  /** the command line or the URL; never env or headers */
+  target: string;
+  status: 'ready' | 'failed' | 'starting' | 'stopped' | 'disabled';
+  error: string | null;
+  restarts: number;
+  tools: McpTool[];
+  /** tools left out, and why */
+  notes: string[];
+}
+
+export interface McpTool {
+  /** as the model sees it: mcp__<server>__<tool> */
+  name: string;
+  /** as the server calls it */
+  serverName: string;
+  description: string;
+  /** the server's readOnlyHint */
+  readOnly: boolean;
+}
+
+export type Mode = 'default' | 'accept-edits' | 'plan' | 'bypass';
+
+export interface ModeSet {
+  mode: Mode;
+  sessionId: string | null;
+}
+
+export interface ModelInfo {
+  id: string | null;
+  provider: string | null;
+  keyVariable: string | null;
+  /** null when the model needs no key */
+  keySet: boolean | null;
+  baseUrl?: string | null;
+}
+
+export interface Position {
+  line: number;
+  character: number;
+}
+
+export interface PythonInfo {
+  version: string;
+  executable: string;
+}
+
+/** A question now waits for `agentls.answer`. */
+export interface QuestionAsked {
+  sessionId: string;
+  runId: string;
+  turn: number;
+  kind: 'question';
+  /** the callId for an approval, `review-N` for an edit */
+  id: string;
+  question: 'approval' | 'review';
+  summary: string;
+  /** the command, or the unified diff */
+  detail: string;
+  /** the file, for a review */
+  path: string | null;
+  /** in the order to offer them */
+  answers: AnswerOption[];
+}
+
+export interface QuestionClosed {
+  sessionId: string;
+  runId: string;
+  turn: number;
+  kind: 'question_closed';
+  id: string;
+  /** the answer given, `timeout` or `cancelled` */
+  answer: string;
+}
+
+export interface QuestionParams {
+  id: string;
+}
+
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+export interface RipgrepInfo {
+  found: boolean;
+  path: string | null;
+  version: string | null;
+}
+
+export interface RunFinished {
+  sessionId: string;
+  runId: string;
+  terminalReason: TerminalReason;
+  text: string;
+  turns: number;
+  usage: Usage;
+  /** why the run stopped, for a person */
+  detail: string;
+  /** when a budget stopped it */
+  budget?: Budget;
+  kind: 'run_finished';
+  turn: number;
+}
+
+export interface SandboxInfo {
+  on: boolean;
+  detail: string;
+  /** bubblewrap works here */
+  bwrap: boolean;
+}
+
+export interface SessionInfo {
+  sessionId: string;
+  createdAt: string;
+  workspace: string;
+  firstPrompt: string;
+  outcome: string | null;
+  runs: number;
+  costUsd: number | null;
+  running: boolean;
+}
+
+export interface SetModeParams {
+  mode: 'default' | 'accept-edits' | 'plan' | 'bypass';
+  /** without it: the default for new sessions */
+  sessionId?: string | null;
+}
+
+export interface SettingsFileState {
+  path: string;
+  exists: boolean;
+  /** for the workspace file: approved with `agentls trust` */
+  trusted?: boolean | null;
+  error?: string;
+}
+
+export interface SettingsFiles {
+  user: SettingsFileState;
+  workspace?: SettingsFileState;
+}
+
+export type TerminalReason = 'completed' | 'max_turns' | 'aborted' | 'timeout' | 'permission_denied' | 'budget_exceeded' | 'fatal_tool_error' | 'model_error';
+
+/** Answer text, coalesced (at most one notification per 50 ms, or per 4 KB). */
+export interface TextEvent {
+  sessionId: string;
+  runId: string;
+  turn: number;
+  kind: 'text';
+  text: string;
+}
+
+export interface ToolFinished {
+  sessionId: string;
+  runId: string;
+  turn: number;
+  kind: 'tool_finished';
+  callId: string;
+  name: string;
+  summary: string;
+  ok: boolean;
+  /** an error code, or null */
+  error: string | null;
+  /** the result's first line, at most 200 characters */
+  line: string;
+  /** how many lines follow `line` */
+  moreLines: number;
+  /** a command's exit code, else null */
+  exitCode: number | null;
+  /** the result's `[note: …]` lines, whole */
+  notes: string[];
+}
+
+export interface ToolStarted {
+  sessionId: string;
+  runId: string;
+  turn: number;
+  kind: 'tool_started';
+  callId: string;
+  name: string;
+  /** one line, e.g. `read_file src/a.py` */
+  summary: string;
+}
+
+export interface TranscriptParams {
+  /** without it: the session asked last, else the newest */
+  sessionId?: string | null;
+}
+
+export interface TranscriptShown {
+  sessionId: string;
+  uri: string;
+  /** false when the editor cannot open documents */
+  shown: boolean;
+}
+
+export interface UndoParams {
+  sessionId: string;
+  /** without it: the last ask */
+  turn?: number | null;
+}
+
+export interface UndoResult {
+  /** the (last) checkpointed turn undone */
+  turn: number;
+  /** every turn undone, oldest first */
+  turns: number[];
+  /** a whole ask was undone */
+  ask: boolean;
+  /** the ask's run, when a whole ask was undone */
+  runId: string | null;
+  restored: string[];
+  removed: string[];
+  /** files changed since: then nothing was undone */
+  conflicts: string[];
+  done: boolean;
+}
+
+/** A run's tokens so far, and their price. */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  /** USD; null when the price is unknown, and for a scripted model */
+  costUsd: number | null;
+}
+
+export interface UsageEvent {
+  sessionId: string;
+  runId: string;
+  turn: number;
+  kind: 'usage';
+  /** the run's totals so far */
+  usage: Usage;
+}
