@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
 from acp.interfaces import Client
-from acp.schema import ClientCapabilities
+from acp.schema import AgentMessageChunk, ClientCapabilities, TextContentBlock
 
 from agentls.acp.errors import auth_required, invalid_params
 from agentls.acp.permission import PermissionAsker
@@ -17,6 +18,9 @@ from agentls.acp.workspace import AcpWorkspace, ClientFiles
 from agentls.contracts.errors import ConfigError
 from agentls.conversation.manager import ConversationManager
 from agentls.session.store import SessionNotFound
+from agentls.workspace.sandbox import startup_warning
+
+log = logging.getLogger(__name__)
 
 
 def open_session(
@@ -51,6 +55,11 @@ def open_session(
     except (SessionNotFound, ValueError) as exc:
         raise invalid_params(f"agentls: {exc}") from None
     files.session_id = updates.session_id = asker.session_id = conversation.session_id
+    warning = startup_warning(settings.sandbox)
+    if warning is not None:  # on stderr and in the session: stdout carries only ACP frames
+        log.warning("%s", warning)
+        text = TextContentBlock(type="text", text=f"agentls: {warning}\n\n")
+        updates.push(AgentMessageChunk(session_update="agent_message_chunk", content=text))
     workspace.policy = conversation.policy
     session = AcpSession(conversation, workspace, updates, asker)
     workspace.cancel_run = session.cancel

@@ -1,5 +1,6 @@
-"""Issue class 4, without bubblewrap: the person is told at start, and the keys of
-the agentls process still stay out of every command's environment."""
+"""Issue class 4, without bubblewrap: the person is told at start in every face (the
+CLI, the editor, an ACP client), and the keys of the agentls process still stay out
+of every command's environment."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 from agentls.conversation.settings import Settings, load_settings
 from agentls.lsp.settings import settings_notes
 from agentls.workspace import sandbox
+from tests.e2e.acp.client import RecordingClient, agent, write_script
 from tests.gate.boundary import everything_written
 from tests.gate.harness import Attack, command
 
@@ -80,3 +82,36 @@ def test_the_editor_is_told_at_start(monkeypatch: pytest.MonkeyPatch) -> None:
         assert not settings_notes(load_settings({"sandbox": "off"}))  # turned off on purpose: quiet
     finally:
         sandbox.bwrap_problem.cache_clear()
+
+
+async def test_an_acp_client_is_told_at_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    workspace = tmp_path / "project"
+    workspace.mkdir()
+    monkeypatch.setenv("PATH", path_without_bwrap(tmp_path / "bin"))
+    model = write_script(tmp_path / "script.json", [{"text": "Hello."}])
+    client = RecordingClient()
+    async with agent(client, model, workspace) as (conn, _):
+        await conn.new_session(cwd=str(workspace), mcp_servers=[])
+        await client.wait_for(lambda: "available_commands_update" in client.kinds())
+    assert "bwrap" in client.text() and "sandbox" in client.text()
+    # stdout carries only ACP frames: the agent's own log (stderr) says it too.
+    assert "bwrap" in (tmp_path / "agent-stderr.log").read_text()
+
+
+async def test_an_acp_client_hears_nothing_when_the_sandbox_is_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    workspace = tmp_path / "project"
+    workspace.mkdir()
+    config = tmp_path / "config" / "agentls"
+    config.mkdir(parents=True)
+    (config / "settings.json").write_text('{"sandbox": "off"}')
+    monkeypatch.setenv("PATH", path_without_bwrap(tmp_path / "bin"))
+    model = write_script(tmp_path / "script.json", [{"text": "Hello."}])
+    client = RecordingClient()
+    async with agent(client, model, workspace) as (conn, _):
+        await conn.new_session(cwd=str(workspace), mcp_servers=[])
+        await client.wait_for(lambda: "available_commands_update" in client.kinds())
+    assert "agent_message_chunk" not in client.kinds()
