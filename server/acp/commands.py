@@ -75,7 +75,11 @@ async def run_command(session: AcpSession, store: SessionStore, name: str, argum
                 )
             else:
                 result = await undo_last_ask(
-                    store.state_dir, path, workspace.root, workspace, log=conversation.log
+                    state_dir=store.state_dir,
+                    log_path=path,
+                    workspace_root=workspace.root,
+                    target=workspace,
+                    log=conversation.log,
                 )
     except (UndoRefused, SessionBusy) as exc:
         return f"nothing undone: {exc}"

@@ -64,9 +64,17 @@ def run_undo(args: argparse.Namespace) -> int:
         target = LocalWorkspace(root)
         with store.claim(args.session_id, "cli"):  # not while a run writes the session
             result = asyncio.run(
-                undo_last_ask(store.state_dir, path, root, target)
+                undo_last_ask(
+                    state_dir=store.state_dir, log_path=path, workspace_root=root, target=target
+                )
                 if args.turn is None
-                else undo_turn(store.state_dir, path, root, target, args.turn)
+                else undo_turn(
+                    state_dir=store.state_dir,
+                    log_path=path,
+                    workspace_root=root,
+                    target=target,
+                    number=args.turn,
+                )
             )
     except (SessionNotFound, SessionFormatError, UndoRefused, SessionHeld, ValueError) as exc:
         print(f"agentls: {exc}", file=sys.stderr)

@@ -31,6 +31,7 @@ PRUNE_EVERY = 20  # checkpoints between two prunes of the store
 class Checkpointer:
     def __init__(
         self,
+        *,
         session_id: str,
         store: GitStore,
         session_log: SessionLog,

@@ -82,7 +82,15 @@ async def undo_last_ask(
     log: SessionLog | None = None,
 ) -> UndoResult:
     """Restore every file the last ask not undone changed, over all its turns."""
-    return await _with_store(state_dir, log_path, workspace_root, target, None, log, ask=True)
+    return await _with_store(
+        state_dir=state_dir,
+        log_path=log_path,
+        workspace_root=workspace_root,
+        target=target,
+        number=None,
+        log=log,
+        ask=True,
+    )
 
 
 async def undo_turn(
@@ -94,17 +102,25 @@ async def undo_turn(
     log: SessionLog | None = None,
 ) -> UndoResult:
     """Restore the files checkpoint ``number`` (default: the last not undone) changed."""
-    return await _with_store(state_dir, log_path, workspace_root, target, number, log, ask=False)
+    return await _with_store(
+        state_dir=state_dir,
+        log_path=log_path,
+        workspace_root=workspace_root,
+        target=target,
+        number=number,
+        log=log,
+        ask=False,
+    )
 
 
 async def _with_store(
+    *,
     state_dir: Path,
     log_path: Path,
     workspace_root: Path,
     target: RestoreTarget,
     number: int | None,
     log: SessionLog | None,
-    *,
     ask: bool,
 ) -> UndoResult:
     store = GitStore(state_dir, workspace_root)

@@ -58,9 +58,14 @@ class Session:
         self.workspace = LocalWorkspace(root)
         self.context = ToolContext(self.workspace)
         self.checkpointer = Checkpointer(
-            self.session_id, GitStore(state, root), self.log, self.workspace,
-            ToolRegistry(BUILTIN_TOOLS), self.context, CheckpointSettings(),
-        )  # fmt: skip
+            session_id=self.session_id,
+            store=GitStore(state, root),
+            session_log=self.log,
+            workspace=self.workspace,
+            registry=ToolRegistry(BUILTIN_TOOLS),
+            context=self.context,
+            settings=CheckpointSettings(),
+        )
 
     async def turn(self, number: int, kind: str) -> float:
         """Seconds the checkpointer adds to one turn (the tool's own work not counted)."""

@@ -85,8 +85,15 @@ async def test_turns_pay_for_what_they_can_change(tmp_path: Path) -> None:
     workspace = LocalWorkspace(root)
     context = ToolContext(workspace)
     store = GitStore(state, root)
-    checkpointer = Checkpointer(session_id, store, log, workspace, ToolRegistry(BUILTIN_TOOLS),
-                                context, CheckpointSettings())  # fmt: skip
+    checkpointer = Checkpointer(
+        session_id=session_id,
+        store=store,
+        session_log=log,
+        workspace=workspace,
+        registry=ToolRegistry(BUILTIN_TOOLS),
+        context=context,
+        settings=CheckpointSettings(),
+    )
 
     async def edit(turn: int, path: str, text: str) -> None:
         await checkpointer.before_act("r", turn, [intent("edit_file", path=path,
