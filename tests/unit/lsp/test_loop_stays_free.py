@@ -1,0 +1,130 @@
+"""Files are read and written off the event loop: while one is slow, the editor's
+other requests are still answered.
+
+Each filesystem call is replaced by one that holds its thread until the test
+releases it, and the test releases it only after another request went through.
+Run on the event loop itself, the call would hold the loop, the other request
+could not go through, and the call gives up with an error instead of hanging.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, TypeVar
+
+from lsprotocol import types
+from pygls.workspace import Workspace
+
+from agentls.lsp import editor_client, review, workspace
+from agentls.lsp.editor_client import LspEditorClient
+from agentls.lsp.lifecycle import refresh_configuration
+from agentls.lsp.questions import Question
+from agentls.lsp.server import AgentServer
+from agentls.lsp.workspace import LspWorkspace
+from agentls.session.store import SessionStore
+
+from .fake_editor import Emitted, FakeEditor
+
+T = TypeVar("T")
+HOLD_SECONDS = 30.0  # only reached when the loop is blocked: then the test fails
+
+
+class SlowCall:
+    """A filesystem call that waits on its thread until the test releases it."""
+
+    def __init__(self, real: Callable[..., Any]) -> None:
+        self.real = real
+        self.entered = threading.Event()
+        self.release = threading.Event()
+        self.threads: list[threading.Thread] = []
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        self.threads.append(threading.current_thread())
+        self.entered.set()
+        if not self.release.wait(HOLD_SECONDS):
+            raise AssertionError("never released: the call held the event loop")
+        return self.real(*args, **kwargs)
+
+
+async def another_request(editor: FakeEditor) -> str | None:
+    """What an editor's agentls.answer does: a question asked and answered on the loop."""
+    emitted = Emitted()
+    question = Question("q-1", "approval", "x", "x", [("deny", "Deny: x")], "s1")
+    asking = asyncio.ensure_future(editor.questions.ask(question, HOLD_SECONDS, emitted))
+    await emitted.wait_for("question")
+    editor.questions.answer("q-1", "deny")
+    return await asking
+
+
+async def while_slow(slow: SlowCall, work: Awaitable[T]) -> T:
+    task = asyncio.ensure_future(work)
+    assert await asyncio.to_thread(slow.entered.wait, HOLD_SECONDS)
+    assert await another_request(FakeEditor()) == "deny"
+    assert not task.done()  # the slow call was still going on meanwhile
+    slow.release.set()
+    result = await task
+    assert threading.main_thread() not in slow.threads
+    return result
+
+
+async def test_writing_a_diff(monkeypatch: Any, tmp_path: Path) -> None:
+    slow = SlowCall(review.write_diff)
+    monkeypatch.setattr(review, "write_diff", slow)
+    editor = FakeEditor(state_dir=tmp_path)
+    uri, shown = await while_slow(slow, review.show_diff(editor, "a.py", "a\n", "b\n"))
+    assert shown and Path(uri.removeprefix("file://")).read_text().endswith("+b\n")
+
+
+async def test_reading_a_closed_document(monkeypatch: Any, tmp_path: Path) -> None:
+    path = tmp_path / "closed.py"
+    path.write_text("# agentls: add tests\nx = 1\n")
+    slow = SlowCall(editor_client.read_closed_lines)
+    monkeypatch.setattr(editor_client, "read_closed_lines", slow)
+    server: Any = SimpleNamespace(workspace=Workspace(None))
+    editor = LspEditorClient(server, settings=lambda: None, state_dir=lambda: tmp_path)  # type: ignore[arg-type, return-value]
+    lines = await while_slow(slow, editor.document_lines(path.as_uri()))
+    assert lines == ["# agentls: add tests\n", "x = 1\n"]
+
+
+async def test_an_open_document_is_read_from_its_buffer(tmp_path: Path) -> None:
+    server: Any = SimpleNamespace(workspace=Workspace(None))
+    uri = (tmp_path / "open.py").as_uri()
+    item = types.TextDocumentItem(uri=uri, language_id="python", version=1, text="unsaved\n")
+    server.workspace.put_text_document(item)
+    editor = LspEditorClient(server, settings=lambda: None, state_dir=lambda: tmp_path)  # type: ignore[arg-type, return-value]
+    assert list(await editor.document_lines(uri)) == ["unsaved\n"]
+    assert list(await editor.document_lines((tmp_path / "missing.py").as_uri())) == []
+
+
+async def test_finding_unsaved_buffers(monkeypatch: Any, tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("on disk\n")
+    slow = SlowCall(workspace._not_on_disk)
+    monkeypatch.setattr(workspace, "_not_on_disk", slow)
+    editor = FakeEditor()
+    editor.documents = Workspace(None)
+    uri = (tmp_path / "a.py").as_uri()
+    item = types.TextDocumentItem(uri=uri, language_id="python", version=2, text="in the buffer\n")
+    editor.documents.put_text_document(item)
+    assert await while_slow(slow, LspWorkspace(editor, tmp_path).unsaved_paths()) == ["a.py"]
+
+
+async def test_reading_the_settings_files(
+    monkeypatch: Any, isolated_state: Path, tmp_path: Path
+) -> None:
+    root = tmp_path / "ws"
+    (root / ".agentls").mkdir(parents=True)
+    (root / ".agentls" / "settings.json").write_text(json.dumps({"maxTurns": 3}))
+    server = AgentServer(SessionStore(isolated_state))
+    server.editor = FakeEditor()  # type: ignore[assignment]
+    server.editor.offers_configuration = lambda: False  # type: ignore[attr-defined]
+    await refresh_configuration(server)
+    files = server.manager.settings_files
+    slow = SlowCall(files.load)
+    monkeypatch.setattr(files, "load", slow)
+    settings = await while_slow(slow, server.settings_for_async(root))
+    assert settings.limits.max_turns == 3
