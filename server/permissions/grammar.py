@@ -406,21 +406,7 @@ class _Parser:
                 break
             if c == "(":
                 raise Unsupported("'(' inside a word")
-            if c == "\\":
-                self.i += 2
-            elif c == "'":
-                end = s.find("'", self.i + 1)
-                if end < 0:
-                    raise Unsupported("an unterminated quote")
-                self.i = end + 1
-            elif c == '"':
-                self.double_quoted(scripts)
-            elif c == "$":
-                self.dollar(scripts)
-            elif c == "`":
-                scripts.append(self.backquoted())
-            else:
-                self.i += 1
+            self.quoting(c, scripts)
         if self.i == start:
             raise Unsupported(f"unexpected {s[self.i : self.i + 10]!r}")
         return Word(s[start : self.i], scripts)
@@ -485,22 +471,27 @@ class _Parser:
             elif c == "{":
                 depth += 1
                 self.i += 1
-            elif c == "\\":
-                self.i += 2
-            elif c == "'":
-                end = s.find("'", self.i + 1)
-                if end < 0:
-                    raise Unsupported("an unterminated quote")
-                self.i = end + 1
-            elif c == '"':
-                self.double_quoted(scripts)
-            elif c == "$":
-                self.dollar(scripts)
-            elif c == "`":
-                scripts.append(self.backquoted())
             else:
-                self.i += 1
+                self.quoting(c, scripts)
         raise Unsupported("an unterminated ${")
+
+    def quoting(self, c: str, scripts: list[Script]) -> None:
+        """Past the escape, quotes or expansion that ``c`` starts (or past ``c`` itself)."""
+        if c == "\\":
+            self.i += 2
+        elif c == "'":
+            end = self.s.find("'", self.i + 1)
+            if end < 0:
+                raise Unsupported("an unterminated quote")
+            self.i = end + 1
+        elif c == '"':
+            self.double_quoted(scripts)
+        elif c == "$":
+            self.dollar(scripts)
+        elif c == "`":
+            scripts.append(self.backquoted())
+        else:
+            self.i += 1
 
     def balanced(self, opening: str, closing: str, depth: int) -> None:
         """Skip to the bracket that closes an arithmetic expansion (read no further)."""

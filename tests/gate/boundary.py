@@ -6,42 +6,26 @@ from __future__ import annotations
 import contextlib
 import os
 import socket
-import threading
 from pathlib import Path
 
-from tests.gate.harness import Attack
+from tests.gate.harness import Attack, Listener
 
 
-class UnixListener:
+class UnixListener(Listener):
     """A Unix-socket listener (a path, or an abstract name starting with NUL) counting
     who connects."""
 
     def __init__(self, address: str) -> None:
         self.address = address
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.bind(address)
-        self.sock.listen(16)
-        self.sock.settimeout(0.2)
-        self.connections = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._serve, daemon=True)
-        self._thread.start()
+        super().__init__()
 
-    def _serve(self) -> None:
-        while not self._stop.is_set():
-            try:
-                conn, _ = self.sock.accept()
-            except TimeoutError:
-                continue
-            except OSError:
-                return
-            self.connections += 1
-            conn.close()
+    def bind(self) -> socket.socket:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.bind(self.address)
+        return sock
 
     def close(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=2)
-        self.sock.close()
+        super().close()
         if not self.address.startswith("\0"):
             with contextlib.suppress(OSError):
                 os.unlink(self.address)

@@ -103,19 +103,27 @@ class Attack:
 
 
 class Listener:
-    """A loopback TCP listener that records whether anything connected."""
+    """A listener that records whether anything connected: on a loopback TCP port,
+    or on whatever socket ``bind`` of a subclass gives."""
 
     def __init__(self) -> None:
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.sock.bind(("127.0.0.1", 0))
+        self.sock = self.bind()
         self.sock.listen(16)
         self.sock.settimeout(0.2)
-        self.port: int = self.sock.getsockname()[1]
         self.connections = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._serve, daemon=True)
         self._thread.start()
+
+    def bind(self) -> socket.socket:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", 0))
+        return sock
+
+    @property
+    def port(self) -> int:
+        return int(self.sock.getsockname()[1])
 
     def _serve(self) -> None:
         while not self._stop.is_set():

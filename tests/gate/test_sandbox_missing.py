@@ -84,17 +84,23 @@ def test_the_editor_is_told_at_start(monkeypatch: pytest.MonkeyPatch) -> None:
         sandbox.bwrap_problem.cache_clear()
 
 
-async def test_an_acp_client_is_told_at_start(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    workspace = tmp_path / "project"
+async def acp_session_without_bwrap(root: Path, monkeypatch: pytest.MonkeyPatch) -> RecordingClient:
+    """Open one ACP session with bwrap off PATH; what the client saw until it was ready."""
+    workspace = root / "project"
     workspace.mkdir()
-    monkeypatch.setenv("PATH", path_without_bwrap(tmp_path / "bin"))
-    model = write_script(tmp_path / "script.json", [{"text": "Hello."}])
+    monkeypatch.setenv("PATH", path_without_bwrap(root / "bin"))
+    model = write_script(root / "script.json", [{"text": "Hello."}])
     client = RecordingClient()
     async with agent(client, model, workspace) as (conn, _):
         await conn.new_session(cwd=str(workspace), mcp_servers=[])
         await client.wait_for(lambda: "available_commands_update" in client.kinds())
+    return client
+
+
+async def test_an_acp_client_is_told_at_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client = await acp_session_without_bwrap(tmp_path, monkeypatch)
     assert "bwrap" in client.text() and "sandbox" in client.text()
     # stdout carries only ACP frames: the agent's own log (stderr) says it too.
     assert "bwrap" in (tmp_path / "agent-stderr.log").read_text()
@@ -103,15 +109,8 @@ async def test_an_acp_client_is_told_at_start(
 async def test_an_acp_client_hears_nothing_when_the_sandbox_is_off(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    workspace = tmp_path / "project"
-    workspace.mkdir()
-    config = tmp_path / "config" / "agentls"
+    config = tmp_path / "config" / "agentls"  # XDG_CONFIG_HOME (tests/conftest.py)
     config.mkdir(parents=True)
     (config / "settings.json").write_text('{"sandbox": "off"}')
-    monkeypatch.setenv("PATH", path_without_bwrap(tmp_path / "bin"))
-    model = write_script(tmp_path / "script.json", [{"text": "Hello."}])
-    client = RecordingClient()
-    async with agent(client, model, workspace) as (conn, _):
-        await conn.new_session(cwd=str(workspace), mcp_servers=[])
-        await client.wait_for(lambda: "available_commands_update" in client.kinds())
+    client = await acp_session_without_bwrap(tmp_path, monkeypatch)
     assert "agent_message_chunk" not in client.kinds()
