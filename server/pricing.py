@@ -53,9 +53,9 @@ def price_for(model_id: str) -> ModelPrice | None:
     if entry is None:
         return None
     return ModelPrice(
-        int(entry["contextWindow"]),
-        float(entry["input"]),
-        float(entry["output"]),
-        float(entry["cacheRead"]),
-        float(entry["cacheWrite"]),
+        context_window=int(entry["contextWindow"]),
+        input=float(entry["input"]),
+        output=float(entry["output"]),
+        cache_read=float(entry["cacheRead"]),
+        cache_write=float(entry["cacheWrite"]),
     )

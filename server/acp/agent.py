@@ -166,7 +166,13 @@ class AgentlsAgent:
 
     def _open(self, cwd: str, session_id: str | None, servers: list[Any] | None) -> AcpSession:
         session = open_session(
-            self.manager, self._client(), self.capabilities, self.model, cwd, session_id, servers
+            manager=self.manager,
+            client=self._client(),
+            capabilities=self.capabilities,
+            model=self.model,
+            cwd=cwd,
+            session_id=session_id,
+            servers=servers,
         )
         self.sessions[session.id] = session
         return session

@@ -24,6 +24,7 @@ log = logging.getLogger(__name__)
 
 
 def open_session(
+    *,
     manager: ConversationManager,
     client: Client,
     capabilities: ClientCapabilities,

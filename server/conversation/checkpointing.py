@@ -87,7 +87,15 @@ class Checkpointer:
             touched = None if self._touched is None else self._touched | self._reread()
             after = await self._snapshot(f"{self._number}/after", turn=touched)
             if after is not None:
-                await record(self.store, self.log, run_id, turn, self._number, before, after)
+                await record(
+                    store=self.store,
+                    session_log=self.log,
+                    run_id=run_id,
+                    turn=turn,
+                    number=self._number,
+                    before=before,
+                    after=after,
+                )
                 await self._prune()
         return await self.outside.notes(self.context, ran_commands=self._ran_commands)
 

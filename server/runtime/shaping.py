@@ -30,7 +30,7 @@ def ok(intent: ToolIntent, text: str, limit: int, meta: dict[str, Any]) -> Obser
         meta = {**meta, "cutCharacters": cut}
     if masked:
         meta = {**meta, "maskedSecrets": masked}
-    return Observation(intent.call_id, intent.name, content, None, False, meta)
+    return Observation(call_id=intent.call_id, name=intent.name, content=content, meta=meta)
 
 
 def error(
@@ -43,7 +43,14 @@ def error(
     meta: dict[str, Any] | None = None,
 ) -> Observation:
     content, _ = bound(mask_secrets(f"Error ({code.value}): {message}")[0], limit)
-    return Observation(intent.call_id, intent.name, content, code, retryable, meta or {})
+    return Observation(
+        call_id=intent.call_id,
+        name=intent.name,
+        content=content,
+        error=code,
+        retryable=retryable,
+        meta=meta or {},
+    )
 
 
 def describe_validation_error(tool: str, exc: ValidationError) -> str:
