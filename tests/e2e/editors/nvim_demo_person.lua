@@ -4,9 +4,11 @@
 -- whose prompts are inputlist() on 0.7). With AGENTLS_TEST_ESC set, the first
 -- review is dismissed and answered later from the code actions. Writes what
 -- it saw as JSON to $AGENTLS_TEST_REPORT, then quits.
-local report = { prompts = {}, errors = {} }
+local report = { prompts = {}, errors = {}, shown = {} }
 local flow = os.getenv('AGENTLS_TEST_FLOW')
 local escape_first = os.getenv('AGENTLS_TEST_ESC') ~= nil
+-- AGENTLS_TEST_NO_SAVE: the person never saves (agentls then writes the file itself).
+local never_save = os.getenv('AGENTLS_TEST_NO_SAVE') ~= nil
 
 local function save_report()
   local file = io.open(os.getenv('AGENTLS_TEST_REPORT'), 'w')
@@ -67,8 +69,19 @@ local function start_plain(source)
     name = 'agentls',
     cmd = vim.fn.json_decode(os.getenv('AGENTLS_TEST_SERVER')),
     root_dir = root,
-    init_options = { model = 'scripted:demo' },
+    init_options = { model = 'scripted:demo', approvalTimeoutSeconds = never_save and 3 or nil },
     handlers = {
+      -- Told to save the file that holds the accepted edit: the person types :w.
+      ['window/showMessage'] = function(_, params)
+        table.insert(report.shown, params.message)
+        if params.message:find('save it to go on', 1, true) and not never_save then
+          vim.schedule(function()
+            vim.api.nvim_buf_call(source, function()
+              vim.cmd('write')
+            end)
+          end)
+        end
+      end,
       ['agentls/event'] = function(_, ev)
         if ev.kind == 'run_finished' then
           finished, result = true, ev
@@ -115,10 +128,15 @@ local ok, err = pcall(function()
   report.buffer = lines_of(source)
   report.disk = table.concat(vim.fn.readfile('greet.py'), '\n') .. '\n'
   report.modified = vim.bo[source].modified
-  -- Would Neovim now warn that the file changed on disk (W11/W12)?
+  -- Would Neovim now warn that the file changed on disk (W11/W12)? With a
+  -- FileChangedShell autocommand it says why instead of asking ('' : no change).
   vim.v.warningmsg = ''
+  vim.g.agentls_fcs = ''
+  vim.cmd([[autocmd FileChangedShell * let g:agentls_fcs = v:fcs_reason]])
   vim.cmd('checktime')
+  vim.cmd('autocmd! FileChangedShell')
   report.warning = vim.v.warningmsg
+  report.changed_on_disk = vim.g.agentls_fcs
   report.messages = vim.api.nvim_exec('messages', true)
   -- The editor's own undo takes the edit back out of the buffer.
   vim.cmd('silent undo')

@@ -106,6 +106,7 @@ def test_neovim_plugin_runs_the_demo_with_the_edit_on_disk(
     assert report["buffer"] == DEMO_EDITED and report["disk"] == DEMO_EDITED
     assert report["modified"] is False  # saved by the plugin, before the command ran
     assert report["warning"] == "" and "W1" not in report["messages"]  # no "changed on disk"
+    assert report["changed_on_disk"] == ""
     assert report["after_undo"] == before  # Neovim's own undo takes the edit back
     # :AgentUndo (Undo last ask) after a redo: buffer and disk back as they were
     assert report["modified_after_redo"] is False and report["agent_undone"] is True
@@ -136,7 +137,9 @@ def test_neovim_plugin_escape_leaves_the_review_waiting(
 def test_plain_neovim_runs_the_demo_with_the_edit_on_disk(
     root: Path, model_env: dict[str, str], tmp_path: Path
 ) -> None:
-    """No plugin: the server writes the text Neovim applied to the open buffer."""
+    """No plugin: asked in one line, the person saves (`:w`) the buffer Neovim
+    applied the edit to; the command runs after that save, and Neovim has no
+    "changed on disk" question, at `:checktime` or later."""
     greet = make_demo_workspace(root)
     before = greet.read_text()
     report = run_demo(root, isolated_env(model_env, tmp_path), tmp_path, "plain")
@@ -144,8 +147,26 @@ def test_plain_neovim_runs_the_demo_with_the_edit_on_disk(
     review, approval = report["prompts"]
     assert "Apply it?" in review["prompt"] and "+def shout(name: str) -> str:" in review["prompt"]
     assert "python3 -c" in approval["prompt"]
+    assert any("greet.py holds the accepted edit; save it to go on" in m for m in report["shown"])
     assert report["buffer"] == DEMO_EDITED and greet.read_text() == DEMO_EDITED
+    assert report["modified"] is False  # saved by Neovim itself, so...
+    assert report["changed_on_disk"] == ""  # ...no W12 at :checktime, no question at :w
     assert report["after_undo"] == before
+
+
+def test_plain_neovim_without_a_save_gets_the_file_written_and_warns(
+    root: Path, model_env: dict[str, str], tmp_path: Path
+) -> None:
+    """The truth when nobody saves: agentls writes the file once the wait is
+    over (the command still sees the edit), and Neovim then finds a conflict
+    (W12 at :checktime; "changed since reading it" at :w)."""
+    greet = make_demo_workspace(root)
+    env = {**isolated_env(model_env, tmp_path), "AGENTLS_TEST_NO_SAVE": "1"}
+    report = run_demo(root, env, tmp_path, "plain")
+    assert report["result"]["terminalReason"] == "completed", report
+    assert any("wrote greet.py itself" in m for m in report["shown"]), report["shown"]
+    assert report["buffer"] == DEMO_EDITED and greet.read_text() == DEMO_EDITED
+    assert report["modified"] is True and report["changed_on_disk"] == "conflict"
 
 
 def test_neovim_plugin_saves_a_new_file_before_the_command(

@@ -1,0 +1,136 @@
+"""A plain client's open buffer: an accepted edit reaches the disk through the editor's own save.
+
+A plain client (no agentls script) leaves an applied edit as a modified
+buffer. Had the server written the file behind it, Neovim would warn W12 and
+ask before `:w`, Emacs would ask "changed since visited or saved" at the next
+save, and Kate would show its "modified on disk" bar (its digest of the file
+no longer matches). No LSP message makes an editor save, so when the person
+reviewed the edit and the client sends `didSave`, the server asks them in one
+line to save and waits for that save (at most `approvalTimeoutSeconds`) before
+the next tool runs; only if it does not come does it write the same text
+itself, and that editor's warning then follows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from collections.abc import Awaitable, Callable
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+
+from agentls.lsp.editor import EditorClient, HasEditor, editor_of
+from agentls.workspace.local import LocalWorkspace
+
+# How often a wait looks again at the disk and the buffer (a save it was not told of).
+RECHECK_SECONDS = 1.0
+
+
+class _Saves:
+    """The editor's didSave notifications, for waits on them."""
+
+    def __init__(self) -> None:
+        self.changed = asyncio.Condition()
+        self.count: dict[str, int] = {}
+
+    async def note(self, uri: str) -> None:
+        async with self.changed:
+            self.count[uri] = self.count.get(uri, 0) + 1
+            self.changed.notify_all()
+
+
+_SAVES: weakref.WeakKeyDictionary[object, _Saves] = weakref.WeakKeyDictionary()
+
+
+def _saves_of(editor: EditorClient) -> _Saves:
+    found = _SAVES.get(editor)
+    if found is None:
+        found = _SAVES[editor] = _Saves()
+    return found
+
+
+def register(server: LanguageServer) -> None:
+    """Listen for didSave (registering it makes the server ask clients for it)."""
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    async def did_save(ls: LanguageServer, params: types.DidSaveTextDocumentParams) -> None:
+        if isinstance(ls, HasEditor):
+            await _saves_of(editor_of(ls)).note(params.text_document.uri)
+
+
+def waits_for_save(editor: EditorClient) -> bool:
+    """A plain client that tells of its saves: the person's save can carry the edit."""
+    if editor.saves_edits():
+        return False  # the client's script saves by itself
+    capabilities = getattr(editor, "capabilities", None)
+    document = getattr(capabilities, "text_document", None)
+    sync = getattr(document, "synchronization", None)
+    return getattr(sync, "did_save", None) is True
+
+
+def save_request(rel: str, seconds: float) -> str:
+    return (
+        f"agentls: {rel} holds the accepted edit; save it to go on "
+        f"(after {seconds:g} s agentls writes the file itself)"
+    )
+
+
+async def through_the_editors_save(
+    editor: EditorClient, disk: LocalWorkspace, rel: str, uri: str, text: str
+) -> str:
+    """Wait for the person's save of ``uri`` to put ``text`` on disk; write it at the end
+    of the wait otherwise. Returns what the model should hear ("" when all went as asked)."""
+    data = text.encode("utf-8")
+    if await disk.current_bytes(rel) == data:
+        return ""
+    seconds = editor.settings.limits.approval_timeout_seconds
+    editor.tell(save_request(rel, seconds))
+    saves = _saves_of(editor)
+    async def landed() -> bool:
+        return await disk.current_bytes(rel) == data
+
+    saved = await _wait(editor, saves, uri, seconds, landed)
+    on_disk = await disk.current_bytes(rel)
+    if on_disk == data:
+        return ""
+    if saved:
+        return (
+            f"The person saved {rel} with other text than your edit left in it; "
+            "read it again before relying on it."
+        )
+    await disk.write(rel, text, expected_version=None, create=on_disk is None)
+    editor.tell(
+        f"agentls: wrote {rel} itself (no save came); the editor may say it changed on disk: "
+        "the buffer holds the same text",
+        types.MessageType.Warning,
+    )
+    return ""
+
+
+async def _wait(
+    editor: EditorClient,
+    saves: _Saves,
+    uri: str,
+    seconds: float,
+    on_disk: Callable[[], Awaitable[bool]],
+) -> bool:
+    """True once the editor saved ``uri`` (or the disk holds the text: a save it did
+    not tell of); False when the time ran out or the buffer was closed."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    async with saves.changed:
+        before = saves.count.get(uri, 0)
+        while saves.count.get(uri, 0) == before:
+            if await on_disk():
+                return True
+            if uri not in editor.documents.text_documents:
+                return False  # closed unsaved: the accepted edit goes to disk all the same
+            left = deadline - loop.time()
+            if left <= 0:
+                return False
+            try:
+                await asyncio.wait_for(saves.changed.wait(), min(left, RECHECK_SECONDS))
+            except TimeoutError:
+                continue
+    return True
