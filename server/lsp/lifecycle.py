@@ -69,7 +69,9 @@ async def refresh_configuration(server: AgentServer, pushed: Any = None) -> None
 
 def _load_core() -> None:
     """The core the first settings and the first ask need, loaded after `initialize`."""
-    for name in ("agentls.lsp.settings", "agentls.lsp.workspace", "agentls.conversation.manager"):
+    core = ("agentls.lsp.settings", "agentls.lsp.workspace", "agentls.conversation.manager")
+    protocol = ("agentls.lsp.events", "agentls.protocol.commands")  # models: built once, here
+    for name in (*core, *protocol):
         importlib.import_module(name)
 
 
