@@ -21,7 +21,6 @@ from agentls.contracts.observer import NullObserver, RunObserver, notify
 from agentls.contracts.outcomes import RunResult, TerminalReason
 from agentls.contracts.tooling import ErrorCode
 from agentls.contracts.usage import Usage
-from agentls.conversation.prompt import system_prompt
 from agentls.conversation.run_builder import (
     RunConfig,
     RunParts,
@@ -226,9 +225,7 @@ class Conversation:
         )  # fmt: skip
         planning = mode is Mode.PLAN
         observer = observer or NullObserver()
-        config = RunConfig.of(
-            self.settings, model_id=self.provider.model_id, root=self.workspace.root, mode=mode
-        )
+        config = self._run_config()
         built = build_run(
             config,
             RunParts(
@@ -264,6 +261,14 @@ class Conversation:
         task.add_done_callback(self._run_ended)  # also when cancelled before it ran
         self.current = RunHandle(self.session_id, run_id, task, config)
         return self.current
+
+    def _run_config(self) -> RunConfig:
+        return RunConfig.of(
+            self.settings,
+            model_id=self.provider.model_id,
+            root=self.workspace.root,
+            mode=self.policy.mode,
+        )
 
     def _run_ended(self, task: asyncio.Task[RunResult]) -> None:
         if self.current is None or self.current.task is task:  # not the next run's lock
@@ -324,12 +329,12 @@ class Conversation:
         asked: `/compact`). Logged like a run's compaction; False when too little is old."""
         with self.claimed():  # not while a run (here or elsewhere) projects this history
             run_id = f"compact-{secrets.token_hex(4)}"
-            mode = self.policy.mode
+            config = self._run_config()  # projected and priced as the next run would be
             projection = self.projector.project(
-                system_prompt(str(self.workspace.root), mode),
+                config.system,
                 self.messages,
-                self.registry.specs(mode),
-                self.settings.model.max_output_tokens,
+                self.registry.specs(config.mode),
+                config.max_output_tokens,
                 allow_compaction=False,
             )
             if projection.changed is not None:
@@ -337,8 +342,7 @@ class Conversation:
             compactor = Compactor(self.provider, self.projector, self.log)
             usage = await compactor.compact(run_id, 0, reason="requested", forced=True)
             if usage is not None:
-                price = price_for(self.provider.model_id)
-                cost = price.cost(usage) if price is not None else None
+                cost = config.price.cost(usage) if config.price is not None else None
                 self.log.append(
                     "usage", run=run_id, turn=0, usage=usage.to_dict(), costUsd=cost,
                     purpose="compaction",
