@@ -8,7 +8,7 @@ from agentls.contracts.outcomes import BudgetOverrun
 from agentls.contracts.usage import Usage
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Budget:
     max_turns: int | None = 50
     max_tokens: int | None = None
