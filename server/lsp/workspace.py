@@ -21,6 +21,7 @@ from pygls.workspace import TextDocument
 
 from agentls.contracts.tooling import ErrorCode, ToolError
 from agentls.lsp import edits
+from agentls.lsp.disk import OffLoopDisk
 from agentls.lsp.editor import EditorClient, HasEditor, editor_of
 from agentls.lsp.review import Proposal, review_edit
 from agentls.lsp.session_link import EditListener, ModeSource, SessionLink
@@ -32,7 +33,6 @@ from agentls.workspace.interface import (
     SearchResult,
     WriteOutcome,
 )
-from agentls.workspace.local import LocalWorkspace
 from agentls.workspace.sandbox import SandboxSettings
 
 # How long to wait for the editor's didChange/didOpen after it applied an edit.
@@ -47,7 +47,7 @@ class LspWorkspace:
     ) -> None:
         self.editor = editor_of(editor)
         self.link = link if link is not None else SessionLink()  # session id, policy, run
-        self._disk = LocalWorkspace(root)
+        self._disk = OffLoopDisk(root)  # files read and written off the event loop
 
     # The link's parts under their former names.
     @property

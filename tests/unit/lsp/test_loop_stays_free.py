@@ -17,16 +17,19 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, TypeVar
 
+import pytest
 from lsprotocol import types
 from pygls.workspace import Workspace
 
 from agentls.lsp import editor_client, review, workspace
+from agentls.lsp.disk import OffLoopDisk
 from agentls.lsp.editor_client import LspEditorClient
 from agentls.lsp.lifecycle import refresh_configuration
 from agentls.lsp.questions import Question
 from agentls.lsp.server import AgentServer
 from agentls.lsp.workspace import LspWorkspace
 from agentls.session.store import SessionStore
+from agentls.workspace.local import LocalWorkspace
 
 from .fake_editor import Emitted, FakeEditor
 
@@ -128,3 +131,59 @@ async def test_reading_the_settings_files(
     monkeypatch.setattr(files, "load", slow)
     settings = await while_slow(slow, server.settings_for_async(root))
     assert settings.limits.max_turns == 3
+
+
+def slowed(monkeypatch: Any, name: str) -> SlowCall:
+    """LocalWorkspace's coroutine ``name``, held on its thread when it runs."""
+    slow = SlowCall(lambda: None)
+    real = getattr(LocalWorkspace, name)
+
+    async def held(self: LocalWorkspace, *args: Any, **kwargs: Any) -> Any:
+        slow()
+        return await real(self, *args, **kwargs)
+
+    monkeypatch.setattr(LocalWorkspace, name, held)
+    return slow
+
+
+async def test_writing_a_closed_file(monkeypatch: Any, tmp_path: Path) -> None:
+    slow = slowed(monkeypatch, "write")
+    disk = OffLoopDisk(tmp_path)
+    outcome = await while_slow(
+        slow, disk.write("new.txt", "hi\n", expected_version=None, create=True)
+    )
+    assert outcome.applied and (tmp_path / "new.txt").read_text() == "hi\n"
+
+
+async def test_reading_a_closed_file_for_a_tool(monkeypatch: Any, tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("on disk\n")
+    slow = slowed(monkeypatch, "read")
+    editor = FakeEditor()
+    editor.documents = Workspace(None)
+    snapshot = await while_slow(slow, LspWorkspace(editor, tmp_path).read("a.py"))
+    assert snapshot.data == b"on disk\n"
+
+
+async def test_the_disk_off_the_loop_does_what_the_disk_does(tmp_path: Path) -> None:
+    disk = OffLoopDisk(tmp_path)
+    written = await disk.write("a.txt", "one\n", expected_version=None, create=True)
+    assert await disk.version("a.txt") == written.version
+    assert (await disk.read("a.txt")).data == await disk.current_bytes("a.txt") == b"one\n"
+    await disk.restore_files([("a.txt", b"two\n"), ("b.txt", b"three\n")])
+    assert (tmp_path / "a.txt").read_text() == "two\n" and (tmp_path / "b.txt").exists()
+    await disk.restore_files([("b.txt", None)])
+    assert await disk.current_bytes("b.txt") is None and await disk.version("b.txt") is None
+
+
+async def test_a_cancelled_run_ends_after_its_file_call(monkeypatch: Any, tmp_path: Path) -> None:
+    slow = slowed(monkeypatch, "write")
+    disk = OffLoopDisk(tmp_path)
+    task = asyncio.ensure_future(disk.write("a.txt", "x\n", expected_version=None, create=True))
+    assert await asyncio.to_thread(slow.entered.wait, HOLD_SECONDS)
+    task.cancel()
+    assert await another_request(FakeEditor()) == "deny"
+    assert not task.done()  # held by the write still going on
+    slow.release.set()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert (tmp_path / "a.txt").read_text() == "x\n"  # nothing lands after the cancel
