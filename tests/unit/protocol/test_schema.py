@@ -6,9 +6,11 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
+import pytest
 from jsonschema import Draft202012Validator
+from pydantic import BaseModel
 
 from agentls.protocol.commands import COMMANDS
 from agentls.protocol.events import AGENT_EVENT, EVENT_METHOD
@@ -70,3 +72,19 @@ def test_a_key_that_may_be_absent_is_not_required_and_never_null() -> None:
     # Parameters keep their defaults: they say what a client may leave out.
     assert definitions["AskParams"]["required"] == ["prompt"]
     assert definitions["AskParams"]["properties"]["wait"]["default"] is False
+
+
+def test_the_session_log_s_events_join_once_the_session_package_defines_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import agentls.session.events as session_events
+
+    class ModeChanged(BaseModel):
+        kind: Literal["mode_changed"]
+        mode: str
+
+    monkeypatch.setattr(session_events, "SessionEvent", ModeChanged, raising=False)
+    schema = build_schema()
+    assert schema["properties"]["sessionLog"] == {"$ref": "#/$defs/SessionEvent"}
+    assert schema["$defs"]["SessionEvent"] == {"$ref": "#/$defs/ModeChanged"}
+    assert schema["$defs"]["ModeChanged"]["required"] == ["kind", "mode"]
