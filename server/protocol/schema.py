@@ -53,10 +53,7 @@ def build_schema() -> dict[str, Any]:
     session = session_events()
     if session is not None:
         entries.append(("session", "serialization", session))
-    keyed = [((key, mode), adapter) for key, mode, adapter in entries]
-    schemas, definitions = TypeAdapter.json_schemas(
-        [(key, mode, adapter) for (key, mode), adapter in keyed], ref_template=REF
-    )
+    schemas, definitions = TypeAdapter.json_schemas(entries, ref_template=REF)
     found = {key: schema for (key, _mode), schema in schemas.items()}
     definitions = dict(definitions.get("$defs", {}))
     _without_field_titles(definitions)
