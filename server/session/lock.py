@@ -76,8 +76,11 @@ class SessionClaim:
     def try_acquire(self) -> bool:
         if self._fd is not None:
             return True
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        except FileNotFoundError:  # the sessions folder is made on first use only
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -86,10 +89,13 @@ class SessionClaim:
         except BaseException:
             os.close(fd)
             raise
-        record = {"face": self.face, "pid": os.getpid(), "since": time.time()}
+        record = json.dumps({"face": self.face, "pid": os.getpid(), "since": time.time()})
         with contextlib.suppress(OSError):  # the name is for messages; the lock is what counts
-            os.ftruncate(fd, 0)
-            os.pwrite(fd, json.dumps(record).encode(), 0)
+            data = record.encode()
+            # Write, then cut what a crashed holder may have left beyond it; a reader in
+            # between finds no valid record and looks again (_holder_once_written).
+            os.pwrite(fd, data, 0)
+            os.ftruncate(fd, len(data))
         self._fd = fd
         return True
 
