@@ -63,7 +63,9 @@ async def refresh_configuration(server: AgentServer, pushed: Any = None) -> None
     elif pushed is not None:
         layers.append(pushed)
     await _apply(server, *layers)
-    for note in settings_notes(server.settings, *layers):
+    # Whether commands will be sandboxed is probed by running bubblewrap: on a thread.
+    notes = await asyncio.to_thread(settings_notes, server.settings, *layers)
+    for note in notes:
         server.tell_once(f"agentls: {note}", types.MessageType.Warning)
 
 

@@ -187,3 +187,16 @@ async def test_a_cancelled_run_ends_after_its_file_call(monkeypatch: Any, tmp_pa
     with pytest.raises(asyncio.CancelledError):
         await task
     assert (tmp_path / "a.txt").read_text() == "x\n"  # nothing lands after the cancel
+
+
+async def test_probing_the_sandbox_at_start(monkeypatch: Any, isolated_state: Path) -> None:
+    from agentls.lsp import settings as face_settings
+
+    slow = SlowCall(lambda sandbox: "no bubblewrap here")
+    monkeypatch.setattr(face_settings, "startup_warning", slow)
+    server = AgentServer(SessionStore(isolated_state))
+    editor = FakeEditor()
+    server.editor = editor  # type: ignore[assignment]
+    editor.offers_configuration = lambda: False  # type: ignore[attr-defined]
+    await while_slow(slow, refresh_configuration(server))
+    assert editor.told == ["agentls: no bubblewrap here"]
