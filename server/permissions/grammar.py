@@ -18,6 +18,7 @@ consumed by one regular expression.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 
@@ -28,7 +29,7 @@ class Unsupported(Exception):
 @dataclass(slots=True)
 class Word:
     raw: str  # the source text, quotes and all
-    scripts: list[Script] = field(default_factory=list)  # inside $(…), `…`, <(…)
+    scripts: Sequence[Script] = ()  # inside $(…), `…`, <(…)
 
 
 @dataclass(slots=True)
@@ -44,7 +45,9 @@ class Simple:
     assignments: list[Word]
     words: list[Word]
     redirects: list[Redirect]
-    literal: bool = False  # every word is plain text, read as it stands
+    # A command of plain words only, each read as it stands: their text (and no
+    # Word objects, assignments or redirections).
+    literal: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -59,16 +62,26 @@ class Script:
 
 _PLAIN = re.compile(r"[^\s|&;()<>'\"\\$`]+")
 _QUOTED_RUN = re.compile(r'[^"\\$`]+')
-_FUNCTION = re.compile(r"[^\s|&;()<>'\"\\$`]+[ \t]*\([ \t]*\)")
+_FUNCTION = re.compile(r"[^\s|&;()<>'\"\\$`]++[ \t]*+\([ \t]*+\)")
 # A whole simple command of plain words (no glob, brace or tilde characters either,
 # so each word means itself), up to an operator that ends it; not "&>", a redirection.
-_LITERAL_WORD = r"[A-Za-z0-9_./,:@%+=-]+"
+# Possessive: a line that is not such a command is told so without backtracking.
+_LITERAL_WORD = r"[A-Za-z0-9_./,:@%+=-]++"
 _FAST_COMMAND = re.compile(
-    rf"[ \t]*((?:{_LITERAL_WORD}[ \t]+)*{_LITERAL_WORD})[ \t]*(?=[\n;|)]|&(?!>)|\Z)"
+    rf"[ \t]*+({_LITERAL_WORD}(?:[ \t]++{_LITERAL_WORD})*+)[ \t]*+(?=[\n;|)]|&(?!>)|\Z)"
 )
 _RESERVED = {"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "for", "in",
              "function", "case", "esac", "select", "coproc", "time", "{", "}", "!"}  # fmt: skip
-_FAST_WORD = re.compile(r"[ \t]*([^\s|&;()<>'\"\\$`]+)(?=[ \t\n;&|)]|\Z)")
+# A word with no substitution in it: ordinary characters, single quotes, escapes,
+# double quotes, and $ that starts no ( { [ or ' (so no command, arithmetic or
+# parameter expansion with operators, and no $'…' to read).
+_DOUBLE_QUOTED = r'"(?:[^"\\$`]++|\\[\s\S]|\$(?![({\[\'`]))*+"'
+_UNQUOTED = r"[^\s|&;()<>'\"\\$`]++|'[^']*+'|\\[\s\S]|\$(?![({\['])"
+_SIMPLE_WORD = f"(?:{_UNQUOTED}|{_DOUBLE_QUOTED})++"
+# One or more such words, each ended by a blank or an operator (a word starting with
+# # starts a comment; a backslash-newline before a word is a blank).
+_FAST_WORDS = re.compile(rf"(?:[ \t]*+(?!#|\\\n){_SIMPLE_WORD}(?=[ \t\n;&|)]|\Z))++")
+_ONE_WORD = re.compile(_SIMPLE_WORD)
 _BLANKS = re.compile(r"(?:[ \t]|\\\n)+")
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
 _REDIRECT = re.compile(r"(\d+)?(&>>|&>|<<<|<<-|<<|<>|>>|>\||>&|<&|>|<)")
@@ -96,22 +109,27 @@ class _Parser:
 
     def sequence(self, script: Script, closers: tuple[str, ...]) -> str:
         """Pipelines up to one of ``closers`` (a reserved word or ")"); returns it."""
+        s = self.s
+        end = len(s)
         while True:
-            self.skip_separators()
-            if self.i >= len(self.s):
+            if self.i < end and s[self.i] in " \t\\\n#":
+                self.skip_separators()
+            if self.i >= end:
                 return ""
-            closer = self.peek_closer(closers)
-            if closer:
-                return closer
+            if closers:
+                closer = self.peek_closer(closers)
+                if closer:
+                    return closer
             self.pipeline(script)
-            self.blanks()
-            if self.i >= len(self.s):
+            if self.i < end and s[self.i] in " \t\\":
+                self.blanks()
+            if self.i >= end:
                 return ""
-            c = self.s[self.i]
-            if self.s.startswith(("&&", "||"), self.i):
+            c = s[self.i]
+            if s.startswith(("&&", "||"), self.i):
                 self.i += 2
             elif c in ";&":
-                if self.s.startswith(";;", self.i):
+                if s.startswith(";;", self.i):
                     raise Unsupported("';;' outside case")
                 self.i += 1
             elif c == "\n":
@@ -124,7 +142,7 @@ class _Parser:
                 word = self.peek_word_text()
                 if word in closers:
                     return word
-                raise Unsupported(f"unexpected {self.s[self.i : self.i + 10]!r}")
+                raise Unsupported(f"unexpected {s[self.i : self.i + 10]!r}")
 
     def skip_separators(self) -> None:
         s = self.s
@@ -155,32 +173,36 @@ class _Parser:
         return match.group()
 
     def pipeline(self, script: Script) -> None:
+        s = self.s
         self.blanks()
-        if self.s.startswith("!", self.i) and self.s[self.i + 1 : self.i + 2] in (" ", "\t"):
+        if s.startswith("!", self.i) and s[self.i + 1 : self.i + 2] in (" ", "\t"):
             self.i += 1
         while True:
             self.command(script)
-            self.blanks()
-            if self.s.startswith("||", self.i):
+            if self.i < len(s) and s[self.i] in " \t\\":
+                self.blanks()
+            if not s.startswith("|", self.i) or s.startswith("||", self.i):
                 return
-            if self.s.startswith("|&", self.i):
-                self.i += 2
-            elif self.s.startswith("|", self.i):
-                self.i += 1
-            else:
-                return
+            self.i += 2 if s.startswith("|&", self.i) else 1
             self.skip_separators()
 
-    def command(self, script: Script) -> None:
+    def literal_command(self, script: Script) -> bool:
+        """A command of ordinary words up to an operator, if one starts here: no quotes,
+        expansions, redirections or reserved words to read (the common case, one step)."""
         fast = _FAST_COMMAND.match(self.s, self.i)
-        if fast is not None:
-            words = fast.group(1).split()
-            if words[0] not in _RESERVED and not _ASSIGNMENT.match(words[0]):
-                # Ordinary words up to an operator: no quotes, expansions, redirections
-                # or reserved words to read (the common case, read in one step).
-                self.i = fast.end()
-                script.commands.append(Simple([], [Word(w) for w in words], [], literal=True))
-                return
+        if fast is None:
+            return False
+        words = fast.group(1).split()
+        first = words[0]
+        if first in _RESERVED or ("=" in first and _ASSIGNMENT.match(first)):
+            return False
+        self.i = fast.end()
+        script.commands.append(Simple([], [], [], tuple(words)))
+        return True
+
+    def command(self, script: Script) -> None:
+        if self.literal_command(script):
+            return
         self.blanks()
         if self.i >= len(self.s):
             raise Unsupported("a command is missing")
@@ -291,18 +313,21 @@ class _Parser:
         command = Simple([], [], [])
         s = self.s
         while True:
-            fast = _FAST_WORD.match(s, self.i)
-            if fast is not None and fast.group(1)[0] != "#":
-                # A word of ordinary characters ends at a blank or an operator: no
-                # quotes, expansions or redirections to read (the common case).
+            fast = _FAST_WORDS.match(s, self.i)
+            if fast is not None:
+                # Words without substitutions or redirections (the common case), read
+                # in one step; split by blanks unless quotes or escapes may hold some.
                 self.i = fast.end()
-                word = Word(fast.group(1))
-                if command.words or not _ASSIGNMENT.match(word.raw):
-                    command.words.append(word)
-                else:
-                    command.assignments.append(word)
+                run = fast.group()
+                quoted = "'" in run or '"' in run or "\\" in run
+                for text in _ONE_WORD.findall(run) if quoted else run.split():
+                    if command.words or not _ASSIGNMENT.match(text):
+                        command.words.append(Word(text))
+                    else:
+                        command.assignments.append(Word(text))
                 continue
-            self.blanks()
+            if self.i < len(s) and s[self.i] in " \t\\":
+                self.blanks()
             if self.s.startswith("&>", self.i):
                 command.redirects.append(self.redirect())  # type: ignore[arg-type]
                 continue

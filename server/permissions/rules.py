@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import Any
 
 from agentls.permissions.shell import SimpleCommand, analyse
-from agentls.workspace.globs import match_path, match_text
+from agentls.workspace.globs import any_path_matcher, match_path, match_text
 from agentls.workspace.interface import SubjectKind
 
 _RULE = re.compile(r"^\s*([A-Za-z0-9_*.\-]+)\s*(?:\((.*)\))?\s*$", re.DOTALL)
@@ -201,5 +201,5 @@ class RuleSet:
 
     def is_protected(self, path: str) -> bool:
         """A control file: writing it always needs a person."""
-        path = normalise_path(path)
-        return any(match_path(p, path) for p in (*PROTECTED_PATHS, *self.protected))
+        # One combined regex for all the globs (wcmatch's matcher per glob costs ~1 us).
+        return any_path_matcher((*PROTECTED_PATHS, *self.protected))(normalise_path(path))

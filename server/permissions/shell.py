@@ -38,6 +38,7 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
+from agentls.permissions import words
 from agentls.permissions.walk import (
     SAFE_ENV,
     CommandAnalysis,
@@ -54,6 +55,7 @@ __all__ = [
     "CommandAnalysis",
     "SimpleCommand",
     "analyse",
+    "clear_caches",
     "inside_workspace",
     "safe_env",
 ]
@@ -71,6 +73,12 @@ def analyse(command: str, root: Path | None = None) -> CommandAnalysis:
     for kind, word, write in walk.redirects:
         _judge_target(kind, word, write, walk)
     return walk.analysis()
+
+
+def clear_caches() -> None:
+    """Forget every analysis and word read so far (for measuring the analysis itself)."""
+    analyse.cache_clear()
+    words.clear_cache()
 
 
 def _judge_target(kind: str, word: Word, write: bool, walk: Walk) -> None:

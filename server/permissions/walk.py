@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from agentls.permissions import grammar, wrappers
-from agentls.permissions.words import Word, read_word
+from agentls.permissions.words import Word, read_word, static_word
 
 # Assignments that cannot change which program runs or what it loads.
 SAFE_ENV = frozenset({
@@ -184,10 +184,10 @@ def _read(node: grammar.Word, walk: Walk, *, assignment_value: bool = False) -> 
 
 def _command(node: grammar.Simple, walk: Walk) -> None:
     if node.literal:  # plain words only: each means itself
-        values = tuple(w.raw for w in node.words)
+        values = node.literal
         name = values[0].rpartition("/")[2]
         if name in _SPECIAL or name.startswith("python"):
-            _add([Word(v, True) for v in values], walk)
+            _add([static_word(v) for v in values], walk)
         else:
             walk.commands.append(SimpleCommand(values))  # an ordinary program
         return
@@ -196,7 +196,15 @@ def _command(node: grammar.Simple, walk: Walk) -> None:
             walk.fail("uses command or process substitution")
             _visit(inner, walk)
         _assignment(assignment.raw, walk)
-    words = [_read(word, walk) for word in node.words]
+    words: list[Word] = []
+    for node_word in node.words:  # _read, without its call for the common plain word
+        if node_word.scripts:
+            words.append(_read(node_word, walk))
+            continue
+        word = read_word(node_word.raw)
+        if word.unresolved:
+            walk.fail(f"uses {word.unresolved}")
+        words.append(word)
     for redirect in node.redirects:
         _redirect(redirect, walk)
     if words:
@@ -229,17 +237,19 @@ def _redirect(node: grammar.Redirect, walk: Walk) -> None:
 
 def _add(words: Sequence[Word], walk: Walk, *, known_tail: bool = True) -> None:
     """One simple command (and, through wrappers, the command it runs)."""
-    head = words[0]
-    if not head.static:
-        walk.fail(f"the command name is computed at run time ({head.value})")
+    statics = [w.static for w in words]
+    if not statics[0]:
+        walk.fail(f"the command name is computed at run time ({words[0].value})")
         return
-    known = known_prefix(words)
-    if not known_tail and known is None:
-        known = len(words)
-    values = tuple(w.value for w in words)
+    if False in statics:
+        known: int | None = statics.index(False)
+    else:
+        known = None if known_tail else len(words)
+    values = tuple([w.value for w in words])
     name = values[0].rpartition("/")[2]
-    entry = len(walk.commands)
     walk.commands.append(SimpleCommand(values, known))
+    if name not in _SPECIAL and not name.startswith("python"):
+        return  # an ordinary program: nothing more to look at
     if name in _UNRESOLVED_BUILTINS:
         walk.fail(_UNRESOLVED_BUILTINS[name])
         return
@@ -247,17 +257,16 @@ def _add(words: Sequence[Word], walk: Walk, *, known_tail: bool = True) -> None:
         walk.fail(f"{name} runs a program through options this analysis does not model")
         # For deny rules only: every later word might be the program it runs.
         for start in range(1, len(words)):
-            if words[start].static and not words[start].value.startswith("-"):
+            if statics[start] and not values[start].startswith("-"):
                 walk.also(words[start:])
         return
-    if name not in _SPECIAL and not name.startswith("python"):
-        return  # an ordinary program: nothing more to look at
     if name in _CHDIR:
         walk.changes_dir = True
     if name in _DECLARERS:
         _declare(name, words[1:], walk)
     if name == "ln":
         walk.makes_links = True
+    entry = len(walk.commands) - 1
     inner = wrappers.look_through(name, list(words), walk)
     if inner is not None:
         walk.commands[entry] = SimpleCommand(values, known, wrapper=True)

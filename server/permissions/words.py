@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SPECIAL = set("0123456789?#$!@*-")
@@ -42,6 +43,16 @@ _LITERAL = re.compile(r"[A-Za-z0-9_./,:@%+=-]+")
 
 def read_word(raw: str, *, assignment_value: bool = False) -> Word:
     """Expand ``raw`` (one word's source text) statically, or say why not."""
+    word = _read_cached(raw, assignment_value)
+    if word.tilde and word.static:  # HOME is read now, not cached
+        return Word(os.path.expanduser(word.value), True, "", True)
+    return word
+
+
+@lru_cache(maxsize=4096)
+def _read_cached(raw: str, assignment_value: bool) -> Word:
+    """read_word without expanding ``~``: a pure function of the text, so cached (lines
+    repeat their words, and one session its lines)."""
     if _LITERAL.fullmatch(raw) and not (assignment_value and ":~" in raw):
         return Word(raw, True)  # nothing bash would expand: the common case, made fast
     reader = _Reader(raw)
@@ -49,10 +60,20 @@ def read_word(raw: str, *, assignment_value: bool = False) -> Word:
         reader.run(assignment_value)
     except _Unresolved as exc:
         return Word(raw, False, str(exc))
-    value = "".join(reader.out)
-    if reader.tilde and reader.static:
-        value = os.path.expanduser(value)
-    return Word(value if reader.static else raw, reader.static, "", reader.tilde)
+    if not reader.static:
+        return Word(raw, False, "", reader.tilde)
+    return Word("".join(reader.out), True, "", reader.tilde)
+
+
+@lru_cache(maxsize=4096)
+def static_word(text: str) -> Word:
+    """The word of plain characters ``text``, which means itself."""
+    return Word(text, True)
+
+
+def clear_cache() -> None:
+    _read_cached.cache_clear()
+    static_word.cache_clear()
 
 
 class _Unresolved(Exception):

@@ -2,7 +2,8 @@
 
 python -m tests.bench.bench_gate [--reps 200]
 
-Each line is analysed from scratch (the analysis cache cleared first) and then
+Each line is analysed from scratch (every cache of the analysis cleared first:
+the lines' analyses and the words read) and then
 decided by a policy with allow and deny rules, as the runtime does for every
 run_command call: parse, read every word, match the rules. Target: p99 under
 1 ms for lines up to 2 KB.
@@ -22,7 +23,7 @@ from agentls.contracts.tooling import Risk
 from agentls.permissions.modes import Mode
 from agentls.permissions.policy import PermissionPolicy
 from agentls.permissions.rules import RuleSet
-from agentls.permissions.shell import analyse
+from agentls.permissions.shell import clear_caches
 
 ROOT = Path("/work/project")
 RULES = {
@@ -88,7 +89,7 @@ def measure(
     for line in lines:
         cpu_times, wall_times = [], []
         for _ in range(tries):
-            analyse.cache_clear()
+            clear_caches()
             started, started_cpu = time.perf_counter(), time.process_time_ns()
             policy.evaluate("run_command", Risk.EXECUTE, "command", line)
             cpu_times.append((time.process_time_ns() - started_cpu) / 1e9)
