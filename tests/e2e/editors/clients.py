@@ -2,12 +2,15 @@
 
 `start_client` is `tests.e2e.lsp.editor.start_editor` plus a client name and
 capabilities chosen per editor; `helix_answers` makes the prompt fail the way
-Helix up to 25.07 does; `RecentCommand` accepts edits the way Kate does.
+Helix up to 25.07 does; `RecentCommand` accepts edits the way Kate does;
+`SavingEditor` saves as a person does in Kate or Helix and tells when Kate
+would show its "modified on disk" bar.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import math
 import os
 import sys
@@ -55,6 +58,46 @@ def accept_edits_like_kate(editor: Editor) -> RecentCommand:
     editor.command = touched  # type: ignore[method-assign]
     editor.apply_edits = recent  # type: ignore[assignment]
     return recent
+
+
+class SavingEditor:
+    """A plain editor's view of the files it has open (Kate's, Helix's): the
+    digest of each at load or at its own save. A file whose digest differs from that one is "modified on
+    disk" (KTextEditor compares digests, so a write of the same bytes is not)."""
+
+    def __init__(self, editor: Editor) -> None:
+        self.editor = editor
+        self.digests = {
+            uri: _digest(Path(uri.removeprefix("file://"))) for uri in editor.buffers
+        }
+
+    def open(self, rel: str) -> str:
+        uri = self.editor.open(rel)
+        self.digests[uri] = _digest(self.editor.root / rel)
+        return uri
+
+    def save(self, uri: str) -> None:
+        """Ctrl+S: the buffer to disk, then didSave."""
+        path = Path(uri.removeprefix("file://"))
+        path.write_text(self.editor.text(uri))
+        self.digests[uri] = _digest(path)
+        self.editor.client.text_document_did_save(
+            types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+        )
+
+    def modified_on_disk(self, uri: str) -> bool:
+        return _digest(Path(uri.removeprefix("file://"))) != self.digests[uri]
+
+    async def save_when_asked(self, uri: str, timeout: float = 20.0) -> str:
+        """The person reads agentls's one line asking to save, and saves."""
+        said = await self.editor.wait_for_message("save it to go on", timeout)
+        assert not self.modified_on_disk(uri)  # nothing wrote the file behind Kate's back
+        self.save(uri)
+        return said
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha1(path.read_bytes()).hexdigest()
 
 
 async def start_client(

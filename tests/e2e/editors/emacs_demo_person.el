@@ -9,7 +9,7 @@
 (require 'json)
 (require 'cl-lib)
 
-(defvar person-report (list :prompts [] :errors []))
+(defvar person-report (list :prompts [] :errors [] :shown []))
 (defvar person-flow (getenv "AGENTLS_TEST_FLOW"))
 (defvar person-prompt
   "Add a shout() function to greet.py that returns the greeting in capitals, then run it.")
@@ -39,15 +39,30 @@
                                     '(:command "agentls.sessions"))
                    nil)))
 
+(defvar person-never-saves (getenv "AGENTLS_TEST_NO_SAVE")
+  "The person never saves (agentls then writes the file itself).")
+
+(defun person-heard (format &rest args)
+  "What eglot shows of the server's messages; asked to save, the person saves."
+  (let ((said (apply #'format format args)))
+    (person-note :shown (vconcat (plist-get person-report :shown) (vector said)))
+    (when (and (string-match-p "save it to go on" said) (not person-never-saves))
+      (run-at-time 0 nil (lambda ()
+                           (with-current-buffer (find-buffer-visiting "greet.py")
+                             (save-buffer)))))))
+
 (condition-case err
     (progn
       (if (equal person-flow "plain")
           (progn
             (load (expand-file-name "eglot-plain.el" (getenv "AGENTLS_EL_DIR")))
             (require 'eglot)
+            (advice-add 'eglot--message :after #'person-heard)
             (setq eglot-server-programs
                   `(((python-mode) . ("agentls" "serve" :initializationOptions
-                                      (:model "scripted:demo"))))))
+                                      (:model "scripted:demo"
+                                       :approvalTimeoutSeconds
+                                       ,(if person-never-saves 3 120)))))))
         (require 'agentls)
         (setq agentls-command (append (json-read-from-string (getenv "AGENTLS_TEST_SERVER")) nil))
         (setq agentls-settings '(:model "scripted:demo"))

@@ -2,7 +2,9 @@
 
 ;; The standard path, no agentls.el: eglot's own prompts for
 ;; window/showMessageRequest (the approval, then the review with the diff in
-;; it) and for the edit.  Answers are typed on stdin.  Writes a JSON report.
+;; it) and for the edit.  Answers are typed on stdin.  Asked (in the echo
+;; area) to save the file holding the accepted edit, the person saves it.
+;; Writes a JSON report.
 
 (require 'json)
 (load (expand-file-name "eglot-plain.el" (getenv "AGENTLS_EL_DIR")))
@@ -25,6 +27,15 @@
                                     '(:command "agentls.sessions"))
                    nil)))
 
+(defun person-heard (format &rest args)
+  (when (string-match-p "save it to go on" (apply #'format format args))
+    (person-note :asked-to-save t)
+    (run-at-time 0 nil (lambda ()
+                         (with-current-buffer (find-buffer-visiting "greet.py")
+                           (save-buffer))))))
+
+(advice-add 'eglot--message :after #'person-heard)
+
 (condition-case err
     (progn
       (find-file "greet.py")
@@ -37,6 +48,7 @@
                          t :json-false))
         (with-current-buffer source
           (person-note :buffer (buffer-substring-no-properties (point-min) (point-max)))
+          (person-note :modtimeOk (if (verify-visited-file-modtime source) t :json-false))
           (save-buffer))
         (person-note :transcript
                      (plist-get (jsonrpc-request server :workspace/executeCommand

@@ -9,11 +9,13 @@ shows no preview).
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from lsprotocol import types
 
 from tests.e2e.editors.clients import (
+    SavingEditor,
     accept_edits_like_kate,
     code_actions,
     no_prompts,
@@ -60,6 +62,7 @@ async def test_helix_flow_through_code_actions(open_client, fake: FakeAnthropic,
     editor, uri = await helix(open_client, root)
     script(fake)
     started = await editor.ask("add shout and run it", uri=uri)
+    saving = asyncio.ensure_future(SavingEditor(editor).save_when_asked(uri))  # :w when asked
 
     actions = await wait_for_actions(editor, uri, "agentls: Allow once")
     assert [a.title for a in actions] == [
@@ -87,6 +90,7 @@ async def test_helix_flow_through_code_actions(open_client, fake: FakeAnthropic,
     answered = await pick(editor, titled(actions, "agentls: Apply"))
     assert answered == {"id": answered["id"], "answer": "apply"}
     assert len(editor.edits) == 1  # sent while the person's command was open
+    await saving
 
     finished = await editor.wait_finished()
     assert finished["terminalReason"] == "completed" and finished["text"] == "Added shout()."
@@ -140,18 +144,21 @@ async def test_kate_takes_the_edit_only_right_after_the_persons_command(
     )
     editor.save_edits = False
     recent = accept_edits_like_kate(editor)
-    uri = editor.open("greet.py")
+    kate = SavingEditor(editor)
+    uri = kate.open("greet.py")
     editor.answers = ["Allow once"]  # (a prompt, for brevity: Kate's config asks with code actions)
     script(fake)
     await editor.ask("add shout and run it", uri=uri)
+    saving = asyncio.ensure_future(kate.save_when_asked(uri))
     actions = await wait_for_actions(editor, uri, "agentls: Apply")
     assert not any("Show diff" in a.title for a in actions)  # Kate cannot open documents
     recent.forget()  # the ask is long past: an edit sent now would be refused
     assert not editor.apply_edits
     await pick(editor, titled(actions, "agentls: Apply"))
+    await saving
     finished = await editor.wait_finished()
     assert finished["terminalReason"] == "completed"
-    assert (root / "greet.py").read_text() == SHOUT
+    assert (root / "greet.py").read_text() == SHOUT and not kate.modified_on_disk(uri)
     assert [e["kind"] for e in editor.events if e["kind"].startswith("edit_")] == [
         "edit_proposed",
         "edit_applied",
@@ -173,11 +180,13 @@ async def test_kate_runs_the_bundled_demo_with_the_edit_on_disk(open_client, roo
     )
     editor.save_edits = False  # Kate leaves applied edits unsaved
     accept_edits_like_kate(editor)
-    uri = editor.open("greet.py")
+    kate = SavingEditor(editor)
+    uri = kate.open("greet.py")
     prompt = (
         "Add a shout() function to greet.py that returns the greeting in capitals, then run it."
     )
     await editor.ask(prompt, uri=uri)
+    saving = asyncio.ensure_future(kate.save_when_asked(uri))
     actions = await wait_for_actions(editor, uri, "agentls: Apply")
     (shown,) = [d for d in editor.client.diagnostics[uri] if d.source == "agentls"]
     first_line, *diff = shown.message.splitlines()
@@ -186,11 +195,17 @@ async def test_kate_runs_the_bundled_demo_with_the_edit_on_disk(open_client, roo
     )  # one short line; the diff below it, as Kate cannot open it as a document
     assert "+def shout(name: str) -> str:" in diff
     await pick(editor, titled(actions, "agentls: Apply"))
+    said = await saving  # asked in one line; Ctrl+S: the edit on disk through Kate's save
+    assert said == (
+        "agentls: greet.py holds the accepted edit; save it to go on "
+        "(after 120 s agentls writes the file itself)"
+    )
     actions = await wait_for_actions(editor, uri, "agentls: Allow once")
     await pick(editor, titled(actions, "agentls: Allow once"))
     finished = await editor.wait_finished()
     assert finished["terminalReason"] == "completed", finished
     assert editor.text(uri) == DEMO_EDITED and (root / "greet.py").read_text() == DEMO_EDITED
+    assert not kate.modified_on_disk(uri)  # no "modified on disk" bar
     assert "HELLO, WORLD!" in (await editor.wait_for_event("tool_finished"))["line"]
     assert finished["usage"]["costUsd"] is None  # a script has no price
 

@@ -109,10 +109,9 @@ def test_emacs_eglot_alone_through_the_standard_prompts(
     path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
     env = {**model_env, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
            "LANG": "C.UTF-8", "PATH": path, "AGENTLS_EL_DIR": str(EDITORS / "emacs")}  # fmt: skip
-    # the command, the edit (diff in the prompt), "Proceed?", and at the person's
-    # save, Emacs's "changed since visited" (the server wrote the same text to
-    # disk; eglot alone cannot save a buffer for it)
-    typed = "Allow once\nApply\ny\nyes\n"
+    # the command, the edit (diff in the prompt), "Proceed?"; then, asked in the
+    # echo area, the person saves (C-x C-s), and Emacs asks nothing
+    typed = "Allow once\nApply\ny\n"
     outcome = run_editor(
         ["emacs", "--batch", "-l", str(HERE / "emacs_plain_person.el")],
         cwd=root, env=env, report=tmp_path / "report.json", stdin=typed,
@@ -126,7 +125,8 @@ def test_emacs_eglot_alone_through_the_standard_prompts(
     assert "Server wants to edit" in outcome.stdout
     assert (root / "ran.txt").exists()
     assert report["buffer"] == SHOUT and greet.read_text() == SHOUT
-    assert "greet.py has changed since visited or saved" in outcome.stdout
+    assert report["asked-to-save"] is True and report["modtimeOk"] is True
+    assert "changed since visited or saved" not in outcome.stdout
     assert "agentls answered: " + ANSWER in outcome.stderr  # the last message, as eglot shows it
     transcript = Path(report["transcript"].removeprefix("file://")).read_text()
     assert ANSWER in transcript
@@ -172,14 +172,35 @@ def test_emacs_agentls_el_runs_the_demo_with_the_edit_on_disk(
 def test_plain_eglot_runs_the_demo_with_the_edit_on_disk(
     root: Path, model_env: dict[str, str], tmp_path: Path
 ) -> None:
-    """eglot alone: the server writes the text eglot applied to the open buffer."""
+    """eglot alone: asked in the echo area, the person saves the buffer eglot
+    applied the edit to; the command runs after that save, and Emacs's view of
+    the file's time stamp still holds (no question at the next save or edit)."""
     greet = make_demo_workspace(root)
     before = greet.read_text()
     # the review (its diff in the prompt), eglot's own "Proceed?", the command
     outcome, report = run_demo(root, tmp_path, model_env, "plain", "Apply\ny\nAllow once\n")
     assert "Apply it?" in outcome.stdout and "+def shout(name: str) -> str:" in outcome.stdout
+    assert any("greet.py holds the accepted edit; save it to go on" in m for m in report["shown"])
     assert report["buffer"] == DEMO_EDITED and greet.read_text() == DEMO_EDITED
+    assert report["modified"] is False and report["modtimeOk"] is True
     assert report["afterUndo"] == before
+
+
+def test_plain_eglot_without_a_save_gets_the_file_written_and_asks_at_save(
+    root: Path, model_env: dict[str, str], tmp_path: Path
+) -> None:
+    """The truth when nobody saves: agentls writes the file once the wait is
+    over (the command still sees the edit); Emacs then finds the file newer
+    than its buffer (verify-visited-file-modtime fails: "changed since visited
+    or saved. Save anyway?" at the next save)."""
+    greet = make_demo_workspace(root)
+    model_env = {**model_env, "AGENTLS_TEST_NO_SAVE": "1"}
+    outcome, report = run_demo(root, tmp_path, model_env, "plain", "Apply\ny\nAllow once\n")
+    assert any("wrote greet.py itself" in m for m in report["shown"]), report["shown"]
+    assert report["buffer"] == DEMO_EDITED and greet.read_text() == DEMO_EDITED
+    assert report["modified"] is True and report["modtimeOk"] is False
+    transcript = Path(report["transcript"].removeprefix("file://")).read_text()
+    assert "HELLO, WORLD!" in transcript and "completed" in transcript
     transcript = Path(report["transcript"].removeprefix("file://")).read_text()
     assert "HELLO, WORLD!" in transcript and "completed" in transcript
 

@@ -206,7 +206,14 @@ async def test_plain_client_open_buffer_is_written_once_applied(
         turn(tool_calls=[("toolu_c", "run_command", {"command": "cat a.py"})]),
         turn("Done."),
     )
-    await editor.ask("change x and show it", wait=True)
+    await editor.ask("change x and show it")
+    await editor.wait_for_message("a.py holds the accepted edit; save it to go on")
+    assert (root / "a.py").read_text() == "x = 1\n"  # not written behind the editor's back
+    (root / "a.py").write_text(editor.text(uri))  # the person saves, as asked
+    editor.client.text_document_did_save(
+        types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+    await editor.wait_finished()
     assert len(editor.edits) == 1  # the buffer got it (the editor's undo works)...
     assert editor.text(uri) == "x = 2\n" and (root / "a.py").read_text() == "x = 2\n"  # ...and disk
     result = tool_result_text(fake, 2)
