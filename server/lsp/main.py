@@ -6,6 +6,7 @@ from agentls.lsp import (
     answers,
     code_actions,
     commands,
+    disk_sync,
     doctor_command,
     framing,
     lifecycle,
@@ -25,6 +26,7 @@ def build_server() -> AgentServer:
     mcp_command.register(server)
     doctor_command.register(server)
     code_actions.register(server)
+    disk_sync.register(server)
     return server
 
 

@@ -20,7 +20,7 @@ from pygls.uris import from_fs_path
 from pygls.workspace import TextDocument
 
 from agentls.contracts.tooling import ErrorCode, ToolError
-from agentls.lsp import edits
+from agentls.lsp import disk_sync, edits
 from agentls.lsp.disk import OffLoopDisk
 from agentls.lsp.editor import EditorClient, HasEditor, editor_of
 from agentls.lsp.review import Proposal, review_edit
@@ -227,8 +227,16 @@ class LspWorkspace:
                 return outcome
             if not clean:
                 return replace(outcome, message=note)
+            if question is not None:
+                question.settled.set()  # answered: the person may go on to save
+            text = outcome.landed if outcome.landed is not None else new_text
             try:
-                await self._save(rel, outcome.landed if outcome.landed is not None else new_text)
+                if doc is not None and route is not None and disk_sync.waits_for_save(self.editor):
+                    said = await disk_sync.through_the_editors_save(
+                        self.editor, self._disk, rel, self.uri(rel), text
+                    )
+                    return replace(outcome, message=said) if said else outcome
+                await self._save(rel, text)
             except ToolError as exc:  # the edit is in the buffer all the same
                 said = f"The edit is in the editor's buffer, but not on disk ({exc}): "
                 return replace(outcome, message=said + "commands see the old file.")
