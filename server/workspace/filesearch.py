@@ -26,10 +26,15 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import tempfile
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
+from typing import TypeVar
 
 from agentls.contracts.tooling import ErrorCode, ToolError
 from agentls.workspace import globs
@@ -38,6 +43,11 @@ from agentls.workspace.redaction import mask_secrets
 
 _RG_COMMON = ("--no-config", "--no-require-git", "--no-ignore-global", "--sort", "path")
 _IGNORE_KINDS = (".rgignore", ".ignore", ".gitignore")  # highest precedence first
+# ripgrep is started, read and its records filtered on these threads: starting a process
+# from a large server, the per-path secret checks (stat calls) and parsing thousands of
+# records would otherwise hold up the event loop that answers the editor.
+_RG_WORKERS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="agentls-rg")
+_T = TypeVar("_T")
 
 
 async def list_files(
@@ -109,7 +119,13 @@ def ripgrep_path(use_ripgrep: bool | None = None) -> str | None:
         use_ripgrep = os.environ.get("AGENTLS_NO_RIPGREP", "") in ("", "0")
     if not use_ripgrep:
         return None
-    return shutil.which("rg")
+    return _which_rg(os.environ.get("PATH", os.defpath))
+
+
+@lru_cache(maxsize=8)
+def _which_rg(path: str) -> str | None:
+    found: str | None = shutil.which("rg", path=path)
+    return found
 
 
 # --- globs and ignore rules -------------------------------------------------
@@ -393,16 +409,20 @@ def _py_search(
 async def _rg_list(
     rg: str, root: Path, base: str, wanted: Callable[[str], bool], limit: int
 ) -> Listing | None:
-    args = [rg, "--files", "--null", *_RG_COMMON, *_base_arg(base)]
+    run = _RgRun([rg, "--files", "--null", *_RG_COMMON, *_base_arg(base)], root)
+    return await _off_loop(run, lambda: _rg_list_records(run, wanted, limit))
+
+
+def _rg_list_records(run: _RgRun, wanted: Callable[[str], bool], limit: int) -> Listing | None:
     paths: list[str] = []
-    async with _spawn(args, root) as (records, exit_code):
-        async for record in records(b"\0"):
+    with run:
+        for record in run.records(b"\0"):
             rel = os.fsdecode(record)
             if wanted(rel):
                 paths.append(rel)
                 if len(paths) > limit:
                     return Listing(paths[:limit], truncated=True)
-    return Listing(paths, truncated=False) if exit_code() in (0, 1) or paths else None
+    return Listing(paths, truncated=False) if run.exit_code() in (0, 1) or paths else None
 
 
 async def _rg_search(
@@ -417,26 +437,35 @@ async def _rg_search(
 ) -> SearchResult | None:
     # No --glob for ripgrep: its globs override ignore files (a gitignored *.py would be
     # searched for glob "*.py"); our filter decides, so both engines agree.
+    args = [rg, "--json", *_RG_COMMON, "--regexp", pattern, "--", *_base_arg(base)]
+    run = _RgRun(args, root)
+    return await _off_loop(run, lambda: _rg_search_records(run, skip_rules, wanted, keep, limit))
+
+
+def _rg_search_records(
+    run: _RgRun,
+    skip_rules: list[str],
+    wanted: Callable[[str], bool],
+    keep: Callable[[str], str | None],
+    limit: int,
+) -> SearchResult | None:
     with tempfile.TemporaryDirectory(prefix="agentls-rg-") as scratch:
-        extra: list[str] = []
         if skip_rules:
             rules = Path(scratch) / "secret-files"
             rules.write_text("\n".join(skip_rules) + "\n", encoding="utf-8")
-            extra = ["--ignore-file", str(rules)]
-        args = [rg, "--json", *_RG_COMMON, *extra, "--regexp", pattern, "--", *_base_arg(base)]
-        return await _rg_matches(args, root, wanted, keep, limit)
+            run.args[2:2] = ["--ignore-file", str(rules)]
+        return _rg_matches(run, _once_per_path(wanted), keep, limit)
 
 
-async def _rg_matches(
-    args: list[str],
-    root: Path,
+def _rg_matches(
+    run: _RgRun,
     wanted: Callable[[str], bool],
     keep: Callable[[str], str | None],
     limit: int,
 ) -> SearchResult | None:
     matches: list[SearchMatch] = []
-    async with _spawn(args, root) as (records, exit_code):
-        async for record in records(b"\n"):
+    with run:
+        for record in run.records(b"\n"):
             event = json.loads(record)
             if event.get("type") != "match":
                 continue
@@ -450,9 +479,22 @@ async def _rg_matches(
             matches.append(SearchMatch(rel, int(data["line_number"]), shown))
             if len(matches) > limit:
                 return SearchResult(matches[:limit], truncated=True, engine="ripgrep")
-    if exit_code() == 2 and not matches:
+    if run.exit_code() == 2 and not matches:
         return None  # e.g. a Python-only regex feature ripgrep rejects: let Python answer
     return SearchResult(matches, truncated=False, engine="ripgrep")
+
+
+def _once_per_path(wanted: Callable[[str], bool]) -> Callable[[str], bool]:
+    """``wanted`` asked once per file: ripgrep reports every matching line with its path."""
+    decided: dict[str, bool] = {}
+
+    def cached(rel: str) -> bool:
+        answer = decided.get(rel)
+        if answer is None:
+            answer = decided[rel] = wanted(rel)
+        return answer
+
+    return cached
 
 
 def ignore_rules_for(secret_globs: Sequence[str]) -> list[str]:
@@ -496,44 +538,65 @@ def _rg_text(field: dict[str, str]) -> str:
     return base64.b64decode(field["bytes"]).decode("utf-8", errors="replace")
 
 
-RecordReader = Callable[[bytes], AsyncIterator[bytes]]
-
-
-class _spawn:
-    """Run ripgrep; yield a record reader and an exit-code getter; always reap the process."""
+class _RgRun:
+    """One ripgrep process, driven from a worker thread; ``cancel`` (from the event loop)
+    kills it, so the worker's read ends. Used as a context manager, it always reaps."""
 
     def __init__(self, args: list[str], cwd: Path) -> None:
-        self._args = args
+        self.args = args
         self._cwd = cwd
-        self._proc: asyncio.subprocess.Process | None = None
+        self._lock = threading.Lock()
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._cancelled = False
 
-    async def __aenter__(self) -> tuple[RecordReader, Callable[[], int | None]]:
-        self._proc = await asyncio.create_subprocess_exec(
-            *self._args,
-            cwd=self._cwd,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.DEVNULL,
-        )
-        return self._records, self._exit_code
-
-    async def _records(self, separator: bytes) -> AsyncIterator[bytes]:
-        assert self._proc is not None and self._proc.stdout is not None
+    def records(self, separator: bytes) -> Iterator[bytes]:
+        with self._lock:
+            if self._cancelled:
+                return
+            self._proc = subprocess.Popen(
+                self.args, cwd=self._cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+            )  # fmt: skip
+        assert self._proc.stdout is not None
+        out = self._proc.stdout.fileno()
         pending = b""
-        while chunk := await self._proc.stdout.read(65536):
+        while chunk := os.read(out, 65536):
             pending += chunk
             *complete, pending = pending.split(separator)
-            for record in complete:
-                if record:
-                    yield record
+            yield from (record for record in complete if record)
         if pending:
             yield pending
-        await self._proc.wait()
+        self._proc.wait()
 
-    def _exit_code(self) -> int | None:
+    def exit_code(self) -> int | None:
         return None if self._proc is None else self._proc.returncode
 
-    async def __aexit__(self, *exc_info: object) -> None:
-        if self._proc is not None and self._proc.returncode is None:
-            self._proc.kill()
-            await self._proc.wait()
+    def cancel(self) -> None:
+        with self._lock:
+            self._cancelled = True
+            if self._proc is not None and self._proc.returncode is None:
+                self._proc.kill()
+
+    def __enter__(self) -> _RgRun:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        with self._lock:
+            proc = self._proc
+        if proc is None:
+            return
+        if proc.returncode is None:
+            proc.kill()  # stopped reading early (enough matches), or failed
+        proc.wait()
+        if proc.stdout is not None:
+            proc.stdout.close()
+
+
+async def _off_loop(run: _RgRun, work: Callable[[], _T]) -> _T:
+    """``work`` on a ripgrep worker; cancelling the caller kills the process it drives."""
+    future = asyncio.get_running_loop().run_in_executor(_RG_WORKERS, work)
+    try:
+        return await future
+    except asyncio.CancelledError:
+        run.cancel()
+        raise

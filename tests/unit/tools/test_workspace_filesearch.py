@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -214,3 +216,39 @@ async def test_environment_variable_forces_the_python_engine(
 )
 def test_glob_translation(glob: str, path: str, matches: bool) -> None:
     assert filesearch.path_glob_matcher(glob)(path) is matches
+
+
+def _ripgrep_children() -> list[int]:
+    """Live ripgrep processes started by this process."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            continue
+        name, fields = stat[stat.index("(") + 1 : stat.rindex(")")], stat.rsplit(")", 1)[1].split()
+        if name == "rg" and int(fields[1]) == os.getpid() and fields[0] not in ("Z", "X"):
+            found.append(int(pid))
+    return found
+
+
+async def _until(condition: Callable[[], bool]) -> None:
+    for _ in range(1000):  # bounded: ten seconds at most
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the condition never held")
+
+
+@needs_rg
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+async def test_cancelling_a_ripgrep_search_kills_ripgrep(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "pipe")  # ripgrep blocks opening it: a search that never ends
+    search = asyncio.create_task(
+        filesearch.search(tmp_path, "x", "pipe", None, 10, use_ripgrep=True)
+    )
+    await _until(lambda: bool(_ripgrep_children()))
+    search.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await search
+    await _until(lambda: not _ripgrep_children())
