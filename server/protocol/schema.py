@@ -3,8 +3,10 @@
     python -m agentls.protocol.schema > docs/protocol.schema.json
 
 Parameters are described as clients send them, results and events as the
-server writes them. The session log's events join under `sessionLog` once
-`agentls.session.events` defines `SessionEvent` (a pydantic type or union).
+server writes them. The session log's events (`SessionEvent` in
+`agentls.session.events`, once it is there) join under `sessionLog`, each of
+their definitions named with a `Log` prefix, so that a log event and an
+`agentls/event` of the same name stay apart.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from agentls.protocol.commands import COMMANDS
 from agentls.protocol.events import EVENT_METHOD, AgentEvent
 
 REF = "#/$defs/{model}"
+LOG_PREFIX = "Log"
+LOG_REF = f"#/$defs/{LOG_PREFIX}{{model}}"
 TITLE = "agentls language-server protocol"
 DESCRIPTION = (
     "The `agentls/event` notification and the `agentls.*` commands of `agentls serve` "
@@ -50,9 +54,6 @@ def build_schema() -> dict[str, Any]:
         if command.params is not None:
             entries.append((f"{name} params", "validation", TypeAdapter(command.params)))
         entries.append((f"{name} result", "serialization", TypeAdapter(command.result)))
-    session = session_events()
-    if session is not None:
-        entries.append(("session", "serialization", session))
     schemas, definitions = TypeAdapter.json_schemas(entries, ref_template=REF)
     found = {key: schema for (key, _mode), schema in schemas.items()}
     definitions = dict(definitions.get("$defs", {}))
@@ -75,9 +76,14 @@ def build_schema() -> dict[str, Any]:
         },
         "commands": {"type": "object", "properties": commands},
     }
+    session = session_events()
     if session is not None:
-        definitions["SessionEvent"] = found["session"]
-        properties["sessionLog"] = {"$ref": REF.format(model="SessionEvent")}
+        log = session.json_schema(mode="serialization", ref_template=LOG_REF)
+        log_definitions = {LOG_PREFIX + name: d for name, d in log.pop("$defs", {}).items()}
+        _without_field_titles({**log_definitions, "": log})
+        definitions |= log_definitions
+        definitions[f"{LOG_PREFIX}Event"] = log
+        properties["sessionLog"] = {"$ref": REF.format(model=f"{LOG_PREFIX}Event")}
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": TITLE,

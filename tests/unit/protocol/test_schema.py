@@ -6,11 +6,11 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import pytest
 from jsonschema import Draft202012Validator
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from agentls.protocol.commands import COMMANDS
 from agentls.protocol.events import AGENT_EVENT, EVENT_METHOD
@@ -74,17 +74,32 @@ def test_a_key_that_may_be_absent_is_not_required_and_never_null() -> None:
     assert definitions["AskParams"]["properties"]["wait"]["default"] is False
 
 
+def build_schema_without_log() -> dict[str, Any]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("agentls.protocol.schema.session_events", lambda: None)
+        return build_schema()
+
+
 def test_the_session_log_s_events_join_once_the_session_package_defines_them(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     import agentls.session.events as session_events
 
+    class RunFinished(BaseModel):
+        kind: Literal["run_finished"]
+        result: dict[str, Any]
+
     class ModeChanged(BaseModel):
         kind: Literal["mode_changed"]
         mode: str
 
-    monkeypatch.setattr(session_events, "SessionEvent", ModeChanged, raising=False)
+    union = Annotated[RunFinished | ModeChanged, Field(discriminator="kind")]
+    monkeypatch.setattr(session_events, "SessionEvent", union, raising=False)
     schema = build_schema()
-    assert schema["properties"]["sessionLog"] == {"$ref": "#/$defs/SessionEvent"}
-    assert schema["$defs"]["SessionEvent"] == {"$ref": "#/$defs/ModeChanged"}
-    assert schema["$defs"]["ModeChanged"]["required"] == ["kind", "mode"]
+    assert schema["properties"]["sessionLog"] == {"$ref": "#/$defs/LogEvent"}
+    # Named apart from the agentls/event kinds: a log event may share a name with one.
+    assert schema["$defs"]["LogEvent"]["discriminator"]["mapping"] == {
+        "run_finished": "#/$defs/LogRunFinished", "mode_changed": "#/$defs/LogModeChanged"
+    }  # fmt: skip
+    assert schema["$defs"]["LogRunFinished"]["required"] == ["kind", "result"]
+    assert schema["$defs"]["RunFinished"] == build_schema_without_log()["$defs"]["RunFinished"]
