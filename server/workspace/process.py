@@ -4,6 +4,11 @@ The command runs in a new session (so its process group id is its pid). When
 it times out, when the caller is cancelled, or when the shell exits while
 children it put in the background are still running, the whole group gets
 SIGTERM, then SIGKILL after a short grace.
+
+Nothing here blocks the event loop for long: the process is started on a
+worker thread (fork and exec from a large server take milliseconds), its exit
+is noticed through a pidfd (no waiting thread per command), and looking for
+what is left of its group reads /proc on a thread.
 """
 
 from __future__ import annotations
@@ -15,7 +20,10 @@ import shutil
 import signal
 import subprocess
 import sys
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
 from pathlib import Path
 
 from agentls.workspace.interface import CommandResult
@@ -28,6 +36,7 @@ _POLL_SECONDS = 0.02
 
 # Tools that would wait for a person or a pager must not: nobody is at this terminal.
 _QUIET_ENV = {"PAGER": "cat", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0", "TERM": "dumb"}
+_SPAWNER = ThreadPoolExecutor(max_workers=2, thread_name_prefix="agentls-spawn")
 
 
 async def run_shell(
@@ -42,63 +51,128 @@ async def run_shell(
     command's whole environment (default: this process's)."""
     capture = OutputCapture(output_limit)
     loop = asyncio.get_running_loop()
-    shell = shutil.which("bash") or "/bin/sh"
-    # A protocol rather than Process: on 3.11 Process.wait() also waits for the
-    # pipe to close, which a background child can hold open for ever.
-    transport, watcher = await loop.subprocess_exec(
-        lambda: _Watcher(capture),
-        *prefix,
-        shell,
-        "-c",
-        command,
-        cwd=cwd,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-        env={**(os.environ if env is None else env), **_QUIET_ENV},
+    shell = _shell(os.environ.get("PATH", os.defpath))
+    proc = await _start(
+        [*prefix, shell, "-c", command], cwd, {**(os.environ if env is None else env), **_QUIET_ENV}
     )
-    pgid = transport.get_pid()
+    pgid = proc.pid
+    exited = asyncio.Event()
+    unwatch = _watch_exit(loop, proc, exited.set)
+    # A read pipe rather than Process: on 3.11 Process.wait() also waits for the
+    # pipe to close, which a background child can hold open for ever.
+    output = _Output(capture)
+    assert proc.stdout is not None
+    try:
+        transport, _ = await loop.connect_read_pipe(lambda: output, proc.stdout)
+    except BaseException:
+        await kill_process_group(pgid)
+        unwatch()
+        raise
     timed_out = False
     try:
         try:
-            await asyncio.wait_for(watcher.exited.wait(), timeout_seconds)
+            await asyncio.wait_for(exited.wait(), timeout_seconds)
         except TimeoutError:
             timed_out = True
         else:
-            await _wait_briefly(watcher.output_closed)
+            await _wait_briefly(output.closed)
         await kill_process_group(pgid)
         # Collect what the group wrote last, and let the shell be reaped.
-        await _wait_briefly(watcher.output_closed)
-        await _wait_briefly(watcher.exited)
+        await _wait_briefly(output.closed)
+        await _wait_briefly(exited)
     except BaseException:
         # Cancelled (or failed): nothing the command started may outlive it.
         await kill_process_group(pgid)
         raise
     finally:
         transport.close()
+        unwatch()
     return CommandResult(
-        exit_code=None if timed_out else transport.get_returncode(),
+        exit_code=None if timed_out else proc.returncode,
         output=capture.text(),
         timed_out=timed_out,
         truncated_bytes=capture.dropped,
     )
 
 
-class _Watcher(asyncio.SubprocessProtocol):
+@lru_cache(maxsize=8)
+def _shell(path: str) -> str:
+    found: str | None = shutil.which("bash", path=path)
+    return found or "/bin/sh"
+
+
+async def _start(args: list[str], cwd: Path, env: Mapping[str, str]) -> subprocess.Popen[bytes]:
+    """The command in a new session, output and errors on one pipe, started on a worker
+    thread; a caller cancelled meanwhile kills what it started before it goes."""
+
+    def popen() -> subprocess.Popen[bytes]:
+        return subprocess.Popen(
+            args, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+
+    loop = asyncio.get_running_loop()
+    starting = loop.run_in_executor(_SPAWNER, popen)
+    try:
+        return await asyncio.shield(starting)
+    except asyncio.CancelledError:
+        proc: subprocess.Popen[bytes] = await starting
+        _signal_group(proc.pid, signal.SIGKILL)
+        _reap_later(proc)
+        raise
+
+
+def _watch_exit(
+    loop: asyncio.AbstractEventLoop, proc: subprocess.Popen[bytes], on_exit: Callable[[], None]
+) -> Callable[[], None]:
+    """Call ``on_exit`` (on the loop) once ``proc`` has exited and been reaped; the
+    returned function stops watching (whatever is still running is reaped later)."""
+    try:
+        pidfd = os.pidfd_open(proc.pid)
+    except (AttributeError, OSError):  # not Linux 5.3+: a thread waits instead
+
+        def wait() -> None:
+            proc.wait()
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(on_exit)
+
+        threading.Thread(target=wait, daemon=True).start()
+        return lambda: None
+    watching = True
+
+    def readable() -> None:
+        if proc.poll() is not None:
+            stop()
+            on_exit()
+
+    def stop() -> None:
+        nonlocal watching
+        if watching:
+            watching = False
+            loop.remove_reader(pidfd)
+            os.close(pidfd)
+            if proc.returncode is None:
+                _reap_later(proc)
+
+    loop.add_reader(pidfd, readable)
+    return stop
+
+
+def _reap_later(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        threading.Thread(target=proc.wait, daemon=True).start()
+
+
+class _Output(asyncio.Protocol):
     def __init__(self, capture: OutputCapture) -> None:
         self.capture = capture
-        self.exited = asyncio.Event()
-        self.output_closed = asyncio.Event()
+        self.closed = asyncio.Event()
 
-    def pipe_data_received(self, fd: int, data: bytes | str) -> None:
-        self.capture.add(data.encode() if isinstance(data, str) else data)
+    def data_received(self, data: bytes) -> None:
+        self.capture.add(data)
 
-    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
-        self.output_closed.set()
-
-    def process_exited(self) -> None:
-        self.exited.set()
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed.set()
 
 
 async def _wait_briefly(event: asyncio.Event) -> None:
@@ -137,18 +211,35 @@ class OutputCapture:
 
 async def kill_process_group(pgid: int) -> None:
     """SIGTERM the group, wait a little for it to go, then SIGKILL whatever is left."""
-    if not group_alive(pgid):
+    if not await _group_alive_off_loop(pgid):
         return
     _signal_group(pgid, signal.SIGTERM)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + KILL_GRACE_SECONDS
     try:
-        while group_alive(pgid) and loop.time() < deadline:
+        while await _group_alive_off_loop(pgid) and loop.time() < deadline:
             await asyncio.sleep(_POLL_SECONDS)
     finally:
         # Also when cancelled during the grace: never leave the group running.
         if group_alive(pgid):
             _signal_group(pgid, signal.SIGKILL)
+
+
+async def _group_alive_off_loop(pgid: int) -> bool:
+    if not _has_members(pgid):
+        return False  # the common case, with no /proc scan
+    return await asyncio.to_thread(group_alive, pgid)
+
+
+def _has_members(pgid: int) -> bool:
+    """Whether the group has any process at all (zombies included)."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _signal_group(pgid: int, sig: signal.Signals) -> None:
@@ -158,14 +249,10 @@ def _signal_group(pgid: int, sig: signal.Signals) -> None:
 
 def group_alive(pgid: int) -> bool:
     """Whether any process of the group still runs (zombies waiting to be reaped do not count)."""
+    if not _has_members(pgid):
+        return False
     if sys.platform.startswith("linux"):
         return any(_pgrp_and_state(pid) == (pgid, True) for pid in _proc_pids())
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
     return True
 
 

@@ -46,6 +46,17 @@ async def test_exit_code_and_merged_output(root: Path) -> None:
     assert result.truncated_bytes == 0
 
 
+async def test_exit_is_seen_where_there_is_no_pidfd(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_pidfd(pid: int) -> int:
+        raise OSError("pidfd_open is not available")
+
+    monkeypatch.setattr(process.os, "pidfd_open", no_pidfd, raising=False)
+    result = await asyncio.wait_for(run_shell("echo out; exit 4", root, 10, 1000), 30)
+    assert (result.exit_code, result.output) == (4, "out\n")
+
+
 async def test_runs_in_the_root_with_stdin_closed(root: Path) -> None:
     result = await run_shell("pwd; cat; echo done", root, 10, 1000)
     assert result.output == f"{root}\ndone\n"
