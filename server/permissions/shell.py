@@ -66,8 +66,20 @@ HARMLESS_DEVICES = frozenset({
 })  # fmt: skip
 
 
-@lru_cache(maxsize=1024)
 def analyse(command: str, root: Path | None = None) -> CommandAnalysis:
+    """The line's analysis; with a workspace ``root``, read afresh at every call: what
+    a line writes depends on the files there now (symlinks, globs)."""
+    if root is None:
+        return _analyse_text(command)
+    return _analyse(command, root)
+
+
+@lru_cache(maxsize=1024)
+def _analyse_text(command: str) -> CommandAnalysis:
+    return _analyse(command, None)  # no workspace: a function of the text alone
+
+
+def _analyse(command: str, root: Path | None) -> CommandAnalysis:
     walk = Walk(root)
     parse_into(command, walk)
     for kind, word, write in walk.redirects:
@@ -77,7 +89,7 @@ def analyse(command: str, root: Path | None = None) -> CommandAnalysis:
 
 def clear_caches() -> None:
     """Forget every analysis and word read so far (for measuring the analysis itself)."""
-    analyse.cache_clear()
+    _analyse_text.cache_clear()
     words.clear_cache()
 
 

@@ -274,7 +274,7 @@ def _add(words: Sequence[Word], walk: Walk, *, known_tail: bool = True) -> None:
             _add(inner.words, walk, known_tail=inner.known_tail)
     wrappers.inline_code(name, words, walk)
     if name in wrappers.WRITERS:
-        wrappers.argument_writes(name, words, walk)
+        wrappers.argument_writes(name, words, walk, appended=not known_tail)
 
 
 def known_prefix(words: Sequence[Word]) -> int | None:

@@ -33,12 +33,17 @@ class Word:
     static: bool
     unresolved: str = ""  # why the word cannot be read statically ("" when it can)
     tilde: bool = False  # starts with ~ or ~user (expanded in value)
+    # Dynamic only through glob characters: bash matches ``value`` against file names.
+    glob: bool = False
 
 
 # Runs of characters with no meaning to bash's expansions, copied as they are.
 _RUN = re.compile(r"[^\\'\"$`*?\[{@+!<>:]+")
 _QUOTED_RUN = re.compile(r'[^"\\$`]+')
 _LITERAL = re.compile(r"[A-Za-z0-9_./,:@%+=-]+")
+# An argument spelled like an assignment: bash (not in POSIX mode) expands a ~ right
+# after its first = and after each :, as in an assignment's value (dd of=~/x).
+_ASSIGNMENT_LIKE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 
 
 def read_word(raw: str, *, assignment_value: bool = False) -> Word:
@@ -61,7 +66,7 @@ def _read_cached(raw: str, assignment_value: bool) -> Word:
     except _Unresolved as exc:
         return Word(raw, False, str(exc))
     if not reader.static:
-        return Word(raw, False, "", reader.tilde)
+        return Word(raw, False, "", reader.tilde, glob=not reader.computed)
     return Word("".join(reader.out), True, "", reader.tilde)
 
 
@@ -87,11 +92,19 @@ class _Reader:
         self.out: list[str] = []
         self.static = True
         self.tilde = False
+        self.computed = False  # dynamic for a reason other than glob characters
 
     def run(self, assignment_value: bool) -> None:
         raw = self.raw
         if raw.startswith("~"):
             self._tilde()
+        colons = assignment_value  # does ~ after ':' expand?
+        like = None if assignment_value else _ASSIGNMENT_LIKE.match(raw)
+        if like is not None:  # bash expands ~ in NAME=~… and NAME=…:~… arguments too
+            colons = True
+            if raw.startswith("~", like.end()):
+                self.static = False
+                self.computed = True
         while self.i < len(raw):
             run = _RUN.match(raw, self.i)
             if run is not None:
@@ -123,12 +136,14 @@ class _Reader:
                 raise _Unresolved("an extended glob")
             elif c == "{" and _BRACE.match(raw, self.i):
                 self.static = False  # brace expansion makes several words
+                self.computed = True
                 self.out.append(c)
                 self.i += 1
             elif c in "<>" and raw.startswith("(", self.i + 1):
                 raise _Unresolved("process substitution")
-            elif assignment_value and c == ":" and raw.startswith("~", self.i + 1):
+            elif colons and c == ":" and raw.startswith("~", self.i + 1):
                 self.static = False  # PATH-like values expand ~ after ':'
+                self.computed = True
                 self.out.append(c)
                 self.i += 1
             else:
@@ -143,6 +158,7 @@ class _Reader:
         user = prefix[1:]
         if user[:1] in ("+", "-") or user[:1].isdigit() or not re.fullmatch(r"[\w.-]*", user):
             self.static = False  # ~+, ~-, ~+N, ~N: the directory stack
+            self.computed = True
         self.tilde = True
         self.out.append(prefix)
         self.i = len(prefix)
@@ -196,6 +212,7 @@ class _Reader:
             if end < 0 or not _SIMPLE_BRACED.fullmatch(inner):
                 raise _Unresolved(f"a parameter expansion bash evaluates (${{{inner[:30]}…}})")
             self.static = False
+            self.computed = True
             self.out.append(raw[self.i : end + 1])
             self.i = end + 1
             return
@@ -209,10 +226,12 @@ class _Reader:
         name = _NAME.match(raw, self.i + 1)
         if name is not None:
             self.static = False
+            self.computed = True
             self.out.append(raw[self.i : name.end()])
             self.i = name.end()
         elif nxt and nxt in _SPECIAL:
             self.static = False
+            self.computed = True
             self.out.append(raw[self.i : self.i + 2])
             self.i += 2
         else:

@@ -11,6 +11,7 @@ path arguments. Everything here reaches the walk only through ``Walker``.
 
 from __future__ import annotations
 
+import glob
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -444,25 +445,48 @@ _SHORT_BUNDLE = re.compile(r"-([A-Za-z]+)")
 _AWK_RUNS = re.compile(r"system|\||getline|>")
 
 
-def argument_writes(name: str, words: Sequence[Word], walk: Walker) -> None:
-    """Path arguments of commands that write files, for control-file protection."""
+def argument_writes(
+    name: str, words: Sequence[Word], walk: Walker, *, appended: bool = False
+) -> None:
+    """Path arguments of commands that write files, for control-file protection.
+
+    ``appended``: the command also gets arguments read at run time (xargs)."""
     if walk.root is None:
         return
     if name == "sed" and not any(w.value.startswith(("-i", "--in-place")) for w in words[1:]):
         return
+    if appended:
+        walk.blind_writes.append(f"{name} writes to paths it reads at run time")
     for word in words[1:]:
         text = word.value
-        if name == "dd" and text.startswith("of="):
+        if name == "dd":
+            if not text.startswith("of="):
+                continue  # if=, bs=, count=: nothing written
             text = text[3:]
         elif text.startswith("-"):
             continue
-        if not word.static:
-            if "$" in text or any(part.startswith(".") for part in text.split("/")):
-                walk.blind_writes.append(f"{name} writes to a path computed at run time ({text})")
+        targets = [text] if word.static else _glob_now(text, word, walk)
+        if targets is None:
+            walk.blind_writes.append(f"{name} writes to a path computed at run time ({text})")
             continue
-        relative = walk.inside(text)
-        if relative is not None:
-            walk.writes.append(relative)
+        for target in targets:
+            relative = walk.inside(target)
+            if relative is not None:
+                walk.writes.append(relative)
+
+
+def _glob_now(text: str, word: Word, walk: Walker) -> list[str] | None:
+    """The paths a glob names now (bash expands it as the command starts; hidden files
+    only when the glob spells the dot), or None when ``text`` is more than a glob
+    Python reads the way bash does."""
+    if not word.glob or walk.changes_dir or "[^" in text or "[[:" in text:
+        return None
+    if not _PLAIN_GLOB.fullmatch(text):
+        return None
+    return glob.glob(text, root_dir=walk.root) or [text]
+
+
+_PLAIN_GLOB = re.compile(r"[^$`{}~\\'\"]+")
 
 
 def _find_exec(rest: list[Word]) -> list[list[Word]]:

@@ -125,10 +125,12 @@ ATTACKS: list[tuple[str, str]] = [
 FAKE_GIT = "#!/bin/sh\ntouch {marker}\n"
 
 
-# Attacks whose command writes to a computed path: only a person may approve them,
+# Attacks whose command writes to a computed path (a variable, xargs' input, find's {}):
+# only a person may approve them,
 # so even --yes does not run them (the control-file rule), and they are left out of
 # the check that every attack works once approved.
-PERSON_ONLY = {"for", "output-process-substitution"}
+PERSON_ONLY = {"for", "output-process-substitution", "xargs", "xargs-arg-file", "xargs-i",
+               "xargs-I", "xargs-max-args", "find-exec-plus"}  # fmt: skip
 Run = tuple[Attack, subprocess.CompletedProcess[str]]
 
 

@@ -80,6 +80,12 @@ ATTACKS: list[tuple[str, str, dict[str, Any]]] = [
     ("dd-hook", ".git/hooks/pre-auto-gc", command("dd if=canary.txt of=.git/hooks/pre-auto-gc")),
     ("variable-target", ".git/hooks/fsmonitor-watchman",
      command("D=.git; echo x > $D/hooks/fsmonitor-watchman")),
+    ("glob-target", "Makefile", command("cp canary.txt Makefil[e]")),
+    ("xargs-target", ".envrc", command("echo .envrc | xargs rm")),
+    ("find-exec-target", ".git/hooks/post-update",
+     command("find .git/hooks -maxdepth 0 -exec cp canary.txt {}/post-update \\;")),
+    ("dd-tilde-after-equals", ".git/hooks/pre-applypatch",
+     command("dd if=canary.txt of=~/project/.git/hooks/pre-applypatch")),
 ]  # fmt: skip
 CONTROLS = [write("src/ok.py"), command("echo ok > ok.txt"), write("docs/a.md")]
 MODES = {
@@ -123,8 +129,12 @@ def run(
 ) -> tuple[Attack, dict[str, str | None], subprocess.CompletedProcess[str]]:
     attack = Attack(tmp_path_factory.mktemp(request.param))
     before = prepare(attack)
-    proc = attack.run(*MODES[request.param], *[f"--allow={r}" for r in RULES],
-                      "--deny=write_file(./docs/*)")  # fmt: skip
+    proc = attack.run(
+        *MODES[request.param],
+        *[f"--allow={r}" for r in RULES],
+        "--deny=write_file(./docs/*)",
+        env={"HOME": str(attack.root)},  # ~/project is the workspace
+    )
     return attack, before, proc
 
 

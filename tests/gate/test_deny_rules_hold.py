@@ -131,10 +131,12 @@ NETWORK: list[tuple[str, str]] = [
     ),
 ]
 # Attacks that only a person may approve even without deny rules (they write through
-# a variable, or write a control file), and those whose program this machine lacks.
-PERSON_ONLY = {"for", "git-config-alias", "substituted-argument"} | (
-    set() if shutil.which("sudo") else {"sudo"}
-)
+# a variable, xargs' input or find's {}, or write a control file), and those whose
+# program this machine lacks.
+PERSON_ONLY = {
+    "for", "git-config-alias", "substituted-argument", "xargs", "xargs-n", "xargs-max-args",
+    "xargs-i", "xargs-I", "xargs-a", "xargs-0", "find-exec", "find-execdir", "find-exec-plus",
+} | (set() if shutil.which("sudo") else {"sudo"})  # fmt: skip
 Run = tuple[Attack, subprocess.CompletedProcess[str], Listener]
 
 
