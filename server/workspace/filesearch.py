@@ -21,7 +21,9 @@ one with "/" the path relative to the folder searched.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import base64
+import hashlib
 import json
 import os
 import re
@@ -449,12 +451,27 @@ def _rg_search_records(
     keep: Callable[[str], str | None],
     limit: int,
 ) -> SearchResult | None:
-    with tempfile.TemporaryDirectory(prefix="agentls-rg-") as scratch:
-        if skip_rules:
-            rules = Path(scratch) / "secret-files"
-            rules.write_text("\n".join(skip_rules) + "\n", encoding="utf-8")
-            run.args[2:2] = ["--ignore-file", str(rules)]
-        return _rg_matches(run, _once_per_path(wanted), keep, limit)
+    if skip_rules:
+        run.args[2:2] = ["--ignore-file", _ignore_file("\n".join(skip_rules) + "\n")]
+    return _rg_matches(run, _once_per_path(wanted), keep, limit)
+
+
+def _ignore_file(text: str) -> str:
+    """An ignore file holding ``text``, written once per process and reused by every search."""
+    path = _scratch() / f"ignore-{hashlib.sha256(text.encode()).hexdigest()[:16]}"
+    if not path.exists():  # also when something cleaned the temp folder meanwhile
+        path.parent.mkdir(mode=0o700, exist_ok=True)
+        part = path.with_name(f"{path.name}.{threading.get_ident()}")
+        part.write_text(text, encoding="utf-8")
+        os.replace(part, path)  # whole, even with two searches writing it at once
+    return str(path)
+
+
+@lru_cache(maxsize=1)
+def _scratch() -> Path:
+    folder = Path(tempfile.mkdtemp(prefix="agentls-rg-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
 
 
 def _rg_matches(
