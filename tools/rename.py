@@ -1,8 +1,8 @@
-"""rename: a symbol renamed everywhere by the language server, applied as reviewed edits."""
+"""rename: a symbol renamed everywhere by the language server, one reviewed change of every file."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from agentls.contracts.tooling import ErrorCode, Risk, ToolError, ToolOutput
 from agentls.tools.changes import check_not_stale, remember_version, unified_diff
@@ -18,6 +18,8 @@ class RenameInput(BaseModel):
     line: int = Field(ge=1, description="The 1-based line it appears on.")
     symbol: str = Field(description="The identifier as written on that line.")
     new_name: str = Field(description="Its new name.")
+    # The server's answer, asked once per call: the gate, the review and the run see one change.
+    _answer: list[FileChange] | None = PrivateAttr(default=None)
 
 
 def _validate(params: RenameInput, ctx: ToolContext) -> None:
@@ -29,8 +31,17 @@ def _validate(params: RenameInput, ctx: ToolContext) -> None:
 
 
 async def _changes(params: RenameInput, ctx: ToolContext) -> list[FileChange]:
-    rel, column = await locate(ctx, params.path, params.line, params.symbol)
-    return await intelligence(ctx).rename(rel, params.line, column, params.new_name)
+    if params._answer is None:
+        rel, column = await locate(ctx, params.path, params.line, params.symbol)
+        params._answer = await intelligence(ctx).rename(rel, params.line, column, params.new_name)
+    return params._answer
+
+
+async def _touched(params: RenameInput, ctx: ToolContext) -> list[str]:
+    """Every file the rename changes, for the permission rules (the gate asks about
+    each, not only the path the call names)."""
+    _validate(params, ctx)
+    return [ctx.workspace.relative(c.path) for c in await _changes(params, ctx)]
 
 
 async def _run(params: RenameInput, ctx: ToolContext) -> ToolOutput:
@@ -38,22 +49,18 @@ async def _run(params: RenameInput, ctx: ToolContext) -> ToolOutput:
     changes = await _changes(params, ctx)
     if not changes:
         return ToolOutput("The language server found nothing to change.", {"files": 0})
-    for change in changes:  # every file first: no half-done rename over a stale read
+    for change in changes:  # every file first: no rename over a stale read
         check_not_stale(ctx, change.path, change.version)
-    done: list[str] = []
-    for change in changes:
-        outcome = await ctx.workspace.write(
-            change.path, change.new_text, expected_version=change.version, create=False
+    summary = f"rename {params.symbol} -> {params.new_name} in {len(changes)} file(s)"
+    outcome = await ctx.workspace.apply_changes(changes, summary)
+    if not outcome.applied:
+        reason = outcome.message or "no reason given"
+        raise ToolError(
+            ErrorCode.PERMISSION_DENIED, f"the rename was rejected: {reason}; nothing was changed"
         )
-        if not outcome.applied:
-            reason = outcome.message or "no reason given"
-            kept = f"; already renamed in {', '.join(done)}" if done else "; nothing was written"
-            raise ToolError(
-                ErrorCode.PERMISSION_DENIED,
-                f"the rename in {change.path} was rejected: {reason}{kept}",
-            )
-        await remember_version(ctx, change.path, outcome)
-        done.append(change.path)
+    done = list(outcome.files)
+    for path, written in outcome.files.items():
+        await remember_version(ctx, path, written)
     count = sum(
         c.new_text.count(params.new_name) - c.old_text.count(params.new_name) for c in changes
     )
@@ -61,6 +68,15 @@ async def _run(params: RenameInput, ctx: ToolContext) -> ToolOutput:
         f"Renamed {params.symbol} to {params.new_name} in {len(done)} file(s): {', '.join(done)}"
         f" ({count} occurrence(s))."
     )
+    notes = [f"{path}: {w.message}" for path, w in outcome.files.items() if w.message]
+    if outcome.message:
+        notes.insert(0, outcome.message)
+    if notes:
+        message += "\n" + "\n".join(notes)
+    landed = [path for path, w in outcome.files.items() if w.landed is not None]
+    if landed:
+        names = ", ".join(landed)
+        message += f"\nWhat landed differs from the proposal in {names}: read them again."
     return ToolOutput(message, {"files": len(done), "paths": done, "occurrences": count})
 
 
@@ -87,4 +103,5 @@ RENAME: ToolDefinition[RenameInput] = ToolDefinition(
     summary=lambda params: f"rename {params.symbol} -> {params.new_name} ({params.path})",
     validate=_validate,
     detail=_detail,
+    more_subjects=_touched,
 )

@@ -12,12 +12,19 @@ from __future__ import annotations
 import hashlib
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from acp.interfaces import Client
-from acp.schema import FileEditToolCallContent, ToolCallProgress, ToolCallStart, ToolCallUpdate
+from acp.schema import (
+    ContentToolCallContent,
+    FileEditToolCallContent,
+    TerminalToolCallContent,
+    ToolCallProgress,
+    ToolCallStart,
+    ToolCallUpdate,
+)
 
 from agentls.acp.permission import Choice, PermissionAsker, remember
 from agentls.acp.toolcalls import CURRENT_CALL, locations
@@ -27,16 +34,19 @@ from agentls.contracts.tooling import ErrorCode, Risk, ToolError
 from agentls.permissions.policy import PermissionPolicy
 from agentls.permissions.rules import Rule
 from agentls.workspace.interface import (
+    ChangesOutcome,
     CommandResult,
     FileSnapshot,
     Listing,
     SearchResult,
     WriteOutcome,
 )
-from agentls.workspace.local import LocalWorkspace
+from agentls.workspace.language import FileChange
+from agentls.workspace.local import LocalWorkspace, check_changes
 from agentls.workspace.sandbox import SandboxSettings
 
 log = logging.getLogger(__name__)
+Shown = ContentToolCallContent | FileEditToolCallContent | TerminalToolCallContent
 
 
 @dataclass
@@ -158,6 +168,73 @@ class AcpWorkspace:
                 return WriteOutcome(False, "the person rejected the edit in the editor")
         await self._put(rel, new_text, create)
         return WriteOutcome(True, version=content_version(new_text.encode("utf-8")))
+
+    async def apply_changes(self, changes: Sequence[FileChange], summary: str) -> ChangesOutcome:
+        """Every diff on the call, one permission for all of them, then each file
+        written; a write that fails puts back the files already written."""
+        files: list[tuple[str, str, str]] = []
+        for rel, change in check_changes(self.relative, changes):
+            current = await self._current(rel)
+            if current is None:
+                raise ToolError(ErrorCode.NOT_FOUND, f"{rel} does not exist (any more)")
+            old_text, version = current
+            if change.version != version:
+                raise ToolError(
+                    ErrorCode.CONFLICT,
+                    f"{rel} changed since you read it; read it again (nothing was changed)",
+                    retryable=True,
+                )
+            files.append((rel, old_text, change.new_text))
+        diffs = [self._diff(rel, old, new) for rel, old, new in files]
+        call_id, tool = self._show_diffs(summary, diffs, [rel for rel, _, _ in files])
+        if call_id not in self.approved_calls:
+            asked = [self._review_rules(tool, rel) for rel, _, _ in files]
+            if any(rules is not None for rules in asked):
+                rules = list(dict.fromkeys(r for rs in asked if rs is not None for r in rs))
+                shown: list[Shown] = [*diffs]
+                update = ToolCallUpdate(tool_call_id=call_id, status="pending", content=shown)
+                choice = await self.asker.ask(update, rules)
+                if self.policy is not None:
+                    remember(self.policy, choice, rules)
+                if choice is Choice.CANCELLED:
+                    self.cancel_run()
+                    return ChangesOutcome(False, "the prompt was cancelled")
+                if not choice.allows:
+                    return ChangesOutcome(False, "the person rejected the change in the editor")
+        done: dict[str, WriteOutcome] = {}
+        for rel, _, new_text in files:
+            try:
+                await self._put(rel, new_text, create=False)
+            except ToolError as exc:
+                for back, old, _ in files:
+                    if back in done:
+                        await self._put(back, old, create=False)
+                raise ToolError(exc.code, f"{exc} (nothing was changed)") from None
+            done[rel] = WriteOutcome(True, version=content_version(new_text.encode("utf-8")))
+        return ChangesOutcome(True, files=done)
+
+    def _show_diffs(
+        self, summary: str, diffs: list[FileEditToolCallContent], rels: list[str]
+    ) -> tuple[str, str]:
+        """All diffs on the call that proposes them (or on a call of their own)."""
+        current = CURRENT_CALL.get()
+        if current is not None:
+            call_id, tool = current
+            self.updates.push(
+                ToolCallProgress(
+                    session_update="tool_call_update", tool_call_id=call_id, content=list(diffs)
+                )
+            )
+            return call_id, tool
+        call_id = f"edit-{secrets.token_hex(4)}"
+        where = [loc for rel in rels for loc in locations(self.root, {"path": rel}) or []]
+        self.updates.push(
+            ToolCallStart(
+                session_update="tool_call", tool_call_id=call_id, title=summary, kind="edit",
+                status="pending", content=list(diffs), locations=where,
+            )
+        )  # fmt: skip
+        return call_id, "write_file"
 
     async def _current(self, rel: str) -> tuple[str, str] | None:
         if await self._disk.version(rel) is None:

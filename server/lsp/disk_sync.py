@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -69,43 +70,65 @@ def waits_for_save(editor: EditorClient) -> bool:
     return getattr(sync, "did_save", None) is True
 
 
-def save_request(rel: str, seconds: float) -> str:
+def save_request(rels: Sequence[str], seconds: float) -> str:
+    names = ", ".join(rels)
+    holds, them = ("holds", "it") if len(rels) == 1 else ("hold", "them")
     return (
-        f"agentls: {rel} holds the accepted edit; save it to go on "
-        f"(after {seconds:g} s agentls writes the file itself)"
+        f"agentls: {names} {holds} the accepted edit; save {them} to go on "
+        f"(after {seconds:g} s agentls writes {them} itself)"
     )
+
+
+@dataclass(frozen=True)
+class Pending:
+    """An open buffer that holds an accepted edit, and the text the disk should get."""
+
+    rel: str
+    uri: str
+    text: str
 
 
 async def through_the_editors_save(
-    editor: EditorClient, disk: LocalWorkspace, rel: str, uri: str, text: str
+    editor: EditorClient, disk: LocalWorkspace, files: Sequence[Pending]
 ) -> str:
-    """Wait for the person's save of ``uri`` to put ``text`` on disk; write it at the end
-    of the wait otherwise. Returns what the model should hear ("" when all went as asked)."""
-    data = text.encode("utf-8")
-    if await disk.current_bytes(rel) == data:
+    """Wait for the person's saves to put each file's text on disk; at the end of the
+    wait write the ones still missing. Returns what the model should hear ("" when
+    all went as asked)."""
+    waiting = [f for f in files if await disk.current_bytes(f.rel) != f.text.encode("utf-8")]
+    if not waiting:
         return ""
     seconds = editor.settings.limits.approval_timeout_seconds
-    editor.tell(save_request(rel, seconds))
+    editor.tell(save_request([f.rel for f in waiting], seconds))
     saves = _saves_of(editor)
-    async def landed() -> bool:
-        return await disk.current_bytes(rel) == data
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    notes: list[str] = []
+    written: list[str] = []
+    for pending in waiting:
+        data = pending.text.encode("utf-8")
 
-    saved = await _wait(editor, saves, uri, seconds, landed)
-    on_disk = await disk.current_bytes(rel)
-    if on_disk == data:
-        return ""
-    if saved:
-        return (
-            f"The person saved {rel} with other text than your edit left in it; "
-            "read it again before relying on it."
+        async def landed(rel: str = pending.rel, data: bytes = data) -> bool:
+            return await disk.current_bytes(rel) == data
+
+        saved = await _wait(editor, saves, pending.uri, deadline - loop.time(), landed)
+        on_disk = await disk.current_bytes(pending.rel)
+        if on_disk == data:
+            continue
+        if saved:
+            notes.append(
+                f"The person saved {pending.rel} with other text than your edit left in it; "
+                "read it again before relying on it."
+            )
+            continue
+        await disk.write(pending.rel, pending.text, expected_version=None, create=on_disk is None)
+        written.append(pending.rel)
+    if written:
+        editor.tell(
+            f"agentls: wrote {', '.join(written)} itself (no save came); the editor may say "
+            "the file changed on disk: the buffer holds the same text",
+            types.MessageType.Warning,
         )
-    await disk.write(rel, text, expected_version=None, create=on_disk is None)
-    editor.tell(
-        f"agentls: wrote {rel} itself (no save came); the editor may say it changed on disk: "
-        "the buffer holds the same text",
-        types.MessageType.Warning,
-    )
-    return ""
+    return " ".join(notes)
 
 
 async def _wait(

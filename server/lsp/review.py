@@ -38,6 +38,8 @@ class Proposal:
     summary: str
     session_id: str
     note: str = ""  # said with the question: the buffer holds the person's unsaved changes
+    # One change of several files (a rename): the other files, (rel, before, after).
+    others: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass
@@ -74,7 +76,10 @@ def _prompt(editor: EditorClient, proposal: Proposal) -> Prompt:
         return Prompt(f"{message}\n\n{diff}", [("apply", APPLY), ("reject", REJECT)])
 
     async def show() -> None:
-        await show_diff(editor, proposal.rel, proposal.before, proposal.after)
+        if proposal.others:
+            await show_diff_text(editor, proposal.rel, diff_text(proposal))
+        else:
+            await show_diff(editor, proposal.rel, proposal.before, proposal.after)
 
     choices = [("apply", APPLY), ("show_diff", SHOW_DIFF), ("reject", REJECT)]
     return Prompt(message, choices, again={"show_diff": show})
@@ -103,7 +108,8 @@ def _question(proposal: Proposal) -> Question:
 
 def diff_text(proposal: Proposal) -> str:
     labels = ("current", "proposed")
-    return unified_diff(proposal.rel, proposal.before, proposal.after, labels=labels)
+    files = [(proposal.rel, proposal.before, proposal.after), *proposal.others]
+    return "".join(unified_diff(rel, before, after, labels=labels) for rel, before, after in files)
 
 
 async def show_diff(
@@ -112,8 +118,13 @@ async def show_diff(
     """Write the proposed change as a .diff file in the state dir and open it: (uri, shown).
 
     The file is written on a thread: the editor's other requests go on meanwhile."""
-    client = editor_of(editor)
     diff = unified_diff(rel, before, after, labels=("current", "proposed"))
+    return await show_diff_text(editor, rel, diff)
+
+
+async def show_diff_text(editor: EditorClient | HasEditor, rel: str, diff: str) -> tuple[str, bool]:
+    """Open a unified diff (named after ``rel``) as a document: (uri, shown)."""
+    client = editor_of(editor)
     digest = hashlib.sha256(diff.encode()).hexdigest()[:12]
     path = client.state_dir / "diffs" / f"{Path(rel).name}-{digest}.diff"
     await asyncio.to_thread(write_diff, path, diff)

@@ -11,6 +11,7 @@ buffer holding the person's own unsaved changes is never saved.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -20,19 +21,21 @@ from pygls.uris import from_fs_path
 from pygls.workspace import TextDocument
 
 from agentls.contracts.tooling import ErrorCode, ToolError
-from agentls.lsp import disk_sync, edits
+from agentls.lsp import batch_edits, disk_sync, edits
 from agentls.lsp.disk import OffLoopDisk
 from agentls.lsp.editor import EditorClient, HasEditor, editor_of
 from agentls.lsp.review import Proposal, review_edit
 from agentls.lsp.session_link import EditListener, ModeSource, SessionLink
 from agentls.permissions.modes import Mode
 from agentls.workspace.interface import (
+    ChangesOutcome,
     CommandResult,
     FileSnapshot,
     Listing,
     SearchResult,
     WriteOutcome,
 )
+from agentls.workspace.language import FileChange
 from agentls.workspace.sandbox import SandboxSettings
 
 # How long to wait for the editor's didChange/didOpen after it applied an edit.
@@ -232,8 +235,9 @@ class LspWorkspace:
             text = outcome.landed if outcome.landed is not None else new_text
             try:
                 if doc is not None and route is not None and disk_sync.waits_for_save(self.editor):
+                    pending = disk_sync.Pending(rel, self.uri(rel), text)
                     said = await disk_sync.through_the_editors_save(
-                        self.editor, self._disk, rel, self.uri(rel), text
+                        self.editor, self._disk, [pending]
                     )
                     return replace(outcome, message=said) if said else outcome
                 await self._save(rel, text)
@@ -244,6 +248,32 @@ class LspWorkspace:
         finally:
             if question is not None:
                 question.settled.set()  # the person's agentls.answer may return now
+
+    async def apply_changes(self, changes: Sequence[FileChange], summary: str) -> ChangesOutcome:
+        """One review and one applyEdit for every file (batch_edits.py)."""
+        return await batch_edits.apply_changes(self, changes, summary)
+
+    # The single edit's steps, which batch_edits.py takes for several files.
+    @property
+    def disk(self) -> OffLoopDisk:
+        return self._disk
+
+    def needs_review(self) -> bool:
+        return self._needs_review()
+
+    def emit(self, kind: str, payload: dict[str, Any]) -> None:
+        self._emit(kind, payload)
+
+    async def current_text(
+        self, rel: str, doc: TextDocument | None
+    ) -> tuple[str, str | None] | None:
+        return await self._current(rel, doc)
+
+    async def landed(self, rel: str, before: str, proposed: str) -> tuple[str | None, str | None]:
+        return await self._landed(rel, before, proposed)
+
+    async def save(self, rel: str, text: str) -> None:
+        await self._save(rel, text)
 
     def client_saves_edits(self) -> bool:
         """The client's agentls script saves the buffers an accepted edit touched

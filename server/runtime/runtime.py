@@ -33,6 +33,7 @@ from agentls.permissions.policy import PermissionPolicy
 from agentls.permissions.rules import Rule
 from agentls.runtime import shaping
 from agentls.runtime.registry import ToolRegistry
+from agentls.runtime.subjects import strictest
 from agentls.workspace.interface import ToolContext, ToolDefinition
 
 log = logging.getLogger(__name__)
@@ -182,6 +183,12 @@ class ToolRuntime:
             )
         subject = tool.subject(args)
         decision = self.policy.evaluate(tool.name, tool.risk, tool.subject_kind, subject)
+        try:
+            subject, decision = await strictest(
+                self.policy, tool, args, self.context, subject, decision
+            )
+        except ToolError as exc:
+            return self._tool_error(intent, exc)
         final = await self._decide(intent, turn, tool, args, subject, decision)
         if final.verdict is Verdict.DENY:
             if decision.stop_run:

@@ -6,7 +6,7 @@ tools never touch the disk, a process or the editor except through it.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -15,7 +15,7 @@ from typing import Any, Generic, Literal, Protocol, TypeVar
 from pydantic import BaseModel
 
 from agentls.contracts.tooling import Risk, ToolOutput
-from agentls.workspace.language import LanguageIntelligence
+from agentls.workspace.language import FileChange, LanguageIntelligence
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +64,19 @@ class WriteOutcome:
 
 
 @dataclass(frozen=True, slots=True)
+class ChangesOutcome:
+    """What happened to a change of several files, reviewed and applied as one.
+
+    ``applied`` False means no file was changed; ``files`` holds each changed
+    file's own outcome (its new version, what landed), by workspace path.
+    """
+
+    applied: bool
+    message: str = ""
+    files: dict[str, WriteOutcome] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class CommandResult:
     exit_code: int | None  # None when killed (timeout or cancel)
     output: str  # stdout and stderr interleaved, already bounded
@@ -108,6 +121,15 @@ class Workspace(Protocol):
         when the file moved since, ToolError(conflict) is raised and nothing
         is written. ``create`` True means the file must not exist yet
         (ToolError(conflict) if it appeared meanwhile).
+        """
+        ...
+
+    async def apply_changes(self, changes: Sequence[FileChange], summary: str) -> ChangesOutcome:
+        """Change several existing files as one: one review, all or nothing.
+
+        Each change's ``version`` is the version its ``old_text`` was read at;
+        when any file moved since, ToolError(conflict) is raised and nothing is
+        written. ``summary`` describes the whole change to a person.
         """
         ...
 
@@ -166,6 +188,9 @@ class ToolDefinition(Generic[InputT]):
     # The providing server says the tool changes nothing (MCP readOnlyHint): plan
     # mode may show it, but it is still asked like any external tool.
     read_only_hint: bool = False
+    # Every path a call may write besides ``subject`` (a rename's other files):
+    # permission rules are checked against each, so one protected path asks.
+    more_subjects: Callable[[InputT, ToolContext], Awaitable[list[str]]] | None = None
 
     def input_schema(self) -> dict[str, Any]:
         if self.json_schema is not None:

@@ -7,18 +7,21 @@ import logging
 import os
 import stat
 import tempfile
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from agentls.contracts.tooling import ErrorCode, ToolError
 from agentls.workspace import filesearch, paths, process, sandbox
 from agentls.workspace.interface import (
+    ChangesOutcome,
     CommandResult,
     FileSnapshot,
     Listing,
     SearchResult,
     WriteOutcome,
 )
+from agentls.workspace.language import FileChange
 from agentls.workspace.sandbox import SandboxSettings
 
 log = logging.getLogger(__name__)
@@ -163,6 +166,41 @@ class LocalWorkspace:
             raise _os_error(rel, "write", exc) from exc
         return WriteOutcome(applied=True, version=new_version)
 
+    async def apply_changes(self, changes: Sequence[FileChange], summary: str) -> ChangesOutcome:
+        """All or nothing: every file is checked first; a write that fails puts the
+        files already written back as they were."""
+        planned = check_changes(self.relative, changes)
+        for rel, change in planned:
+            if await self.version(rel) != change.version:
+                raise ToolError(
+                    ErrorCode.CONFLICT,
+                    f"{rel} changed since it was read; read it again (nothing was changed)",
+                    retryable=True,
+                )
+        done: dict[str, WriteOutcome] = {}
+        before: list[tuple[str, bytes | None]] = []
+        for rel, change in planned:
+            try:
+                previous = await self.current_bytes(rel)
+                done[rel] = await self.write(
+                    rel, change.new_text, expected_version=change.version, create=False
+                )
+                before.append((rel, previous))
+            except ToolError as exc:
+                try:
+                    await self.restore_files(before)
+                except OSError as undo_exc:
+                    kept = ", ".join(r for r, _ in before)
+                    raise ToolError(
+                        exc.code,
+                        f"{exc}; and {kept} could not be put back ({undo_exc})",
+                        retryable=False,
+                    ) from None
+                raise ToolError(
+                    exc.code, f"{exc} (nothing was changed)", retryable=exc.retryable
+                ) from None
+        return ChangesOutcome(True, files=done)
+
     async def current_bytes(self, path: str) -> bytes | None:
         """What a file holds now, None when it does not exist (for undo)."""
         try:
@@ -203,6 +241,22 @@ class LocalWorkspace:
             )
             result = replace(result, output=result.output + note)
         return result
+
+
+def check_changes(
+    relative: Callable[[str], str], changes: Sequence[FileChange]
+) -> list[tuple[str, FileChange]]:
+    """Each change under its workspace path; a path named twice or no change at all
+    is refused before anything is read."""
+    if not changes:
+        raise ToolError(ErrorCode.INVALID_INPUT, "no files to change")
+    planned: list[tuple[str, FileChange]] = []
+    for change in changes:
+        rel = relative(change.path)
+        if any(rel == seen for seen, _ in planned):
+            raise ToolError(ErrorCode.INVALID_INPUT, f"{rel} is named twice in one change")
+        planned.append((rel, change))
+    return planned
 
 
 def _check_parent_folders(rel: str, real: Path) -> None:

@@ -198,7 +198,7 @@ async def test_kate_runs_the_bundled_demo_with_the_edit_on_disk(open_client, roo
     said = await saving  # asked in one line; Ctrl+S: the edit on disk through Kate's save
     assert said == (
         "agentls: greet.py holds the accepted edit; save it to go on "
-        "(after 120 s agentls writes the file itself)"
+        "(after 120 s agentls writes it itself)"
     )
     actions = await wait_for_actions(editor, uri, "agentls: Allow once")
     await pick(editor, titled(actions, "agentls: Allow once"))
