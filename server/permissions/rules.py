@@ -195,9 +195,11 @@ class RuleSet:
 
     def merged(self, other: RuleSet) -> RuleSet:
         return RuleSet(
-            self.allow + other.allow, self.ask + other.ask, self.deny + other.deny,
+            self.allow + other.allow,
+            self.ask + other.ask,
+            self.deny + other.deny,
             self.protected + other.protected,
-        )  # fmt: skip
+        )
 
     def is_protected(self, path: str) -> bool:
         """A control file: writing it always needs a person."""

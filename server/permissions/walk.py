@@ -52,8 +52,9 @@ _CHDIR = frozenset({"cd", "pushd", "popd"})
 _DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
 _DECLARE_OPTIONS = frozenset("xrpgilu")
 # Every program name the walk looks at more closely than "a program with arguments".
-_SPECIAL = frozenset({*_CHDIR, *_DECLARERS, *_UNRESOLVED_BUILTINS, *_LAUNCHERS, "ln",
-                      *wrappers.NAMES})  # fmt: skip
+_SPECIAL = frozenset(
+    {*_CHDIR, *_DECLARERS, *_UNRESOLVED_BUILTINS, *_LAUNCHERS, "ln", *wrappers.NAMES}
+)
 
 
 def safe_env(name: str) -> bool:

@@ -113,8 +113,11 @@ def main() -> None:
     print("| command line | mean length | p50 ms (CPU) | p99 ms (CPU) | p99 ms (wall) |")
     print("|---|---|---|---|---|")
     worst: dict[str, float] = {}
-    rows = [(kind, size) for kind in KINDS for size in (SIZES if kind == "chained commands"
-                                                         else SIZES[-1:])]  # fmt: skip
+    rows = [
+        (kind, size)
+        for kind in KINDS
+        for size in (SIZES if kind == "chained commands" else SIZES[-1:])
+    ]
     for kind, size in rows:
         length, p50, p99, wall = measure(size, reps, kind)
         worst[kind] = max(worst.get(kind, 0.0), p99)

@@ -87,9 +87,13 @@ class Attack:
         script, environment = self.script()
         return subprocess.run(
             [*AGENTLS, "ask", "attack", "--model", f"scripted:{script}", *flags],
-            cwd=self.workspace, env={**environment, **(env or {})}, capture_output=True,
-            text=True, timeout=timeout, stdin=subprocess.DEVNULL,
-        )  # fmt: skip
+            cwd=self.workspace,
+            env={**environment, **(env or {})},
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            stdin=subprocess.DEVNULL,
+        )
 
     def decisions(self) -> dict[str, dict[str, Any]]:
         """The logged permission decision of each call, by call id (for failure messages)."""

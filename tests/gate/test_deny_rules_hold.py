@@ -214,6 +214,8 @@ def test_deny_holds_in_bypass_mode(bypass: Run, index: int) -> None:
 
 def test_no_spelling_reaches_the_network(run: Run, bypass: Run) -> None:
     for attack, _, server in (run, bypass):
-        sources = [attack.decisions().get(f"attack_{i}", {}).get("source") for i in
-                   range(len(ATTACKS), len(ATTACKS) + len(NETWORK))]  # fmt: skip
+        sources = [
+            attack.decisions().get(f"attack_{i}", {}).get("source")
+            for i in range(len(ATTACKS), len(ATTACKS) + len(NETWORK))
+        ]
         assert server.connections == 0, sources

@@ -79,8 +79,11 @@ def prepare(attack: Attack) -> Path:
         name = f"o{index}"
         (ws / f"link_{name}").symlink_to(outside / name)
         attack.add(command(line.replace("{o}", str(outside)).replace("{n}", name)))
-    attack.add(command("echo inside > inside.txt"), command("echo x > sub/../inside2.txt"),
-               command("echo x > /dev/null"))  # fmt: skip
+    attack.add(
+        command("echo inside > inside.txt"),
+        command("echo x > sub/../inside2.txt"),
+        command("echo x > /dev/null"),
+    )
     return outside
 
 

@@ -35,8 +35,11 @@ def trust(attack: Attack) -> None:
     env = {**os.environ, "AGENTLS_STATE_DIR": str(attack.root / "state")}
     subprocess.run(
         [*AGENTLS, "trust", "--workspace", str(attack.workspace)],
-        env=env, check=True, capture_output=True, timeout=60,
-    )  # fmt: skip
+        env=env,
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
 
 
 @pytest.fixture(params=[False, True], ids=["untrusted", "trusted"])
@@ -64,9 +67,14 @@ def test_base_url_routes_requests_only_once_trusted(tmp_path: Path, trusted: boo
             "XDG_CONFIG_HOME": str(tmp_path / "config"),
         }
         subprocess.run(
-            [*AGENTLS, "ask", "hello"], cwd=attack.workspace, env=env,
-            capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL,
-        )  # fmt: skip
+            [*AGENTLS, "ask", "hello"],
+            cwd=attack.workspace,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            stdin=subprocess.DEVNULL,
+        )
         if trusted:
             assert theirs.connections >= 1
         else:
@@ -102,9 +110,13 @@ LOOSENING: list[tuple[str, dict[str, Any], dict[str, Any], str]] = [
     ("name", "data", "attempt", "made"), LOOSENING, ids=[c[0] for c in LOOSENING]
 )
 def test_the_gate_loosens_only_once_trusted(
-    tmp_path: Path, trusted: bool, name: str, data: dict[str, Any], attempt: dict[str, Any],
+    tmp_path: Path,
+    trusted: bool,
+    name: str,
+    data: dict[str, Any],
+    attempt: dict[str, Any],
     made: str,
-) -> None:  # fmt: skip
+) -> None:
     attack = Attack(tmp_path)
     workspace_file(attack, data)
     if trusted:
@@ -122,9 +134,12 @@ def test_sandbox_keys_apply_only_once_trusted(tmp_path: Path, trusted: bool) -> 
         attack = Attack(tmp_path, settings={"sandbox": "auto"})
         workspace_file(
             attack,
-            {"sandboxNetwork": True, "sandboxEnv": {"PLANTED": "p1"},
-             "sandboxWritable": [str(outside)]},
-        )  # fmt: skip
+            {
+                "sandboxNetwork": True,
+                "sandboxEnv": {"PLANTED": "p1"},
+                "sandboxWritable": [str(outside)],
+            },
+        )
         if trusted:
             trust(attack)
         attack.add(

@@ -49,8 +49,7 @@ async def test_workspace_scoped_rules_and_mode_do_not_loosen_the_gate(
     options = {"model": MODEL, "workspaceScoped": loose}
     editor = await open_editor(init_options=options, configuration=options)
     editor.answers = ["Deny"]
-    fake.add(turn("", tool_calls=[("t1", "run_command", {"command": "touch made"})]),
-                    turn("done"))  # fmt: skip
+    fake.add(turn("", tool_calls=[("t1", "run_command", {"command": "touch made"})]), turn("done"))
     await editor.ask("go")
     await editor.wait_finished()
     assert not (root / "made").exists()
@@ -79,9 +78,11 @@ async def test_a_missing_sandbox_is_told_at_start(
         if found:
             (tools / name).symlink_to(found)
     editor = await start_editor(
-        root, {**model_env, "PATH": str(tools)}, init_options={"model": MODEL},
+        root,
+        {**model_env, "PATH": str(tools)},
+        init_options={"model": MODEL},
         configuration={"model": MODEL},
-    )  # fmt: skip
+    )
     try:
         message = await editor.wait_for_message("bwrap")
         assert any(
