@@ -62,14 +62,13 @@ def accept_edits_like_kate(editor: Editor) -> RecentCommand:
 
 class SavingEditor:
     """A plain editor's view of the files it has open (Kate's, Helix's): the
-    digest of each at load or at its own save. A file whose digest differs from that one is "modified on
-    disk" (KTextEditor compares digests, so a write of the same bytes is not)."""
+    digest of each at load or at its own save. A file whose digest differs
+    from that one is "modified on disk" (KTextEditor compares digests, so a
+    write of the same bytes is not)."""
 
     def __init__(self, editor: Editor) -> None:
         self.editor = editor
-        self.digests = {
-            uri: _digest(Path(uri.removeprefix("file://"))) for uri in editor.buffers
-        }
+        self.digests = {uri: _digest(Path(uri.removeprefix("file://"))) for uri in editor.buffers}
 
     def open(self, rel: str) -> str:
         uri = self.editor.open(rel)

@@ -195,7 +195,7 @@ def test_plain_eglot_without_a_save_gets_the_file_written_and_asks_at_save(
     or saved. Save anyway?" at the next save)."""
     greet = make_demo_workspace(root)
     model_env = {**model_env, "AGENTLS_TEST_NO_SAVE": "1"}
-    outcome, report = run_demo(root, tmp_path, model_env, "plain", "Apply\ny\nAllow once\n")
+    _, report = run_demo(root, tmp_path, model_env, "plain", "Apply\ny\nAllow once\n")
     assert any("wrote greet.py itself" in m for m in report["shown"]), report["shown"]
     assert report["buffer"] == DEMO_EDITED and greet.read_text() == DEMO_EDITED
     assert report["modified"] is True and report["modtimeOk"] is False

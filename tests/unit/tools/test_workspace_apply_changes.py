@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from agentls.contracts.tooling import ErrorCode, ToolError
-from agentls.workspace.language import FileChange
 from agentls.workspace import local
+from agentls.workspace.language import FileChange
 from agentls.workspace.local import LocalWorkspace
 
 
