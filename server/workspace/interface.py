@@ -10,12 +10,13 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, Generic, Literal, Protocol, TypeVar
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
 
 from agentls.contracts.tooling import Risk, ToolOutput
 from agentls.workspace.language import FileChange, LanguageIntelligence
+
+if TYPE_CHECKING:  # pydantic loads with the tools, not when a face starts
+    from pydantic import BaseModel
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +154,7 @@ class ToolContext:
     intelligence: LanguageIntelligence | None = None
 
 
-InputT = TypeVar("InputT", bound=BaseModel)
+InputT = TypeVar("InputT", bound="BaseModel")
 
 # "text": rules match their pattern as a glob against free text (an external
 # tool's arguments as JSON, or the one argument its settings name).
