@@ -172,7 +172,10 @@ class Conversation:
             self.checkpointer.settings = settings.checkpoints
         self.projector.policy = settings.context_policy(self.provider.model_id)
         if self.problems_hook is not None:
-            self.problems_hook.intelligence.configure(settings.language_servers, settings.problems)
+            self.problems_hook.intelligence.configure(
+                settings.language_servers, settings.problems,
+                source=settings.wire.language_intelligence,
+            )  # fmt: skip
 
     def resume_context(self, state: SessionState) -> None:
         """Pick up the last compaction summary and plan of a resumed session."""

@@ -187,7 +187,10 @@ def build_session(
         projector=make_projector(settings, model_id=model_id, registry=registry),
     )
     if languages is not None:
-        intelligence = languages.attach(workspace, settings.language_servers, settings.problems)
+        intelligence = languages.attach(
+            workspace, settings.language_servers, settings.problems,
+            source=settings.wire.language_intelligence,
+        )  # fmt: skip
         context.intelligence = intelligence
         parts.problems_hook = ProblemsAfterEdits(
             intelligence, lambda name: _risk(registry, name), log.append

@@ -79,6 +79,9 @@ class WireSettings(BaseModel):
     # (null turns one off); problems after edits (afterEdits, severity, settleSeconds).
     language_servers: dict[str, LanguageServerConfig | None] = Field(default_factory=dict)
     problems: ProblemsSettings = Field(default_factory=ProblemsSettings)
+    # Who answers problems, definitions, references, symbols and renames: "auto" (the
+    # editor where it answers them, else agentls's own servers), "editor", "agentls".
+    language_intelligence: Literal["auto", "editor", "agentls"] = "auto"
     # How an editor asks (FACE_KEYS): "auto" (a prompt, or code actions once the
     # editor shows it cannot prompt), "prompt", "codeAction"; edit reviews may also
     # use the editor's own preview ("editor").

@@ -11,6 +11,7 @@ import os
 import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -121,7 +122,9 @@ def effective_servers(
     for name, config in merged.items():
         if config is None or not config.enabled:
             continue
-        executable = shutil.which(config.command, path=path_env)
+        executable = _which(
+            config.command, path_env if path_env is not None else os.environ.get("PATH")
+        )
         why = "" if executable else _missing(config)
         choices.append(ServerChoice(name, config, executable, why))
     present = {c.name for c in choices if c.executable}
@@ -134,15 +137,26 @@ def effective_servers(
     ]
 
 
+@lru_cache(maxsize=256)
+def _which(command: str, path_env: str | None) -> str | None:
+    """Each session resolves every server; PATH rarely changes within a process."""
+    return shutil.which(command, path=path_env)
+
+
 def _missing(config: LanguageServerConfig) -> str:
     how = f"; install it: {config.install}" if config.install else ""
     return f"{config.command} was not found on PATH{how}"
 
 
 def discover_language_servers(
-    settings: Mapping[str, LanguageServerConfig | None] | None = None,
+    settings: Mapping[str, LanguageServerConfig | None] | None = None, *, fresh: bool = True
 ) -> list[ServerChoice]:
-    """Which language servers agentls would use here, and why any is missing (for doctor)."""
+    """Which language servers agentls would use here, and why any is missing (for doctor).
+
+    ``fresh`` looks on PATH again, so a server installed since shows up.
+    """
+    if fresh:
+        _which.cache_clear()
     return effective_servers(settings or {}, os.environ.get("PATH"))
 
 

@@ -76,6 +76,11 @@ class Connection:
         self._pull: bool | None = None  # pull diagnostics; None: not tried yet
         self._stderr: asyncio.Task[None] | None = None
         self._closing = False
+        self.listener: Callable[[], None] | None = None  # told when it starts, fails or stops
+
+    def _changed(self) -> None:
+        if self.listener is not None:
+            self.listener()
 
     @property
     def running(self) -> bool:
@@ -94,14 +99,18 @@ class Connection:
                 await self._discard()
                 if self.crashes > 1:
                     self.failure = f"{self.name} crashed twice; it stays off until agentls restarts"
+                    self._changed()
                     raise ServerUnavailable(self.failure)
                 log.warning("%s exited; restarting it once", self.name)
             try:
-                return await self._start()
+                client = await self._start()
             except ServerUnavailable as exc:
                 self.failure = str(exc)
                 await self._discard()
+                self._changed()
                 raise
+            self._changed()
+            return client
 
     async def _start(self) -> _Client:
         client = _Client(self)
@@ -184,6 +193,7 @@ class Connection:
     def _exited(self, code: int | None) -> None:
         if not self._closing:
             log.warning("language server %s exited with code %s", self.name, code)
+            self._changed()
 
     async def sync(self, uri: str, language_id: str, text: str) -> int:
         """Make the server see ``text`` for ``uri``; returns the document version."""

@@ -4,16 +4,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Mapping
+import logging
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from agentls.intelligence.config import LanguageServerConfig, ProblemsSettings
-from agentls.intelligence.service import WorkspaceIntelligence
+from agentls.intelligence.editor import METHODS, EditorIntelligence, EditorLanguage
+from agentls.intelligence.service import Source, WorkspaceIntelligence
 from agentls.workspace.interface import Workspace
 
 if TYPE_CHECKING:  # pygls loads only when a session first needs a server
     from agentls.intelligence.connection import Connection
+
+log = logging.getLogger(__name__)
+# Told the language servers' state whenever it changes (the editors' status).
+StatusListener = Callable[[dict[str, Any]], None]
 
 Key = tuple[Path, str, Path]  # workspace root, server name, project root
 
@@ -23,17 +29,51 @@ class LanguageHub:
         self.connections: dict[Key, Connection] = {}
         self._users: dict[Path, int] = {}
         self._closing: set[asyncio.Task[None]] = set()
+        # The editor's own intelligence, where the face has one (the language server).
+        self.editor: EditorLanguage | None = None
+        self.on_change: StatusListener | None = None
 
     def attach(
         self,
         workspace: Workspace,
         servers: Mapping[str, LanguageServerConfig | None],
         problems: ProblemsSettings,
+        *,
+        source: Source = "auto",
     ) -> WorkspaceIntelligence:
         """One session's view; nothing starts until a tool or an edit needs a server."""
         root = workspace.root
         self._users[root] = self._users.get(root, 0) + 1
-        return WorkspaceIntelligence(self, workspace, servers, problems)
+        if self.editor is not None:
+            return EditorIntelligence(
+                self, workspace, servers, problems, editor=self.editor, source=source
+            )
+        return WorkspaceIntelligence(self, workspace, servers, problems, source=source)
+
+    def status(self) -> dict[str, Any]:
+        """Which servers agentls runs, and what the editor answers itself."""
+        editor = self.editor
+        offered = [m for m in METHODS if editor is not None and editor.offers(m)]
+        return {
+            "editor": {"name": editor.name, "answers": offered} if offered and editor else None,
+            "servers": [
+                {
+                    "name": c.name, "root": str(c.root),
+                    "state": "failed" if c.failure else "running" if c.running else "stopped",
+                    "detail": c.failure or "",
+                }
+                for c in self.connections.values()
+            ],
+        }  # fmt: skip
+
+    def changed(self) -> None:
+        listener = self.on_change
+        if listener is None:
+            return
+        try:
+            listener(self.status())
+        except Exception as exc:  # a status line never breaks a run
+            log.info("language server status not told: %r", exc)
 
     def connection(
         self, root: Path, name: str, config: LanguageServerConfig, executable: str, project: Path
@@ -46,6 +86,7 @@ class LanguageHub:
             if found is not None:  # the settings changed: the old one goes
                 self._close_later([found])
             found = Connection(name, config, executable, project)
+            found.listener = self.changed
             self.connections[key] = found
         return found
 
@@ -60,6 +101,8 @@ class LanguageHub:
         for key in [k for k in self.connections if k[0] == root]:
             del self.connections[key]
         self._close_later(doomed)
+        if doomed:
+            self.changed()
 
     def _close_later(self, doomed: list[Connection]) -> None:
         if not doomed:

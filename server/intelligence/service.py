@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from agentls.contracts.tooling import ErrorCode, ToolError
 from agentls.intelligence.config import (
@@ -50,6 +50,8 @@ if TYPE_CHECKING:
 else:
     types = LazyModule("lsprotocol.types")
 
+# Who answers the Workspace's language questions (the `languageIntelligence` setting).
+Source = Literal["auto", "editor", "agentls"]
 SEVERITIES: dict[int, Severity] = {1: "error", 2: "warning", 3: "information", 4: "hint"}
 MAX_RESULTS = 200
 
@@ -69,18 +71,26 @@ class WorkspaceIntelligence:
         workspace: Workspace,
         servers: Mapping[str, LanguageServerConfig | None],
         problems: ProblemsSettings,
+        *,
+        source: Source = "auto",
     ) -> None:
         self.hub = hub
         self.workspace = workspace
         self.problem_settings = problems
+        self.source: Source = source  # who answers: see editor.py
         self.choices: list[ServerChoice] = effective_servers(servers)
         self.pending = Baseline()  # what the next after-edit report compares with
 
     def configure(
-        self, servers: Mapping[str, LanguageServerConfig | None], problems: ProblemsSettings
+        self,
+        servers: Mapping[str, LanguageServerConfig | None],
+        problems: ProblemsSettings,
+        *,
+        source: Source = "auto",
     ) -> None:
         self.choices = effective_servers(servers)
         self.problem_settings = problems
+        self.source = source
 
     # -- which servers serve a file --------------------------------------------------
 
@@ -92,7 +102,11 @@ class WorkspaceIntelligence:
         ]  # fmt: skip
 
     def why_none(self, rel: str) -> str | None:
-        """Why no server can check ``rel``, or None when one may."""
+        """Why nothing can check ``rel``, or None when something may."""
+        return self.why_none_own(rel)
+
+    def why_none_own(self, rel: str) -> str | None:
+        """Why none of agentls's own servers can check ``rel``, or None when one may."""
         matching = self._matching(rel)
         if any(c.executable for c in matching):
             return None
@@ -183,7 +197,7 @@ class WorkspaceIntelligence:
         unsettled: list[str] = []
 
         async def one(rel: str) -> None:
-            why = self.why_none(rel)
+            why = self.why_none_own(rel)
             if why is not None:
                 unchecked[rel] = why
                 return
@@ -246,7 +260,7 @@ class WorkspaceIntelligence:
 
     async def _serving(self, rel: str, capability: str) -> tuple[Connection, str]:
         """The first server for ``rel`` that offers ``capability``, synced."""
-        why = self.why_none(rel)
+        why = self.why_none_own(rel)
         if why is not None:
             raise ToolError(ErrorCode.NOT_FOUND, why)
         reasons = []
@@ -394,6 +408,10 @@ class WorkspaceIntelligence:
             raise ToolError(
                 ErrorCode.NOT_FOUND, "the language server found nothing to rename there"
             )
+        return await self._file_changes(edit)
+
+    async def _file_changes(self, edit: types.WorkspaceEdit) -> list[FileChange]:
+        """A rename's WorkspaceEdit as whole-file changes of the text the Workspace reads."""
         changes = []
         for uri, edits in _edits_by_uri(edit).items():
             target = self._rel_of(uri)

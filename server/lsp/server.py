@@ -128,9 +128,11 @@ class AgentServer(LanguageServer):
     def manager(self) -> ConversationManager:
         if self._manager is None:
             from agentls.conversation.manager import ConversationManager
+            from agentls.lsp import editor_intelligence
 
             self._manager = ConversationManager(self.store, face="lsp")
             self._manager.mcp.notify = lambda note: self.tell(f"agentls: {note}", _WARNING)
+            editor_intelligence.connect(self._manager.languages, self)
         return self._manager
 
     @property
