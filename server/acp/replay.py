@@ -23,6 +23,7 @@ from agentls.contracts.messages import (
     ToolResultBlock,
     ToolUseBlock,
 )
+from agentls.session import events as ev
 from agentls.session.reader import read_events
 
 
@@ -37,10 +38,9 @@ def history_updates(
 
 def call_titles(log_path: Path) -> dict[str, str]:
     titles = {}
-    for event in read_events(log_path, kinds=("tool_intent",)):
-        call_id, summary = event.get("callId"), event.get("summary")
-        if isinstance(call_id, str) and isinstance(summary, str):
-            titles[call_id] = summary
+    for event in read_events(log_path, kinds=(ev.TOOL_INTENT,)):
+        if isinstance(event, ev.ToolIntent) and event.summary is not None:
+            titles[event.call_id] = event.summary
     return titles
 
 
@@ -85,9 +85,10 @@ def _title(block: ToolUseBlock) -> str:
 def session_cost(log_path: Path) -> float | None:
     """What the session's model calls cost so far (USD); None once one price was unknown."""
     total = 0.0
-    for event in read_events(log_path, kinds=("usage",)):
-        cost = event.get("costUsd")
-        if not isinstance(cost, int | float):
+    for event in read_events(log_path, kinds=(ev.USAGE,)):
+        if not isinstance(event, ev.UsageEvent):
+            continue
+        if event.cost_usd is None:
             return None
-        total += cost
+        total += event.cost_usd
     return total

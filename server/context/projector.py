@@ -21,7 +21,6 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from agentls.context.elision import elide_message
 from agentls.context.estimate import Calibration, measure, message_tokens, tools_tokens
@@ -31,6 +30,7 @@ from agentls.context.summary import head_message, summary_request
 from agentls.contracts.messages import Message, ToolResultBlock, ToolUseBlock
 from agentls.contracts.model_io import ModelInput, ToolSpec
 from agentls.contracts.usage import Usage
+from agentls.session.events import ContextProjected
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,8 +38,8 @@ class Projection:
     request: ModelInput
     estimated_tokens: int
     wants_compaction: bool
-    # The ``context_projected`` payload when the projection's shape moved, else None.
-    changed: dict[str, Any] | None
+    # The ``context_projected`` event (the loop adds run and turn) when the shape moved.
+    changed: ContextProjected | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,23 +226,23 @@ class ContextProjector:
             self._old_bulky -= self._bulky[index]
         self._elided += 1
 
-    def _shape_change(self, estimate: int) -> dict[str, Any] | None:
+    def _shape_change(self, estimate: int) -> ContextProjected | None:
         # The frontier passing messages with nothing bulky changes nothing the model sees.
         shape = (self._cut, self._summary_seq, self._elided)
         if shape == self._announced:
             return None
         self._announced = shape
-        return {
-            "fromMessage": self._cut,
-            "summarySeq": self._summary_seq,
-            "elidedFrom": self._cut if self._head_end is None else self._head_end,
-            "elidedBefore": self._frontier,
-            "bulkyChars": BULKY_TOOL_RESULT_CHARS,
-            "elided": self._elided,
-            "estimatedTokens": estimate,
-            "compactAt": self.policy.compact_at,
-            "window": self.policy.window,
-        }
+        return ContextProjected(
+            from_message=self._cut,
+            summary_seq=self._summary_seq,
+            elided_from=self._cut if self._head_end is None else self._head_end,
+            elided_before=self._frontier,
+            bulky_chars=BULKY_TOOL_RESULT_CHARS,
+            elided=self._elided,
+            estimated_tokens=estimate,
+            compact_at=self.policy.compact_at,
+            window=self.policy.window,
+        )
 
     # --- compaction ---------------------------------------------------------
 

@@ -12,16 +12,16 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from agentls.checkpoints.gitstore import GitError, GitStore
 from agentls.contracts.tooling import Risk, ToolIntent
 from agentls.conversation.outside_changes import OutsideChanges
 from agentls.conversation.settings import CheckpointSettings
 from agentls.runtime.registry import ToolRegistry
-from agentls.session.events import CHECKPOINT, CHECKPOINT_STARTED
+from agentls.session import events as ev
 from agentls.session.log import SessionLog
 from agentls.session.reader import read_events
+from agentls.session.records import ChangedFile
 from agentls.workspace.interface import ToolContext, Workspace
 
 log = logging.getLogger(__name__)
@@ -74,10 +74,9 @@ class Checkpointer:
         self._reads = dict(self.context.reads)
         self._before = await self._snapshot(f"{self._number}/before", turn=set())
         if self._before is not None:  # so a crash mid-turn can still be undone
-            self.log.append(
-                CHECKPOINT_STARTED, run=run_id, turn=turn, number=self._number,
-                before=self._before,
-            )  # fmt: skip
+            self.log.append(ev.CheckpointStarted(
+                run=run_id, turn=turn, number=self._number, before=self._before,
+            ))  # fmt: skip
 
     async def after_act(self, run_id: str, turn: int) -> list[str]:
         if self.context.reads:  # watched once the model has read something (not before:
@@ -204,40 +203,40 @@ async def record(
 ) -> None:
     """The checkpoint event: both snapshots and the files the turn changed."""
     changes = await store.changes(before, after)
-    session_log.append(
-        CHECKPOINT, run=run_id, turn=turn, number=number, before=before, after=after,
-        changed=[{"path": c.path, "status": c.status} for c in changes],
+    session_log.append(ev.Checkpoint(
+        run=run_id, turn=turn, number=number, before=before, after=after,
+        changed=[ChangedFile(path=c.path, status=c.status) for c in changes],
         interrupted=interrupted,
-    )  # fmt: skip
+    ))  # fmt: skip
 
 
 async def finish_interrupted(store: GitStore, session_log: SessionLog) -> None:
     """Close checkpoints whose turn never reached its end (the process died)."""
-    events = read_events(session_log.path, kinds=(CHECKPOINT, CHECKPOINT_STARTED))
-    done = {e.get("number") for e in events if e.get("kind") == CHECKPOINT}
+    events = read_events(session_log.path, kinds=(ev.CHECKPOINT, ev.CHECKPOINT_STARTED))
+    done = {e.number for e in events if isinstance(e, ev.Checkpoint)}
     for started in events:
-        if started.get("kind") != CHECKPOINT_STARTED or started.get("number") in done:
+        if not isinstance(started, ev.CheckpointStarted) or started.number in done:
             continue
-        number = int(started["number"])
+        number = started.number
         session_id = session_log.path.stem
         after = await store.snapshot(f"{session_id}/{number}/after")
         await record(
             store=store,
             session_log=session_log,
-            run_id=started.get("run"),
-            turn=started.get("turn"),
+            run_id=started.run,
+            turn=started.turn,
             number=number,
-            before=str(started["before"]),
+            before=started.before,
             after=after,
             interrupted=True,
         )
 
 
 def _last_number(path: Path) -> int:
-    events = read_events(path, kinds=(CHECKPOINT, CHECKPOINT_STARTED))
-    numbers = [int(e.get("number", 0)) for e in events]
+    events = read_events(path, kinds=(ev.CHECKPOINT, ev.CHECKPOINT_STARTED))
+    numbers = [e.number for e in events if isinstance(e, ev.Checkpoint | ev.CheckpointStarted)]
     return max(numbers, default=0)
 
 
-def checkpoint_events(path: Path) -> list[dict[str, Any]]:
-    return [e for e in read_events(path, kinds=(CHECKPOINT,)) if e.get("kind") == CHECKPOINT]
+def checkpoint_events(path: Path) -> list[ev.Checkpoint]:
+    return [e for e in read_events(path, kinds=(ev.CHECKPOINT,)) if isinstance(e, ev.Checkpoint)]

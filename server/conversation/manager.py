@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from agentls.contracts.errors import ConfigError
-from agentls.contracts.messages import Message, ToolResultBlock, message_to_dict, user_text
+from agentls.contracts.messages import Message, ToolResultBlock, user_text
 from agentls.contracts.observer import NullObserver, RunObserver, notify
 from agentls.contracts.outcomes import RunResult, TerminalReason
 from agentls.contracts.tooling import ErrorCode
@@ -41,9 +41,11 @@ from agentls.pricing import price_for
 from agentls.providers.base import ModelProvider
 from agentls.providers.factory import make_provider
 from agentls.runtime.registry import ToolRegistry
+from agentls.session import events as ev
 from agentls.session.lock import SessionClaim, SessionHeld
 from agentls.session.log import SessionLog
 from agentls.session.reader import read_events
+from agentls.session.records import RunResultRecord
 from agentls.session.reducer import reduce
 from agentls.session.state import SessionState
 from agentls.session.store import SessionStore
@@ -151,11 +153,11 @@ class Conversation:
     def set_mode(self, mode: Mode) -> None:
         self.policy.mode = mode
         if self.running or self.claim is None:
-            self.log.append("mode_changed", mode=mode.value)
+            self.log.append(ev.ModeChanged(mode=mode.value))
             return
         try:
             with self.claimed():
-                self.log.append("mode_changed", mode=mode.value)
+                self.log.append(ev.ModeChanged(mode=mode.value))
         except SessionBusy as exc:  # the next run_started records the mode anyway
             logger.info("mode change not logged: %s", exc)
 
@@ -195,7 +197,7 @@ class Conversation:
         if self.settings_files is None:
             return None
         path = self.settings_files.save_allow_rules(self.workspace.root, [str(r) for r in rules])
-        self.log.append("rules_saved", rules=[str(r) for r in rules], path=str(path))
+        self.log.append(ev.RulesSaved(rules=[str(r) for r in rules], path=str(path)))
         return str(path)
 
     def start(
@@ -222,10 +224,10 @@ class Conversation:
     ) -> RunHandle:
         run_id = f"run-{secrets.token_hex(4)}"
         mode = self.policy.mode  # settings.mode until agentls.setMode changes it
-        self.log.append(
-            "run_started", run=run_id, prompt=prompt, settings=self.settings.to_log(),
+        self.log.append(ev.RunStarted(
+            run=run_id, prompt=prompt, settings=self.settings.to_log(),
             mode=mode.value, reviewed=self.policy.edits_reviewed_by_workspace,
-        )  # fmt: skip
+        ))  # fmt: skip
         planning = mode is Mode.PLAN
         observer = observer or NullObserver()
         config = self._run_config()
@@ -341,15 +343,14 @@ class Conversation:
                 allow_compaction=False,
             )
             if projection.changed is not None:
-                self.log.append("context_projected", run=run_id, turn=0, **projection.changed)
+                self.log.append(projection.changed.model_copy(update={"run": run_id, "turn": 0}))
             compactor = Compactor(self.provider, self.projector, self.log)
             usage = await compactor.compact(run_id, 0, reason="requested", forced=True)
             if usage is not None:
                 cost = config.price.cost(usage) if config.price is not None else None
-                self.log.append(
-                    "usage", run=run_id, turn=0, usage=usage.to_dict(), costUsd=cost,
-                    purpose="compaction",
-                )  # fmt: skip
+                self.log.append(ev.UsageEvent(
+                    run=run_id, turn=0, usage=usage, cost_usd=cost, purpose="compaction",
+                ))  # fmt: skip
             self.log.turn_boundary()
             return usage is not None
 
@@ -473,13 +474,13 @@ def _close_interrupted_run(log: SessionLog, state: Any, messages: list[Message])
         blocks = tuple(ToolResultBlock(use.id, content, True) for use in dangling)
         repair = Message("user", blocks)
         messages.append(repair)
-        log.append("tool_results", run=None, turn=None, message=message_to_dict(repair))
+        log.append(ev.ToolResults(message=repair))
     open_run = state.open_run
     if open_run is not None:
-        log.append(
-            "run_closed", run=open_run.run_id, reason="aborted",
+        log.append(ev.RunClosed(
+            run=open_run.run_id, reason="aborted",
             detail="the process ended before the run finished",
-        )  # fmt: skip
+        ))  # fmt: skip
 
 
 def _aborted_early(log: SessionLog, observer: RunObserver, run_id: str, model_id: str) -> RunResult:
@@ -489,7 +490,7 @@ def _aborted_early(log: SessionLog, observer: RunObserver, run_id: str, model_id
     result = RunResult(
         reason=TerminalReason.ABORTED, text="", usage=Usage(), cost_usd=cost, turns=0, detail=detail
     )
-    log.append("run_finished", run=run_id, turn=0, result=result.to_dict())
+    log.append(ev.RunFinished(run=run_id, turn=0, result=RunResultRecord.of(result)))
     notify(observer.run_finished, result)
     return result
 

@@ -21,9 +21,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
+from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest, Verdict
 from agentls.contracts.errors import ConfigError
-from agentls.contracts.messages import Message, TextBlock, message_from_dict
+from agentls.contracts.messages import Message, TextBlock
 from agentls.contracts.model_io import (
     MessageDone,
     ModelError,
@@ -45,6 +45,8 @@ from agentls.conversation.run_builder import (
 from agentls.conversation.settings import load_settings
 from agentls.permissions.modes import Mode
 from agentls.runtime.registry import ToolRegistry
+from agentls.session import events as ev
+from agentls.session.events import EventT, SessionEvent
 from agentls.session.reducer import Reducer
 from agentls.tools import BUILTIN_TOOLS
 from agentls.workspace.interface import ToolContext, ToolDefinition
@@ -94,7 +96,7 @@ class _RecordedModel:
     """Yields the run's recorded model output and what each call used, turn by turn."""
 
     def __init__(
-        self, model_id: str, outputs: Sequence[dict[str, Any]], usages: Sequence[Usage]
+        self, model_id: str, outputs: Sequence[ev.ModelOutput], usages: Sequence[Usage]
     ) -> None:
         self._model_id = model_id
         self._outputs = deque(outputs)
@@ -112,9 +114,8 @@ class _RecordedModel:
         if not self._outputs:
             raise ModelError("the recording ends here", kind=ModelErrorKind.REPLAY)
         event = self._outputs.popleft()
-        message = message_from_dict(event["message"])
         usage = self._usages.popleft() if self._usages else Usage()
-        yield MessageDone(message, event.get("stopReason", "end_turn"), usage)
+        yield MessageDone(event.message, event.stop_reason, usage)
 
 
 class _RecordedNotes:
@@ -131,8 +132,8 @@ class _RecordedNotes:
 
 
 class _RecordedAnswers:
-    def __init__(self, decisions: Sequence[dict[str, Any]]) -> None:
-        self._answers = {d["callId"]: d["answer"] for d in decisions if d.get("answer")}
+    def __init__(self, decisions: Sequence[ev.Decision]) -> None:
+        self._answers = {d.call_id: d.answer for d in decisions if d.answer is not None}
         self.unexpected: list[str] = []
 
     async def approve(self, request: ApprovalRequest) -> ApprovalAnswer:
@@ -140,17 +141,14 @@ class _RecordedAnswers:
         if answer is None:
             self.unexpected.append(request.call_id)
             return ApprovalAnswer.DENY
-        return ApprovalAnswer(answer)
+        return answer
 
 
 class _Capture:
     def __init__(self) -> None:
-        self.events: list[dict[str, Any]] = []
+        self.events: list[ev.Event] = []
 
-    def append(
-        self, kind: str, *, run: str | None = None, turn: int | None = None, **payload: Any
-    ) -> dict[str, Any]:
-        event = {"kind": kind, "run": run, "turn": turn, **payload}
+    def append(self, event: EventT) -> EventT:
         self.events.append(event)
         return event
 
@@ -158,34 +156,36 @@ class _Capture:
         pass
 
 
-def _recorded_tools(observations: dict[str, deque[dict[str, Any]]]) -> list[ToolDefinition[Any]]:
+def _recorded_tools(
+    observations: dict[str, deque[ev.ObservationEvent]],
+) -> list[ToolDefinition[Any]]:
     def runner(name: str) -> Any:
         async def run(args: BaseModel, ctx: ToolContext) -> ToolOutput:
             queue = observations.get(name)
             if not queue:
                 raise ToolError(ErrorCode.EXECUTION_FAILED, "replay: no recorded result")
             recorded = queue.popleft()
-            if recorded.get("ok"):
-                return ToolOutput(str(recorded.get("content", "")), dict(recorded.get("meta", {})))
-            code = ErrorCode(recorded.get("error") or "execution_failed")
-            message = str(recorded.get("content", "")).removeprefix(f"Error ({code.value}): ")
-            raise ToolError(code, message, retryable=bool(recorded.get("retryable")))
+            if recorded.ok:
+                return ToolOutput(recorded.content, dict(recorded.meta))
+            code = recorded.error or ErrorCode.EXECUTION_FAILED
+            message = recorded.content.removeprefix(f"Error ({code.value}): ")
+            raise ToolError(code, message, retryable=recorded.retryable)
 
         return run
 
     return [dataclasses.replace(tool, run=runner(tool.name)) for tool in BUILTIN_TOOLS]
 
 
-async def replay_session(events: Sequence[dict[str, Any]]) -> ReplayReport:
+async def replay_session(events: Sequence[SessionEvent]) -> ReplayReport:
     report = ReplayReport()
     reducer = Reducer()
     runs = _split_runs(events)
     session_allow: list[Any] = []
     for event in events:
-        if event.get("kind") == "run_started" and event.get("run") in runs:
+        if isinstance(event, ev.RunStarted) and event.run in runs:
             history = [m for m in reducer.state.messages]
             divergence = await _replay_run(
-                reducer.state.workspace, event, runs[event["run"]], history, session_allow, report
+                reducer.state.workspace, event, runs[event.run], history, session_allow, report
             )
             report.runs += 1
             if divergence is not None:
@@ -195,40 +195,39 @@ async def replay_session(events: Sequence[dict[str, Any]]) -> ReplayReport:
     return report
 
 
-def _split_runs(events: Sequence[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    runs: dict[str, list[dict[str, Any]]] = defaultdict(list)
+def _split_runs(events: Sequence[SessionEvent]) -> dict[str, list[SessionEvent]]:
+    runs: dict[str, list[SessionEvent]] = defaultdict(list)
     for event in events:
-        run = event.get("run")
-        if run is not None:
-            runs[run].append(event)
+        if event.run is not None:
+            runs[event.run].append(event)
     return runs
 
 
 async def _replay_run(
     workspace: str,
-    started: dict[str, Any],
-    recorded: list[dict[str, Any]],
+    started: ev.RunStarted,
+    recorded: list[SessionEvent],
     history: list[Message],
     session_allow: list[Any],
     report: ReplayReport,
 ) -> Divergence | None:
-    run_id = str(started["run"])
+    run_id = str(started.run)
     root = Path(workspace)
     if not root.is_dir():
         raise ReplayError(f"the session's workspace {root} is gone")
     try:
-        settings = load_settings({**started.get("settings", {}), "compaction": False})
+        settings = load_settings({**started.settings, "compaction": False})
     except ConfigError as exc:
         raise ReplayError(f"run {run_id}: {exc}") from None
-    mode = Mode(started.get("mode") or settings.permissions.mode.value)
-    decisions = [e for e in recorded if e["kind"] == "decision"]
-    allowed = {d["callId"] for d in decisions if d["verdict"] == "allow"}
-    executed: dict[str, deque[dict[str, Any]]] = defaultdict(deque)
+    mode = Mode(started.mode or settings.permissions.mode.value)
+    decisions = [e for e in recorded if isinstance(e, ev.Decision)]
+    allowed = {d.call_id for d in decisions if d.verdict is Verdict.ALLOW}
+    executed: dict[str, deque[ev.ObservationEvent]] = defaultdict(deque)
     for event in recorded:
-        if event["kind"] == "observation" and event["callId"] in allowed:
-            executed[event["name"]].append(event)
+        if isinstance(event, ev.ObservationEvent) and event.call_id in allowed:
+            executed[event.name].append(event)
     root = root.resolve()
-    outputs = [e for e in recorded if e["kind"] == "model_output"]
+    outputs = [e for e in recorded if isinstance(e, ev.ModelOutput)]
     model = _RecordedModel(settings.model.id, outputs, _model_usages(recorded))
     live = RunConfig.of(settings, model_id=model.model_id, root=root, mode=mode)
     # Replays are instant: a wall-clock limit would only measure this machine.
@@ -248,7 +247,7 @@ async def _replay_run(
                 settings,
                 mode=mode,
                 root=root,
-                edits_reviewed_by_workspace=bool(started.get("reviewed")),
+                edits_reviewed_by_workspace=started.reviewed,
                 session_allow=session_allow,
             ),
             context=make_context(local, settings),
@@ -258,47 +257,43 @@ async def _replay_run(
             hooks=_RecordedNotes(_hook_notes(recorded)),
         ),
     )
-    first = next((e for e in recorded if e["kind"] == "user_message"), None)
-    prompt = message_from_dict(first["message"]) if first else Message("user", ())
+    first = next((e for e in recorded if isinstance(e, ev.UserMessage)), None)
+    prompt = first.message if first else Message("user", ())
     result = await run.run(run_id, prompt, list(history))
-    report.calls += sum(1 for e in capture.events if e["kind"] == "tool_intent")
+    report.calls += sum(1 for e in capture.events if isinstance(e, ev.ToolIntent))
     return _first_difference(run_id, recorded, capture.events, result.reason, answers)
 
 
-def _model_usages(recorded: list[dict[str, Any]]) -> list[Usage]:
+def _model_usages(recorded: list[SessionEvent]) -> list[Usage]:
     """What each model call of the run used (a compaction's call is not replayed)."""
-    return [
-        Usage.from_dict(e.get("usage") or {})
-        for e in recorded
-        if e["kind"] == "usage" and e.get("purpose") is None
-    ]
+    return [e.usage for e in recorded if isinstance(e, ev.UsageEvent) and e.purpose is None]
 
 
-def _hook_notes(recorded: list[dict[str, Any]]) -> dict[int, list[str]]:
+def _hook_notes(recorded: list[SessionEvent]) -> dict[int, list[str]]:
     """The notes after a turn's tool results: what the turn hooks told the model."""
     notes: dict[int, list[str]] = {}
     for event in recorded:
-        turn = event.get("turn")
-        if event["kind"] != "tool_results" or not isinstance(turn, int) or turn in notes:
+        turn = event.turn
+        if not isinstance(event, ev.ToolResults) or turn is None or turn in notes:
             continue
-        message = message_from_dict(event["message"])
-        notes[turn] = [b.text for b in message.content if isinstance(b, TextBlock)]
+        notes[turn] = [b.text for b in event.message.content if isinstance(b, TextBlock)]
     return notes
 
 
 def _first_difference(
     run_id: str,
-    recorded: list[dict[str, Any]],
-    replayed: list[dict[str, Any]],
+    recorded: Sequence[ev.Event],
+    replayed: Sequence[ev.Event],
     reason: TerminalReason,
     answers: _RecordedAnswers,
 ) -> Divergence | None:
-    def decisions(events: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-        return [(e["callId"], e["verdict"], e["source"], e.get("answer"))
-                for e in events if e["kind"] == "decision"]  # fmt: skip
+    def decisions(events: Sequence[ev.Event]) -> list[tuple[Any, ...]]:
+        return [(e.call_id, e.verdict.value, e.source, e.answer and e.answer.value)
+                for e in events if isinstance(e, ev.Decision)]  # fmt: skip
 
-    def failures(events: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-        return [(e["callId"], e.get("error")) for e in events if e["kind"] == "observation"]
+    def failures(events: Sequence[ev.Event]) -> list[tuple[Any, ...]]:
+        return [(e.call_id, e.error and e.error.value)
+                for e in events if isinstance(e, ev.ObservationEvent)]  # fmt: skip
 
     for label, pick in (("decision", decisions), ("tool result", failures)):
         for old, new in zip(pick(recorded), pick(replayed), strict=False):
@@ -309,9 +304,9 @@ def _first_difference(
             return Divergence(run_id, f"number of {label}s", len(old_all), len(new_all))
     if answers.unexpected:
         return Divergence(run_id, "asked the person about", "nothing", answers.unexpected)
-    finished = next((e for e in recorded if e["kind"] == "run_finished"), None)
+    finished = next((e for e in recorded if isinstance(e, ev.RunFinished)), None)
     if finished is not None:
-        was = TerminalReason(finished["result"]["terminalReason"])
+        was = TerminalReason(finished.result.terminal_reason)
         if was not in _UNREPEATABLE and was is not reason:
             return Divergence(run_id, "how the run ended", was.value, reason.value)
     return None

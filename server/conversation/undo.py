@@ -8,15 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from agentls.checkpoints.gitstore import GitError, GitStore
 from agentls.checkpoints.undo import RestoreTarget, plan_undo_steps
 from agentls.conversation.checkpointing import checkpoint_events, finish_interrupted
+from agentls.session import events as ev
 from agentls.session.log import SessionLog
 from agentls.session.reader import read_events
 
-UNDO = "undo"
 _PROMPT_WIDTH = 60
 
 
@@ -39,17 +38,17 @@ class UndoResult:
     def done(self) -> bool:
         return not self.conflicts
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "turn": self.number,
-            "turns": self.turns or [self.number],
-            "ask": self.whole_ask,
-            "runId": self.run_id,
-            "restored": self.restored,
-            "removed": self.removed,
-            "conflicts": self.conflicts,
-            "done": self.done,
-        }
+    def event(self) -> ev.Undo:
+        return ev.Undo(
+            turn=self.number,
+            turns=self.turns or [self.number],
+            ask=self.whole_ask,
+            run_id=self.run_id,
+            restored=self.restored,
+            removed=self.removed,
+            conflicts=self.conflicts,
+            done=self.done,
+        )
 
     def describe(self) -> str:
         what = self._what()
@@ -140,53 +139,52 @@ async def _undo(
     store: GitStore,
     log_path: Path,
     target: RestoreTarget,
-    checkpoints: list[dict[str, Any]],
+    checkpoints: list[ev.Checkpoint],
     log: SessionLog,
     *,
     ask: bool,
 ) -> UndoResult:
-    steps = [(str(c["before"]), str(c["after"])) for c in checkpoints]
+    steps = [(c.before, c.after) for c in checkpoints]
     plan = await plan_undo_steps(store, steps, target.current_bytes)
-    numbers = [int(c["number"]) for c in checkpoints]
+    numbers = [c.number for c in checkpoints]
     result = UndoResult(numbers[-1], conflicts=plan.conflicts, turns=numbers)
     if ask:
-        run = checkpoints[-1].get("run")
-        result.whole_ask, result.run_id = True, None if run is None else str(run)
-        result.prompt = _prompt_of(log_path, checkpoints[-1].get("run"))
+        run = checkpoints[-1].run
+        result.whole_ask, result.run_id = True, run
+        result.prompt = _prompt_of(log_path, run)
     if plan.possible:
         await target.restore_files([(r.path, r.content) for r in plan.restores])
         result.restored = [r.path for r in plan.restores if r.content is not None]
         result.removed = [r.path for r in plan.restores if r.content is None]
-    log.append(UNDO, **result.to_dict())  # the live session's writer when there is one
+    log.append(result.event())  # the live session's writer when there is one
     return result
 
 
-def _undoable(log_path: Path) -> tuple[dict[int, dict[str, Any]], set[int]]:
+def _undoable(log_path: Path) -> tuple[dict[int, ev.Checkpoint], set[int]]:
     # Turns that changed nothing (a command that only read) are not worth an undo.
-    checkpoints = {int(e["number"]): e for e in checkpoint_events(log_path) if e.get("changed")}
+    checkpoints = {e.number: e for e in checkpoint_events(log_path) if e.changed}
     undone: set[int] = set()
-    for event in read_events(log_path, kinds=(UNDO,)):
-        if event.get("kind") == UNDO and event.get("done"):
-            turns = event.get("turns")
-            undone.update(int(n) for n in (turns if isinstance(turns, list) else [event["turn"]]))
+    for event in read_events(log_path, kinds=(ev.UNDO,)):
+        if isinstance(event, ev.Undo) and event.done:
+            undone.update(event.turns or ([] if event.turn is None else [event.turn]))
     if not checkpoints:
         raise UndoRefused("this session changed no files, so there is nothing to undo")
     return checkpoints, undone
 
 
-def _choose_ask(log_path: Path) -> list[dict[str, Any]]:
+def _choose_ask(log_path: Path) -> list[ev.Checkpoint]:
     """The checkpoints of the newest ask with a turn not undone yet, oldest first."""
     checkpoints, undone = _undoable(log_path)
     left = [checkpoints[n] for n in sorted(checkpoints) if n not in undone]
     if not left:
         raise UndoRefused("every ask of this session that changed files is undone already")
-    run = left[-1].get("run")
+    run = left[-1].run
     if run is None:  # a checkpoint without its ask: it stands alone
         return [left[-1]]
-    return [c for c in left if c.get("run") == run]
+    return [c for c in left if c.run == run]
 
 
-def _choose(log_path: Path, number: int | None) -> dict[str, Any]:
+def _choose(log_path: Path, number: int | None) -> ev.Checkpoint:
     checkpoints, undone = _undoable(log_path)
     if number is None:
         left = [n for n in checkpoints if n not in undone]
@@ -201,10 +199,10 @@ def _choose(log_path: Path, number: int | None) -> dict[str, Any]:
     return checkpoints[number]
 
 
-def _prompt_of(log_path: Path, run_id: Any) -> str:
-    for event in read_events(log_path, kinds=("run_started",)):
-        if event.get("kind") == "run_started" and event.get("run") == run_id:
-            line = " ".join(str(event.get("prompt", "")).split())
+def _prompt_of(log_path: Path, run_id: str | None) -> str:
+    for event in read_events(log_path, kinds=(ev.RUN_STARTED,)):
+        if isinstance(event, ev.RunStarted) and event.run == run_id:
+            line = " ".join(event.prompt.split())
             cut = len(line) > _PROMPT_WIDTH
             return line[: _PROMPT_WIDTH - 1].rstrip() + "…" if cut else line
     return ""

@@ -14,17 +14,18 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from agentls.contracts.tooling import Risk, ToolError, ToolIntent
+from agentls.session import events as ev
+from agentls.session.records import ProblemRecord
 from agentls.workspace.language import Problem
 
 if TYPE_CHECKING:
     from agentls.intelligence.service import WorkspaceIntelligence
 
 log = logging.getLogger(__name__)
-PROBLEMS_EVENT = "problems"
 MAX_SHOWN = 30
 
 RiskOf = Callable[[str], Risk | None]
-Append = Callable[..., object]
+Append = Callable[[ev.Problems], object]
 
 
 class ProblemsAfterEdits:
@@ -69,10 +70,10 @@ class ProblemsAfterEdits:
         if not problems:
             return []
         note = render_note(problems, unsettled)
-        self.append(
-            PROBLEMS_EVENT, run=run_id, turn=turn,
-            problems=[_as_dict(p) for p in problems], unsettled=unsettled, note=note,
-        )  # fmt: skip
+        self.append(ev.Problems(
+            run=run_id, turn=turn,
+            problems=[_as_record(p) for p in problems], unsettled=list(unsettled), note=note,
+        ))  # fmt: skip
         return [note]
 
 
@@ -87,8 +88,8 @@ def render_note(problems: Sequence[Problem], unsettled: Sequence[str]) -> str:
     return head + "\n" + "\n".join(lines) + tail
 
 
-def _as_dict(problem: Problem) -> dict[str, object]:
-    return {
-        "path": problem.path, "line": problem.line, "message": problem.message,
-        "source": problem.source, "severity": problem.severity, "code": problem.code,
-    }  # fmt: skip
+def _as_record(problem: Problem) -> ProblemRecord:
+    return ProblemRecord(
+        path=problem.path, line=problem.line, message=problem.message,
+        source=problem.source, severity=problem.severity, code=problem.code,
+    )  # fmt: skip

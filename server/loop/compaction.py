@@ -15,6 +15,7 @@ from agentls.contracts.model_io import MessageDone, ModelError, ModelErrorKind, 
 from agentls.contracts.usage import Usage
 from agentls.providers.base import ModelProvider
 from agentls.runtime.runtime import AuditLog
+from agentls.session import events as ev
 
 NO_SUMMARY = "(the summariser returned no text)"
 
@@ -36,13 +37,12 @@ class Compactor:
             return None
         done = await self._complete(job.request)
         text = done.message.text.strip() or NO_SUMMARY
-        event = self.audit.append(
-            "context_summary", run=run_id, turn=turn, summary=True, text=text,
-            pinned=job.pinned, fromMessage=job.start, upToMessage=job.cut, reason=reason,
+        event = self.audit.append(ev.ContextSummary(
+            run=run_id, turn=turn, text=text, pinned=job.pinned,
+            from_message=job.start, up_to_message=job.cut, reason=reason,
             model=self.provider.model_id,
-        )  # fmt: skip
-        seq = event.get("seq")
-        self.projector.adopt(job, text, seq if isinstance(seq, int) else None)
+        ))  # fmt: skip
+        self.projector.adopt(job, text, event.seq)
         return done.usage
 
     async def _complete(self, request: ModelInput) -> MessageDone:

@@ -13,11 +13,11 @@ import asyncio
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Literal
 
 from agentls.context.policy import overflow_advice
 from agentls.context.projector import ContextProjector, Projection
-from agentls.contracts.messages import Message, TextBlock, ToolResultBlock, message_to_dict
+from agentls.contracts.messages import Message, TextBlock, ToolResultBlock
 from agentls.contracts.model_io import (
     MessageDone,
     ModelError,
@@ -37,6 +37,8 @@ from agentls.loop.steps import Finish, RunAgain, Step, overrun_note
 from agentls.pricing import ModelPrice
 from agentls.providers.base import ModelProvider
 from agentls.runtime.runtime import AuditLog, ToolRuntime
+from agentls.session import events as ev
+from agentls.session.records import RunResultRecord
 
 
 @dataclass
@@ -85,7 +87,8 @@ class QueryLoop:
         """
         tally = RunTally(cost_usd=0.0 if self.price is not None else None)
         self.runtime.begin_run(run_id)
-        self._append(run_id, 0, messages, prompt, "user_message")
+        messages.append(prompt)
+        self.audit.append(ev.UserMessage(run=run_id, turn=0, message=prompt))
         finish: Finish
         try:
             async with asyncio.timeout(budget.timeout_seconds):
@@ -111,7 +114,9 @@ class QueryLoop:
             detail=finish.detail,
             budget=finish.budget,
         )
-        self.audit.append("run_finished", run=run_id, turn=tally.turns, result=result.to_dict())
+        self.audit.append(
+            ev.RunFinished(run=run_id, turn=tally.turns, result=RunResultRecord.of(result))
+        )
         notify(self.observer.run_finished, result)
         return result
 
@@ -131,8 +136,9 @@ class QueryLoop:
                 if exc.kind != ModelErrorKind.PROMPT_TOO_LONG:
                     raise
                 done = await self._recover(run_id, turn, messages, tally, str(exc))
-            self._append(run_id, turn, messages, done.message, "model_output",
-                         stopReason=done.stop_reason)  # fmt: skip
+            messages.append(done.message)
+            self.audit.append(ev.ModelOutput(run=run_id, turn=turn, message=done.message,
+                                             stop_reason=done.stop_reason))  # fmt: skip
             step = self.decide(done, budget, tally)
             if isinstance(step, Finish):
                 return step
@@ -153,13 +159,13 @@ class QueryLoop:
             self.system, messages, tools, self.max_output_tokens, allow_compaction=allow_compaction
         )
         if projection.changed is not None:
-            self.audit.append("context_projected", run=run_id, turn=turn, **projection.changed)
+            self.audit.append(projection.changed.model_copy(update={"run": run_id, "turn": turn}))
         if not projection.wants_compaction:
-            self.audit.append(
-                "model_request", run=run_id, turn=turn, model=self.provider.model_id,
+            self.audit.append(ev.ModelRequest(
+                run=run_id, turn=turn, model=self.provider.model_id,
                 messages=len(projection.request.messages), tools=[t.name for t in tools],
-                estimatedTokens=projection.estimated_tokens,
-            )  # fmt: skip
+                estimated_tokens=projection.estimated_tokens,
+            ))  # fmt: skip
         return projection
 
     async def _compact(
@@ -216,16 +222,19 @@ class QueryLoop:
         self._account(run_id, turn, done.usage, tally)
         return done
 
-    def _account(self, run_id: str, turn: int, usage: Usage, tally: RunTally, **extra: Any) -> None:
+    def _account(
+        self, run_id: str, turn: int, usage: Usage, tally: RunTally,
+        purpose: Literal["compaction"] | None = None,
+    ) -> None:  # fmt: skip
         """Every model call counts toward the run's usage, cost and budgets."""
         tally.usage = tally.usage + usage
         call_cost = self.price.cost(usage) if self.price is not None else None
         if tally.cost_usd is not None and call_cost is not None:
             tally.cost_usd += call_cost
-        self.audit.append(
-            "usage", run=run_id, turn=turn, usage=usage.to_dict(),
-            costUsd=call_cost, totalCostUsd=tally.cost_usd, **extra,
-        )  # fmt: skip
+        self.audit.append(ev.UsageEvent(
+            run=run_id, turn=turn, usage=usage,
+            cost_usd=call_cost, total_cost_usd=tally.cost_usd, purpose=purpose,
+        ))  # fmt: skip
         notify(self.observer.usage, turn, tally.usage, tally.cost_usd)
 
     def decide(self, done: MessageDone, budget: Budget, tally: RunTally) -> Step:
@@ -264,7 +273,7 @@ class QueryLoop:
             ToolResultBlock(o.call_id, o.content, not o.ok) for o in observations
         ]
         blocks += [TextBlock(note) for note in notes]  # after the results, as the APIs want
-        self._append(run_id, turn, messages, Message("user", tuple(blocks)), "tool_results")
+        self._results(run_id, turn, messages, Message("user", tuple(blocks)))
 
     def guard(self, budget: Budget, tally: RunTally) -> Finish | None:
         stop = self.runtime.stop
@@ -281,12 +290,9 @@ class QueryLoop:
             )
         return None
 
-    def _append(
-        self, run_id: str, turn: int, messages: list[Message], message: Message, kind: str,
-        **extra: Any,
-    ) -> None:  # fmt: skip
+    def _results(self, run_id: str, turn: int, messages: list[Message], message: Message) -> None:
         messages.append(message)
-        self.audit.append(kind, run=run_id, turn=turn, message=message_to_dict(message), **extra)
+        self.audit.append(ev.ToolResults(run=run_id, turn=turn, message=message))
 
     def _close_dangling(
         self, run_id: str, turn: int, messages: list[Message], finish: Finish
@@ -306,9 +312,9 @@ class QueryLoop:
                 blocks.append(ToolResultBlock(use.id, observed.content, not observed.ok))
                 continue
             content = f"Error ({ErrorCode.CANCELLED.value}): not run: {why}"
-            self.audit.append(
-                "observation", run=run_id, turn=turn, callId=use.id, name=use.name, ok=False,
-                content=content, error=ErrorCode.CANCELLED.value, retryable=False, meta={},
-            )  # fmt: skip
+            self.audit.append(ev.ObservationEvent(
+                run=run_id, turn=turn, call_id=use.id, name=use.name, ok=False,
+                content=content, error=ErrorCode.CANCELLED, retryable=False, meta={},
+            ))  # fmt: skip
             blocks.append(ToolResultBlock(use.id, content, True))
-        self._append(run_id, turn, messages, Message("user", tuple(blocks)), "tool_results")
+        self._results(run_id, turn, messages, Message("user", tuple(blocks)))

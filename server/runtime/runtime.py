@@ -34,6 +34,8 @@ from agentls.permissions.rules import Rule
 from agentls.runtime import shaping
 from agentls.runtime.registry import ToolRegistry
 from agentls.runtime.subjects import strictest
+from agentls.session import events as ev
+from agentls.session.events import EventT
 from agentls.workspace.interface import ToolContext, ToolDefinition
 
 log = logging.getLogger(__name__)
@@ -44,9 +46,9 @@ FAILURES_BEFORE_STOP = 6
 
 
 class AuditLog(Protocol):
-    def append(
-        self, kind: str, *, run: str | None = None, turn: int | None = None, **payload: Any
-    ) -> dict[str, Any]: ...
+    def append(self, event: EventT) -> EventT:
+        """Write ``event`` (a session event model) stamped with its seq; return it."""
+        ...
 
     def turn_boundary(self) -> None:
         """Make what was appended durable (fsync) without blocking the run."""
@@ -122,10 +124,10 @@ class ToolRuntime:
     async def execute(self, intent: ToolIntent, turn: int) -> Observation:
         parsed = self._parse(intent)
         summary = parsed[1] if isinstance(parsed, tuple) else intent.name
-        self.audit.append(
-            "tool_intent", run=self.run_id, turn=turn,
-            callId=intent.call_id, name=intent.name, input=intent.input, summary=summary,
-        )  # fmt: skip
+        self.audit.append(ev.ToolIntent(
+            run=self.run_id, turn=turn,
+            call_id=intent.call_id, name=intent.name, input=intent.input, summary=summary,
+        ))  # fmt: skip
         notify(self.observer.tool_started, turn, intent, summary)
         try:
             if isinstance(parsed, Observation):
@@ -248,11 +250,10 @@ class ToolRuntime:
         return self._log_decision(turn, RuntimeDecision(intent.call_id, verdict, source, answer))
 
     def _log_decision(self, turn: int, decision: RuntimeDecision) -> RuntimeDecision:
-        self.audit.append(
-            "decision", run=self.run_id, turn=turn, callId=decision.call_id,
-            verdict=decision.verdict.value, source=decision.source,
-            answer=None if decision.answer is None else decision.answer.value,
-        )  # fmt: skip
+        self.audit.append(ev.Decision(
+            run=self.run_id, turn=turn, call_id=decision.call_id,
+            verdict=decision.verdict, source=decision.source, answer=decision.answer,
+        ))  # fmt: skip
         return decision
 
     def _denial_message(self, decision: RuntimeDecision) -> str:
@@ -326,12 +327,11 @@ class ToolRuntime:
         return observation
 
     def _record(self, intent: ToolIntent, turn: int, observation: Observation) -> Observation:
-        self.audit.append(
-            "observation", run=self.run_id, turn=turn, callId=observation.call_id,
+        self.audit.append(ev.ObservationEvent(
+            run=self.run_id, turn=turn, call_id=observation.call_id,
             name=observation.name, ok=observation.ok, content=observation.content,
-            error=None if observation.error is None else observation.error.value,
-            retryable=observation.retryable, meta=observation.meta,
-        )  # fmt: skip
+            error=observation.error, retryable=observation.retryable, meta=observation.meta,
+        ))  # fmt: skip
         self.completed[observation.call_id] = observation
         return observation
 

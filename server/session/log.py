@@ -14,11 +14,10 @@ import os
 import threading
 import time
 from pathlib import Path
-from typing import Any
 
-import orjson
+from pydantic_core import PydanticSerializationError
 
-from agentls.session.events import SCHEMA_VERSION
+from agentls.session.events import SCHEMA_VERSION, Event, EventT
 
 logger = logging.getLogger(__name__)
 
@@ -66,42 +65,39 @@ class SessionLog:
     def fileno(self) -> int | None:
         return self._fd
 
-    def append(
-        self, kind: str, *, run: str | None = None, turn: int | None = None, **payload: Any
-    ) -> dict[str, Any]:
+    def append(self, event: EventT) -> EventT:
+        """Stamps ``event`` with its version, seq and time, writes it, and returns it."""
         with self._lock:
-            event: dict[str, Any] = {
-                "v": SCHEMA_VERSION,
-                "seq": self._seq,
-                "ts": time.time(),
-                "kind": kind,
-                "run": run,
-                "turn": turn,
-                **payload,
-            }
+            # The models' own values, set without validation: they are ours and typed.
+            fields = event.__dict__
+            fields["v"] = SCHEMA_VERSION
+            fields["seq"] = self._seq
+            fields["ts"] = time.time()
             self._seq += 1
             if self._fd is None:
                 self._record_error("append", OSError("log is closed or failed to open"))
                 return event
             try:
-                # orjson is ~15x faster than json here; this runs several times a turn.
-                data = orjson.dumps(event, default=str, option=orjson.OPT_APPEND_NEWLINE)
-            except (orjson.JSONEncodeError, TypeError):
-                data = self._encode_slowly(event, payload)
+                # pydantic's serializer (Rust): as fast as orjson on a dict, without the dict.
+                data = event.__pydantic_serializer__.to_json(event, fallback=str) + b"\n"
+            except (PydanticSerializationError, ValueError):
+                data = self._encode_slowly(event)
             try:
                 _write_all(self._fd, data)
             except OSError as exc:
                 self._record_error("append", exc)
             return event
 
-    def _encode_slowly(self, event: dict[str, Any], payload: dict[str, Any]) -> bytes:
-        """What orjson refuses: lone surrogates, non-str keys, circular data."""
+    def _encode_slowly(self, event: Event) -> bytes:
+        """What the fast path refuses: lone surrogates, circular data."""
         try:
-            line = _encoder.encode(event)
-        except (TypeError, ValueError) as exc:
+            line = _encoder.encode(event.model_dump(mode="python", by_alias=True))
+        except (TypeError, ValueError, PydanticSerializationError) as exc:
             self._record_error("encode", exc)
-            fallback = {k: event[k] for k in ("v", "seq", "ts", "kind", "run", "turn")}
-            fallback["unserialisable"] = repr(payload)[:2000]
+            fallback = {
+                "v": event.v, "seq": event.seq, "ts": event.ts, "kind": event.kind,
+                "run": event.run, "turn": event.turn, "unserialisable": repr(event)[:2000],
+            }  # fmt: skip
             line = _encoder.encode(fallback)
         # backslashreplace turns a lone surrogate into a valid JSON \uXXXX escape.
         return (line + "\n").encode("utf-8", "backslashreplace")

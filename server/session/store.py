@@ -11,10 +11,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from agentls.session import events as ev
+from agentls.session.events import SessionEvent
 from agentls.session.lock import SessionClaim
 from agentls.session.log import SessionLog
 from agentls.session.reader import SessionFormatError, read_events
-from agentls.session.reducer import Reducer, reduce
+from agentls.session.reducer import reduce
 from agentls.session.state import SessionState
 
 logger = logging.getLogger(__name__)
@@ -85,11 +86,12 @@ class SessionStore:
             session_id = new_session_id()
         log = SessionLog(self.path_for(session_id), next_seq=1)
         log.append(
-            ev.SESSION_STARTED,
-            sessionId=session_id,
-            workspace=str(workspace.resolve()),
-            model=model,
-            createdAt=datetime.now().astimezone().isoformat(timespec="seconds"),
+            ev.SessionStarted(
+                session_id=session_id,
+                workspace=str(workspace.resolve()),
+                model=model,
+                created_at=datetime.now().astimezone().isoformat(timespec="seconds"),
+            )
         )
         log.turn_boundary()
         return session_id, log
@@ -124,16 +126,13 @@ class SessionStore:
                 continue
             info = _summarise(path.stem, events)
             if wanted is None or info.workspace == wanted:
-                found.append((float(events[0].get("ts", 0.0)), info))
+                found.append((events[0].ts, info))
         found.sort(key=lambda pair: (pair[0], pair[1].id), reverse=True)
         return [info for _, info in found]
 
 
-def _summarise(session_id: str, events: list[dict[str, object]]) -> SessionInfo:
-    reducer = Reducer()
-    for event in events:
-        reducer.apply(event)
-    state = reducer.state
+def _summarise(session_id: str, events: list[SessionEvent]) -> SessionInfo:
+    state = reduce(events)
     runs = state.runs
     outcome = runs[-1].outcome if runs else "no runs"
     first_prompt = _one_line(runs[0].prompt) if runs else ""

@@ -11,7 +11,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from agentls.contracts.messages import Message, TextBlock, ThinkingBlock, ToolUseBlock
 from agentls.session import events as ev
+from agentls.session.events import SessionEvent
+from agentls.session.records import RunResultRecord
 
 OBSERVATION_LINES = 20
 SUMMARY_LINES = 40
@@ -20,7 +23,7 @@ _ARG_WIDTH = 60
 _SUMMARY_WIDTH = 120
 
 
-def render_transcript(events: Iterable[Mapping[str, Any]]) -> str:
+def render_transcript(events: Iterable[SessionEvent]) -> str:
     renderer = _Renderer()
     for event in events:
         renderer.feed(event)
@@ -31,7 +34,7 @@ def render_transcript(events: Iterable[Mapping[str, Any]]) -> str:
 class _Call:
     name: str
     input: Mapping[str, Any]
-    decision: Mapping[str, Any] | None = None
+    decision: ev.Decision | None = None
     summary: str | None = None
 
 
@@ -53,78 +56,70 @@ class _Renderer:
         self.run_count = 0
         self._session_id = "SESSION_ID"
 
-    def feed(self, event: Mapping[str, Any]) -> None:
-        kind = event.get("kind")
+    def feed(self, event: SessionEvent) -> None:
         run = self.run
-        if run is not None and isinstance(event.get("turn"), int):
-            run.turns = max(run.turns, event["turn"])
-        if kind == ev.SESSION_STARTED:
-            self._session_id = str(event.get("sessionId", self._session_id))
+        if run is not None and event.turn is not None:
+            run.turns = max(run.turns, event.turn)
+        if isinstance(event, ev.SessionStarted):
+            self._session_id = event.session_id
             self._header(event)
-        elif kind == ev.RUN_STARTED:
+        elif isinstance(event, ev.RunStarted):
             self._end_run(None)
-            self._start_run(str(event.get("prompt", "")))
-        elif kind == ev.MODE_CHANGED:
-            self._para(f"_Mode: {event.get('mode')}_")
-        elif kind == ev.CHECKPOINT:
+            self._start_run(event.prompt)
+        elif isinstance(event, ev.ModeChanged):
+            self._para(f"_Mode: {event.mode}_")
+        elif isinstance(event, ev.Checkpoint):
             self._checkpoint(event)
-        elif kind == ev.UNDO:
-            what = ", ".join([*event.get("restored", []), *event.get("removed", [])]) or "nothing"
-            if event.get("done"):
-                self._para(f"↺ Undid turn {event.get('turn')}: {what}")
+        elif isinstance(event, ev.Undo):
+            what = ", ".join([*event.restored, *event.removed]) or "nothing"
+            if event.done:
+                self._para(f"↺ Undid turn {event.turn}: {what}")
             else:
-                conflicts = ", ".join(event.get("conflicts", []))
-                self._para(f"↺ Undo of turn {event.get('turn')} stopped: {conflicts} changed since")
+                conflicts = ", ".join(event.conflicts)
+                self._para(f"↺ Undo of turn {event.turn} stopped: {conflicts} changed since")
         elif run is None:
             return  # run events without their run_started: nothing to hang them on
-        elif kind == ev.USER_MESSAGE:
-            text = _message_text(event)
+        elif isinstance(event, ev.UserMessage):
+            text = event.message.text
             if text.strip() and text.strip() != run.prompt.strip():
                 self._para(_quote(text))
-        elif kind == ev.MODEL_OUTPUT:
-            self._model_output(event, run)
-        elif kind == ev.USAGE:
+        elif isinstance(event, ev.ModelOutput):
+            self._model_output(event.message, run)
+        elif isinstance(event, ev.UsageEvent):
             self._add_usage(event, run)
-        elif kind == ev.CONTEXT_SUMMARY:
+        elif isinstance(event, ev.ContextSummary):
             self._context_summary(event)
-        elif kind == ev.TOOL_INTENT:
-            call_id = str(event.get("callId"))
-            summary = event.get("summary")
-            run.calls[call_id] = _Call(
-                str(event.get("name")),
-                _mapping(event.get("input")),
-                summary=summary if isinstance(summary, str) else None,
-            )
-        elif kind == ev.DECISION:
-            call = run.calls.get(str(event.get("callId")))
+        elif isinstance(event, ev.ToolIntent):
+            run.calls[event.call_id] = _Call(event.name, event.input, summary=event.summary)
+        elif isinstance(event, ev.Decision):
+            call = run.calls.get(event.call_id)
             if call is not None:
                 call.decision = event
-        elif kind == ev.OBSERVATION:
-            call = run.calls.pop(str(event.get("callId")), None)
-            name = str(event.get("name"))
-            self._call(call or _Call(name, {}), event)
-        elif kind == ev.PROBLEMS:
-            note = str(event.get("note") or "")
-            self._para("\n".join(f"    ⚠ {_cut(line, _LINE_WIDTH)}" for line in note.splitlines()))
-        elif kind == ev.RUN_FINISHED:
-            self._end_run(_result_line(_mapping(event.get("result")), self.show_cost))
-        elif kind == ev.RUN_CLOSED:
-            reason = f"{event.get('reason', 'interrupted')}: {event.get('detail', '')}"
+        elif isinstance(event, ev.ObservationEvent):
+            call = run.calls.pop(event.call_id, None)
+            self._call(call or _Call(event.name, {}), event)
+        elif isinstance(event, ev.Problems):
+            lines = event.note.splitlines()
+            self._para("\n".join(f"    ⚠ {_cut(line, _LINE_WIDTH)}" for line in lines))
+        elif isinstance(event, ev.RunFinished):
+            self._end_run(_result_line(event.result, self.show_cost))
+        elif isinstance(event, ev.RunClosed):
+            reason = f"{event.reason}: {event.detail}"
             self._end_run(f"**Run did not finish** ({reason.rstrip(': ')})")
 
     def finish(self) -> str:
         self._end_run(None)
         return "\n".join(self.out).rstrip() + "\n"
 
-    def _header(self, event: Mapping[str, Any]) -> None:
+    def _header(self, event: ev.SessionStarted) -> None:
         # A scripted model's price is nominal (for budget tests): no dollars shown.
-        self.show_cost = not str(event.get("model", "")).startswith("scripted:")
+        self.show_cost = not event.model.startswith("scripted:")
         self.out += [
-            f"# Session {event.get('sessionId', '?')}",
+            f"# Session {event.session_id}",
             "",
-            f"- Workspace: {event.get('workspace', '?')}",
-            f"- Model: {event.get('model', '?')}",
-            f"- Created: {event.get('createdAt', '?')}",
+            f"- Workspace: {event.workspace}",
+            f"- Model: {event.model}",
+            f"- Created: {event.created_at}",
             "",
         ]
 
@@ -150,59 +145,52 @@ class _Renderer:
         self._para(result_line)
         self.run = None
 
-    def _model_output(self, event: Mapping[str, Any], run: _Run) -> None:
-        message = _mapping(event.get("message"))
-        for block in message.get("content") or []:
-            kind = block.get("type") if isinstance(block, Mapping) else None
-            if kind == "text" and str(block.get("text", "")).strip():
-                self._para(str(block["text"]).strip())
-            elif kind == "thinking":
-                first = (str(block.get("thinking", "")).strip().splitlines() or [""])[0]
-                self._para(f"> (thinking) {_cut(first, _SUMMARY_WIDTH)}…")
-            elif kind == "redacted_thinking":
+    def _model_output(self, message: Message, run: _Run) -> None:
+        for block in message.content:
+            if isinstance(block, TextBlock) and block.text.strip():
+                self._para(block.text.strip())
+            elif isinstance(block, ThinkingBlock) and block.redacted_data is not None:
                 self._para("> (thinking, redacted)")
-            elif kind == "tool_use":
+            elif isinstance(block, ThinkingBlock):
+                first = (block.thinking.strip().splitlines() or [""])[0]
+                self._para(f"> (thinking) {_cut(first, _SUMMARY_WIDTH)}…")
+            elif isinstance(block, ToolUseBlock):
                 # Remembered so a call the run never got to still shows up.
-                call_id = str(block.get("id"))
-                run.calls[call_id] = _Call(str(block.get("name")), _mapping(block.get("input")))
+                run.calls[block.id] = _Call(block.name, block.input)
 
-    def _context_summary(self, event: Mapping[str, Any]) -> None:
+    def _context_summary(self, event: ev.ContextSummary) -> None:
         # Shown as what it is: the model's summary, not part of the record above.
-        too_long = event.get("reason") == "prompt_too_long"
+        too_long = event.reason == "prompt_too_long"
         why = "the model found the prompt too long" if too_long else "the context passed its limit"
         self._para(
             f"_Context compacted ({why}): from here on the model sees messages "
-            f"1–{event.get('upToMessage', '?')} only as this summary, written by the model:_"
+            f"1–{event.up_to_message} only as this summary, written by the model:_"
         )
-        lines = str(event.get("text") or "").strip().splitlines()
+        lines = event.text.strip().splitlines()
         shown = [f"> {_cut(line, _LINE_WIDTH)}".rstrip() for line in lines[:SUMMARY_LINES]]
         if len(lines) > SUMMARY_LINES:
             shown.append(f"> … {len(lines) - SUMMARY_LINES} more lines")
         self._para("\n".join(shown) or "> (empty)")
 
-    def _add_usage(self, event: Mapping[str, Any], run: _Run) -> None:
-        usage = _mapping(event.get("usage"))
-        run.input_tokens += int(usage.get("input_tokens", 0))
-        run.output_tokens += int(usage.get("output_tokens", 0))
-        cost = event.get("costUsd")
+    def _add_usage(self, event: ev.UsageEvent, run: _Run) -> None:
+        run.input_tokens += event.usage.input_tokens
+        run.output_tokens += event.usage.output_tokens
+        cost = event.cost_usd
         run.cost_usd = (
-            run.cost_usd + float(cost)
-            if run.cost_usd is not None and isinstance(cost, int | float)
-            else None
+            run.cost_usd + cost if run.cost_usd is not None and cost is not None else None
         )
 
-    def _checkpoint(self, event: Mapping[str, Any]) -> None:
-        changed = event.get("changed") or []
-        if not changed:
+    def _checkpoint(self, event: ev.Checkpoint) -> None:
+        if not event.changed:
             return
-        names = ", ".join(str(c.get("path")) for c in changed if isinstance(c, Mapping))
-        crashed = " (the run was interrupted)" if event.get("interrupted") else ""
+        names = ", ".join(c.path for c in event.changed)
+        crashed = " (the run was interrupted)" if event.interrupted else ""
         self._para(
-            f"_Turn {event.get('number')} changed {names}{crashed}; "
-            f"undo with `agentls undo {self._session_id} --turn {event.get('number')}`_"
+            f"_Turn {event.number} changed {names}{crashed}; "
+            f"undo with `agentls undo {self._session_id} --turn {event.number}`_"
         )
 
-    def _call(self, call: _Call, observation: Mapping[str, Any] | None) -> None:
+    def _call(self, call: _Call, observation: ev.ObservationEvent | None) -> None:
         head = f"→ {call.summary or f'{call.name} {_summarise_input(call.input)}'}".rstrip()
         if call.decision is not None:
             head += f" — {_decision(call.decision)}"
@@ -211,11 +199,11 @@ class _Renderer:
             self._para("    (no result: the run stopped first)")
             return
         body: list[str] = []
-        error = observation.get("error")
+        error = observation.error
         if error:
-            retry = "retryable" if observation.get("retryable") else "not retryable"
-            body.append(f"✗ {error} ({retry})")
-        content = str(observation.get("content") or "")
+            retry = "retryable" if observation.retryable else "not retryable"
+            body.append(f"✗ {error.value} ({retry})")
+        content = observation.content
         lines = content.splitlines() or ([] if error else ["(no output)"])
         body += [_cut(line, _LINE_WIDTH) for line in lines[:OBSERVATION_LINES]]
         if len(lines) > OBSERVATION_LINES:
@@ -226,26 +214,24 @@ class _Renderer:
         self.out += [text, ""]
 
 
-def _result_line(result: Mapping[str, Any], show_cost: bool = True) -> str:
-    usage = _mapping(result.get("usage"))
-    cost = f", {_cost(usage.get('costUsd'))}" if show_cost else ""
+def _result_line(result: RunResultRecord, show_cost: bool = True) -> str:
+    usage = result.usage
+    cost = f", {_cost(usage.cost_usd)}" if show_cost else ""
     line = (
-        f"**Result:** {result.get('terminalReason', 'unknown')} — "
-        f"{_turns(int(result.get('turns', 0) or 0))}, "
-        f"{int(usage.get('inputTokens', 0)):,} in / {int(usage.get('outputTokens', 0)):,} out "
-        f"tokens{cost}"
+        f"**Result:** {result.terminal_reason} — {_turns(result.turns)}, "
+        f"{usage.input_tokens:,} in / {usage.output_tokens:,} out tokens{cost}"
     )
-    cached = int(usage.get("cacheReadTokens", 0) or 0), int(usage.get("cacheWriteTokens", 0) or 0)
+    cached = usage.cache_read_tokens, usage.cache_write_tokens
     if any(cached):
         line += f" ({cached[0]:,} read from / {cached[1]:,} written to the prompt cache)"
-    detail = str(result.get("detail") or "").strip()
+    detail = result.detail.strip()
     return f"{line}\n{detail}" if detail else line
 
 
-def _decision(decision: Mapping[str, Any]) -> str:
-    verdict = {"allow": "allowed", "deny": "denied"}.get(str(decision.get("verdict")), "?")
-    why = [str(decision.get("source") or "")]
-    answer = str(decision.get("answer") or "")
+def _decision(decision: ev.Decision) -> str:
+    verdict = {"allow": "allowed", "deny": "denied"}.get(decision.verdict.value, "?")
+    why = [decision.source]
+    answer = "" if decision.answer is None else decision.answer.value
     if answer and answer not in why[0]:  # the source may name the answer already
         why.append(f"answer {answer}")
     reasons = ", ".join(w for w in why if w)
@@ -262,12 +248,6 @@ def _summarise_input(args: Mapping[str, Any]) -> str:
     return _cut(" ".join(parts), _SUMMARY_WIDTH)
 
 
-def _message_text(event: Mapping[str, Any]) -> str:
-    content = _mapping(event.get("message")).get("content") or []
-    texts = [b for b in content if isinstance(b, Mapping) and b.get("type") == "text"]
-    return "".join(str(b.get("text", "")) for b in texts)
-
-
 def _quote(text: str) -> str:
     return "\n".join(f"> {line}".rstrip() for line in text.strip().splitlines() or [""])
 
@@ -282,7 +262,3 @@ def _cost(cost: object) -> str:
 
 def _cut(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def _mapping(value: object) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}

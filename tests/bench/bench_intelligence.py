@@ -91,10 +91,8 @@ async def measure(
         workspace = LocalWorkspace(root)
         hub = LanguageHub()
         intelligence = hub.attach(workspace, servers, ProblemsSettings(settle_seconds=30))
-        events: list[dict[str, object]] = []
-        hook = ProblemsAfterEdits(
-            intelligence, lambda _: Risk.WRITE, lambda kind, **f: events.append(f)
-        )
+        events: list[object] = []
+        hook = ProblemsAfterEdits(intelligence, lambda _: Risk.WRITE, events.append)
         started_before_need = len(hub.connections)
         timings: list[tuple[float, float]] = []
         first: tuple[float, float] | None = None

@@ -13,13 +13,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from agentls.contracts.messages import (
-    Message,
-    TextBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-    message_to_dict,
-)
+from agentls.contracts.decisions import Verdict
+from agentls.contracts.messages import Message, TextBlock, ToolResultBlock, ToolUseBlock
+from agentls.session import events as ev
 from agentls.session.store import SessionStore
 from agentls.workspace.hunks import line_hunks
 
@@ -62,62 +58,38 @@ def log_rows() -> list[tuple[str, str]]:
         _, log = store.create(Path(tmp), "scripted:bench")
         small = per_call(
             lambda: log.append(
-                "decision",
-                run="r",
-                turn=1,
-                callId="c",
-                verdict="allow",
-                source="reads are allowed",
-                answer=None,
+                ev.Decision(
+                    run="r", turn=1, call_id="c", verdict=Verdict.ALLOW, source="reads are allowed"
+                )
             ),
             2000,
         )
         body = "x" * 2048
         big = per_call(
             lambda: log.append(
-                "observation",
-                run="r",
-                turn=1,
-                callId="c",
-                name="read_file",
-                ok=True,
-                content=body,
-                error=None,
-                retryable=False,
-                meta={},
+                ev.ObservationEvent(
+                    run="r", turn=1, call_id="c", name="read_file", ok=True, content=body
+                )
             ),
             2000,
         )
         log.close()
         session_id, log = store.create(Path(tmp), "scripted:bench")
-        log.append("run_started", run="r", prompt="long session", settings={})
+        log.append(ev.RunStarted(run="r", prompt="long session"))
         for turn in range(2_500):
             use = ToolUseBlock(f"t{turn}", "read_file", {"path": f"src/m{turn}.py"})
+            output = Message("assistant", (TextBlock("ok"), use))
+            log.append(ev.ModelOutput(run="r", turn=turn, message=output))
             log.append(
-                "model_output",
-                run="r",
-                turn=turn,
-                message=message_to_dict(Message("assistant", (TextBlock("ok"), use))),
-            )
-            log.append("decision", run="r", turn=turn, callId=use.id, verdict="allow", source="s")
-            log.append(
-                "observation",
-                run="r",
-                turn=turn,
-                callId=use.id,
-                name="read_file",
-                ok=True,
-                content="y" * 500,
-                error=None,
-                retryable=False,
-                meta={},
+                ev.Decision(run="r", turn=turn, call_id=use.id, verdict=Verdict.ALLOW, source="s")
             )
             log.append(
-                "tool_results",
-                run="r",
-                turn=turn,
-                message=message_to_dict(Message("user", (ToolResultBlock(use.id, "y" * 500),))),
+                ev.ObservationEvent(
+                    run="r", turn=turn, call_id=use.id, name="read_file", ok=True, content="y" * 500
+                )
             )
+            results = Message("user", (ToolResultBlock(use.id, "y" * 500),))
+            log.append(ev.ToolResults(run="r", turn=turn, message=results))
         log.close()
         started = time.perf_counter()
         opened, state = store.open(session_id)

@@ -84,7 +84,7 @@ def test_ctrl_c_aborts_and_kills_the_command(cli: Cli, workspace: Path, tmp_path
     assert events[-1]["kind"] == "run_finished"
     assert events[-1]["result"]["terminalReason"] == "aborted"
     results = [e for e in events if e["kind"] == "tool_results"]
-    assert results and results[-1]["message"]["content"][0]["is_error"] is True
+    assert results and results[-1]["message"]["content"][0]["isError"] is True
 
 
 def test_scripted_demo_is_labelled(cli: Cli, workspace: Path) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from agentls.contracts.messages import Message, TextBlock, ToolResultBlock
+from agentls.session.events import ModelOutput, SessionEvent
 from agentls.session.reader import read_events
 from agentls.session.reducer import reduce
 
@@ -26,10 +27,10 @@ def complete_lines(path: Path) -> bytes:
     return data[: data.rfind(b"\n") + 1]
 
 
-def check_log(path: Path) -> list[dict[str, Any]]:
+def check_log(path: Path) -> list[SessionEvent]:
     """The events, read as agentls reads them; their seqs run 1, 2, 3... without a gap."""
     events = read_events(path)
-    seqs = [e["seq"] for e in events]
+    seqs = [e.seq for e in events]
     assert seqs == list(range(1, len(events) + 1)), f"seqs out of order in {path}: {seqs}"
     return events
 
@@ -52,14 +53,9 @@ def check_history(messages: list[Message]) -> None:
         assert sorted(results) == sorted(uses), (uses, results)
 
 
-def assistant_texts(events: list[dict[str, Any]]) -> list[str]:
+def assistant_texts(events: list[SessionEvent]) -> list[str]:
     """The text of every model_output event, in order."""
-    texts = []
-    for event in events:
-        if event["kind"] == "model_output":
-            blocks = event["message"]["content"]
-            texts.append("".join(b.get("text", "") for b in blocks if b.get("type") == "text"))
-    return texts
+    return [event.message.text for event in events if isinstance(event, ModelOutput)]
 
 
 def history_texts(path: Path) -> list[str]:

@@ -32,6 +32,7 @@ from typing import Any
 from lsprotocol import types
 from pygls.exceptions import JsonRpcRequestCancelled
 
+from agentls.session.events import RunFinished
 from agentls.session.reader import read_events
 from agentls.session.reducer import reduce
 from tests.e2e.conftest import Cli, wait_until
@@ -282,8 +283,9 @@ def ctrl_c_run(base: Path, n: int, point: str, k: int) -> dict[str, Any]:
                 proc.communicate()
     assert "Traceback" not in err, err
     events = read_events(cli.session_files()[0])
-    assert events[-1]["kind"] == "run_finished", events[-1]
-    reason = events[-1]["result"]["terminalReason"]
+    finished = events[-1]
+    assert isinstance(finished, RunFinished), finished
+    reason = finished.result.terminal_reason
     if point != "kth-line":
         assert reason == "aborted" and proc.returncode == 130, (point, proc.returncode, err)
     else:

@@ -119,7 +119,7 @@ async def test_20_sessions_while_the_editor_keeps_asking(
         assert state.open_run is None and state.runs[-1].turns == TURNS
         check_history(state.messages)
         # Sessions of one workspace share its checkpoint store: none may lose its own.
-        assert sum(e["kind"] == "checkpoint" for e in events) == commands, log.name
+        assert sum(e.kind == "checkpoint" for e in events) == commands, log.name
     warnings = [m.message for m in client.log_messages if "checkpoints are off" in m.message]
     assert not warnings, warnings[:3]
     every = [t for values in timings.values() for t in values]

@@ -26,6 +26,7 @@ from agentls.conversation.settings import Settings
 from agentls.providers.anthropic import AnthropicProvider
 from agentls.providers.base import ModelProvider
 from agentls.providers.openai_compat import OpenAIProvider
+from agentls.session.events import RunFinished
 from agentls.session.reader import read_events
 from agentls.session.store import SessionStore
 from agentls.workspace.local import LocalWorkspace
@@ -89,8 +90,8 @@ EXIT = {"completed": 0, "model_error": 8}
 
 def check_outcome(log: Path, reason: str, answer: str | None) -> None:
     events = check_log(log)
-    finished = [e for e in events if e["kind"] == "run_finished"]
-    assert [f["result"]["terminalReason"] for f in finished] == [reason]
+    finished = [e for e in events if isinstance(e, RunFinished)]
+    assert [f.result.terminal_reason for f in finished] == [reason]
     wanted = [answer] if answer else []
     assert assistant_texts(events) == wanted, "a model_output that did not arrive whole"
     assert history_texts(log) == wanted
@@ -168,7 +169,7 @@ async def test_read_timeout_ends_in_model_error(tmp_path: Path, api: str, shape:
         assert fake.wait_for_disconnect(1, timeout=5), "the stalled stream was left open"
     assert reason == "model_error"
     run_finished = read_events(log)[-1]
-    assert "timed out" in run_finished["result"]["detail"]
+    assert isinstance(run_finished, RunFinished) and "timed out" in run_finished.result.detail
     check_outcome(log, "model_error", None)
 
 

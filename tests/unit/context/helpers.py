@@ -16,7 +16,6 @@ from agentls.contracts.messages import (
     TextBlock,
     ToolResultBlock,
     ToolUseBlock,
-    message_from_dict,
     message_to_dict,
 )
 from agentls.contracts.model_io import (
@@ -32,6 +31,8 @@ from agentls.contracts.usage import Usage
 from agentls.conversation.manager import Conversation, ConversationManager
 from agentls.conversation.settings import load_settings
 from agentls.providers.base import ModelProvider
+from agentls.session import events as ev
+from agentls.session.events import SessionEvent
 from agentls.session.reader import read_events
 from agentls.session.store import SessionStore
 from agentls.workspace.interface import ToolContext, ToolDefinition
@@ -160,7 +161,7 @@ def open_conversation(
     return conv, manager
 
 
-def events_of(conv: Conversation) -> list[dict[str, Any]]:
+def events_of(conv: Conversation) -> list[SessionEvent]:
     conv.log.sync()
     return read_events(conv.log.path)
 
@@ -184,34 +185,34 @@ def assert_pairs_intact(messages: Sequence[Message]) -> None:
             assert not orphans, f"message {index}: tool_result without its tool_use: {orphans}"
 
 
-def replay_projections(events: Sequence[dict[str, Any]]) -> list[list[Message]]:
+def replay_projections(events: Sequence[SessionEvent]) -> list[list[Message]]:
     """Each model_request's messages, rebuilt from the log alone (facts + projection events)."""
     facts: list[Message] = []
     uses: dict[str, ToolUseBlock] = {}
-    summaries: dict[int, dict[str, Any]] = {}
-    shape: dict[str, Any] = {"fromMessage": 0, "summarySeq": None, "elidedBefore": 0}
+    summaries: dict[int, ev.ContextSummary] = {}
+    shape = ev.ContextProjected(from_message=0, elided_before=0, bulky_chars=0, elided=0,
+                                estimated_tokens=0, compact_at=0, window=0)  # fmt: skip
     out: list[list[Message]] = []
     for event in events:
-        kind = event["kind"]
-        if kind in ("user_message", "model_output", "tool_results"):
-            message = message_from_dict(event["message"])
-            facts.append(message)
-            uses.update((u.id, u) for u in message.tool_uses)
-        elif kind == "context_summary":
-            summaries[event["seq"]] = event
-        elif kind == "context_projected":
+        if isinstance(event, ev.UserMessage | ev.ModelOutput | ev.ToolResults):
+            facts.append(event.message)
+            uses.update((u.id, u) for u in event.message.tool_uses)
+        elif isinstance(event, ev.ContextSummary):
+            summaries[event.seq] = event
+        elif isinstance(event, ev.ContextProjected):
             shape = event
-        elif kind == "model_request":
-            start, frontier = shape["fromMessage"], shape["elidedBefore"]
-            kept = shape.get("elidedFrom", start)  # results before it stay as they are
+        elif isinstance(event, ev.ModelRequest):
+            start, frontier = shape.from_message, shape.elided_before
+            # Results before elidedFrom stay as they are.
+            kept = start if shape.elided_from is None else shape.elided_from
             view = [
                 elide_message(m, uses) if kept <= i < frontier else m
                 for i, m in enumerate(facts)
                 if i >= start
             ]
-            if shape["summarySeq"] is not None:
-                summary = summaries[shape["summarySeq"]]
-                view.insert(0, head_message(summary["text"], summary["pinned"], start))
+            if shape.summary_seq is not None:
+                summary = summaries[shape.summary_seq]
+                view.insert(0, head_message(summary.text, summary.pinned, start))
             out.append(view)
     return out
 

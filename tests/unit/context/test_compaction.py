@@ -9,6 +9,7 @@ from agentls.contracts.outcomes import TerminalReason
 from agentls.permissions.approvers import AutoApprover
 from agentls.permissions.modes import Mode
 from agentls.providers.scripted import ScriptedProvider
+from agentls.session.events import ContextSummary, UsageEvent
 from agentls.session.reducer import reduce
 from agentls.session.transcript import render_transcript
 
@@ -54,17 +55,18 @@ async def test_compaction_is_a_separate_logged_call_marked_as_a_summary(tmp_path
         assert_pairs_intact(request.messages)
 
     events = events_of(conv)
-    [summary] = [e for e in events if e["kind"] == "context_summary"]
-    assert summary["summary"] is True and summary["text"] == SUMMARY
-    assert (summary["fromMessage"], summary["upToMessage"], summary["reason"]) == (
+    [summary] = [e for e in events if isinstance(e, ContextSummary)]
+    assert summary.summary is True and summary.text == SUMMARY
+    assert (summary.from_message, summary.up_to_message, summary.reason) == (
         0, 9, "threshold"
     )  # fmt: skip
-    kinds = [e["kind"] for e in events]
+    kinds = [e.kind for e in events]
     at = kinds.index("context_summary")
     assert kinds[at - 1 : at + 4] == [
         "tool_results", "context_summary", "usage", "context_projected", "model_request"
     ]  # fmt: skip
-    assert events[at + 1]["purpose"] == "compaction"
+    usage = events[at + 1]
+    assert isinstance(usage, UsageEvent) and usage.purpose == "compaction"
     # The summary call is priced and counted like any other.
     assert result.usage.output_tokens == 9 * 5
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from agentls.contracts.messages import TextBlock
 from agentls.contracts.outcomes import TerminalReason
 from agentls.permissions.approvers import AutoApprover
+from agentls.session.events import ContextSummary, UsageEvent
 from agentls.session.reducer import reduce
 
 from .helpers import (
@@ -54,10 +55,10 @@ async def test_three_hundred_turns_fit_a_small_window_and_replay_from_the_log(
         assert GOAL in request.messages[0].text
 
     events = events_of(conv)
-    kinds = Counter(e["kind"] for e in events)
+    kinds = Counter(e.kind for e in events)
     assert kinds["context_summary"] == model.summaries
-    assert all(e["summary"] is True for e in events if e["kind"] == "context_summary")
-    assert sum(e.get("purpose") == "compaction" for e in events if e["kind"] == "usage") == (
+    assert all(e.summary is True for e in events if isinstance(e, ContextSummary))
+    assert sum(e.purpose == "compaction" for e in events if isinstance(e, UsageEvent)) == (
         model.summaries
     )
     # Only shape changes are logged, never one event per turn per message.

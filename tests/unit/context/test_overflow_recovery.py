@@ -12,6 +12,7 @@ from agentls.contracts.outcomes import TerminalReason
 from agentls.conversation.manager import Conversation
 from agentls.permissions.approvers import AutoApprover
 from agentls.providers.anthropic import AnthropicProvider
+from agentls.session.events import ContextSummary
 from tests.fakes.anthropic_server import FakeAnthropic, Reply, status, turn
 from tests.unit.core.helpers import Gates, make_tools
 
@@ -80,8 +81,8 @@ async def test_compacts_once_and_retries_after_prompt_too_long(
     )
 
     events = events_of(conv)
-    [summary] = [e for e in events if e["kind"] == "context_summary"]
-    assert summary["reason"] == "prompt_too_long" and summary["upToMessage"] == 3
+    [summary] = [e for e in events if isinstance(e, ContextSummary)]
+    assert summary.reason == "prompt_too_long" and summary.up_to_message == 3
     if "tokens >" in str(overflow.options.get("message")):
         # The API said how long it was: estimates are scaled up to match from now on.
         assert conv.projector.calibration.factor > 2
@@ -125,4 +126,4 @@ async def test_nothing_to_compact_still_retries_once_then_advises(
     assert result.reason is TerminalReason.MODEL_ERROR
     assert "nothing left to compact" in result.detail
     assert len(fake.requests) == 2
-    assert not [e for e in events_of(conv) if e["kind"] == "context_summary"]
+    assert not [e for e in events_of(conv) if isinstance(e, ContextSummary)]

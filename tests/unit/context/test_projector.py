@@ -79,7 +79,7 @@ def test_old_bulky_results_are_elided_in_steps_keeping_the_oldest() -> None:
     first = flags.index(True)
     assert first >= 1 and not any(flags[:first]) and not any(flags[-2:])
     assert flags[first:] == sorted(flags[first:], reverse=True)
-    assert shapes[-3] is not None and shapes[-3]["elidedFrom"] == 2 * first + 1
+    assert shapes[-3] is not None and shapes[-3].elided_from == 2 * first + 1
     stub = next(b for b in results[first].content if isinstance(b, ToolResultBlock))
     assert stub.tool_use_id == f"c{first}_0"
     assert f'read_file {{"path":"f{first}_0.py"}} returned 3,800 characters' in stub.content

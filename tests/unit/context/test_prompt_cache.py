@@ -15,6 +15,8 @@ from agentls.contracts.usage import Usage
 from agentls.permissions.approvers import AutoApprover
 from agentls.pricing import price_for
 from agentls.providers.anthropic import AnthropicProvider, mark_cache_breakpoints
+from agentls.session.events import RunFinished, RunStarted, SessionEvent
+from agentls.session.records import ResultUsage, RunResultRecord
 from agentls.session.transcript import render_transcript
 from tests.fakes.anthropic_server import FakeAnthropic, turn
 from tests.unit.core.helpers import Gates, make_tools
@@ -104,12 +106,12 @@ def test_a_breakpoint_ends_the_prefix_the_next_elision_step_keeps() -> None:
 
 
 def test_the_transcript_shows_cache_tokens() -> None:
-    usage = {"inputTokens": 120, "outputTokens": 30, "cacheReadTokens": 9000,
-             "cacheWriteTokens": 400, "costUsd": 0.01}  # fmt: skip
-    result = {"terminalReason": "completed", "turns": 2, "usage": usage}
-    events = [
-        {"kind": "run_started", "run": "r", "turn": None, "prompt": "hi"},
-        {"kind": "run_finished", "run": "r", "turn": 2, "result": result},
+    usage = ResultUsage(input_tokens=120, output_tokens=30, cache_read_tokens=9000,
+                        cache_write_tokens=400, cost_usd=0.01)  # fmt: skip
+    result = RunResultRecord(terminal_reason="completed", turns=2, usage=usage)
+    events: list[SessionEvent] = [
+        RunStarted(run="r", prompt="hi"),
+        RunFinished(run="r", turn=2, result=result),
     ]
     assert "(9,000 read from / 400 written to the prompt cache)" in render_transcript(events)
 

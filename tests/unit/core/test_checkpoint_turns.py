@@ -118,23 +118,23 @@ async def test_turns_pay_for_what_they_can_change(tmp_path: Path) -> None:
         await edit(4, "b.py", "B = 4\n")
         first, second = checkpoint_events(log.path)[-2:]
         assert len((await store.git("for-each-ref", REF_PREFIX)).splitlines()) == refs + 1
-        assert second["before"] == first["after"]  # nothing moved between: no new look
-        assert [c["path"] for c in second["changed"]] == ["b.py"]
+        assert second.before == first.after  # nothing moved between: no new look
+        assert [c.path for c in second.changed] == ["b.py"]
 
         # The person's change between turns lands before the next turn, not in it.
         (root / "mine.txt").write_text("the person's edit\n")
         await until(lambda: "mine.txt" in checkpointer.outside.pending())
         await edit(5, "a.py", "A = 5\n")
         third = checkpoint_events(log.path)[-1]
-        assert [c["path"] for c in third["changed"]] == ["a.py"]
-        assert await store.read(third["before"], "mine.txt") == b"the person's edit\n"
+        assert [c.path for c in third.changed] == ["a.py"]
+        assert await store.read(third.before, "mine.txt") == b"the person's edit\n"
 
         # A command may change anything: what it made is found without being named.
         await checkpointer.before_act("r", 6, [intent("run_command", command="make")])
         (root / "made.txt").write_text("by a command\n")
         await checkpointer.after_act("r", 6)
         fourth = checkpoint_events(log.path)[-1]
-        assert [c["path"] for c in fourth["changed"]] == ["made.txt"]
+        assert [c.path for c in fourth.changed] == ["made.txt"]
     finally:
         await checkpointer.close()
         log.close()

@@ -9,13 +9,14 @@ from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
 from agentls.contracts.messages import ToolResultBlock
 from agentls.contracts.outcomes import TerminalReason
 from agentls.permissions.approvers import AutoApprover
+from agentls.session.events import SessionEvent
 from agentls.session.reader import read_events
 from agentls.session.reducer import reduce
 
 from .helpers import Gates, call, conversation, make_tools
 
 
-def _events(conv) -> list[dict]:
+def _events(conv) -> list[SessionEvent]:
     conv.log.sync()
     return read_events(conv.log.path)
 
@@ -36,7 +37,7 @@ async def test_completed_when_the_model_asks_for_no_tool(tmp_path: Path) -> None
     assert result.turns == 2
     assert result.usage.input_tokens > 0
     assert result.cost_usd is not None and result.cost_usd > 0
-    kinds = [e["kind"] for e in _events(conv)]
+    kinds = [e.kind for e in _events(conv)]
     assert kinds[:3] == ["session_started", "run_started", "user_message"]
     assert kinds[-1] == "run_finished"
     for kind in ("model_request", "model_output", "usage", "tool_intent", "decision",

@@ -14,6 +14,7 @@ import pytest
 from agentls.conversation.manager import ConversationManager, SessionBusy
 from agentls.conversation.settings import load_settings
 from agentls.providers.scripted import ScriptedProvider
+from agentls.session.events import RunStarted
 from agentls.session.lock import SessionClaim, SessionHeld, read_holder
 from agentls.session.reader import read_events
 from agentls.session.store import SessionStore
@@ -89,7 +90,7 @@ async def test_two_managers_take_turns_on_one_session(tmp_path: Path) -> None:
     # The first ask's four messages (prompt, tool call, result, answer), then this prompt.
     assert provider.calls[0].message_count == 5
     events = read_events(second.log.path)
-    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
-    assert [e["prompt"] for e in events if e["kind"] == "run_started"] == ["first", "second"]
+    assert [e.seq for e in events] == list(range(1, len(events) + 1))
+    assert [e.prompt for e in events if isinstance(e, RunStarted)] == ["first", "second"]
     first.close()
     second.close()

@@ -12,6 +12,7 @@ from agentls.conversation.run_builder import RunConfig
 from agentls.conversation.settings import load_settings
 from agentls.permissions.approvers import AutoApprover
 from agentls.permissions.modes import Mode
+from agentls.session.events import RunStarted, SessionEvent
 from agentls.session.reader import read_events
 
 from .helpers import call, conversation
@@ -20,7 +21,7 @@ USAGE = {"input_tokens": 1_000, "output_tokens": 100}  # $0.0045 a call at the s
 BUDGET = 0.006  # the first call fits, the second does not
 
 
-def _events(conv: Any) -> list[dict[str, Any]]:
+def _events(conv: Any) -> list[SessionEvent]:
     conv.log.sync()
     return read_events(conv.log.path)
 
@@ -73,8 +74,8 @@ async def test_a_replay_without_the_live_budget_would_diverge(tmp_path: Path) ->
     )
     events = _events(conv)
     for event in events:
-        if event["kind"] == "run_started":
-            event["settings"]["maxCostUsd"] = 1000.0
+        if isinstance(event, RunStarted):
+            event.settings["maxCostUsd"] = 1000.0
     report = await replay_session(events)
     assert report.divergence is not None
     # The raised limit lets the second call run, where the recording stopped.

@@ -22,6 +22,7 @@ from agentls.permissions.policy import PermissionPolicy
 from agentls.permissions.rules import RuleSet
 from agentls.runtime.registry import ToolRegistry
 from agentls.runtime.runtime import ToolRuntime
+from agentls.session.events import EventT
 from agentls.tools import tools_by_name
 from agentls.workspace.interface import ToolContext, ToolDefinition
 from agentls.workspace.local import LocalWorkspace
@@ -33,10 +34,8 @@ class MemoryAudit:
     def __init__(self) -> None:
         self.events: list[dict[str, Any]] = []
 
-    def append(self, kind: str, *, run: str | None = None, turn: int | None = None,
-               **payload: Any) -> dict[str, Any]:  # fmt: skip
-        event = {"kind": kind, "run": run, "turn": turn, **payload}
-        self.events.append(event)
+    def append(self, event: EventT) -> EventT:
+        self.events.append(event.model_dump(mode="json"))  # as the log writes it
         return event
 
     def turn_boundary(self) -> None:

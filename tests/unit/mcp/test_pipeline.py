@@ -41,7 +41,8 @@ def with_server(tmp_path: Path, turns: list[dict[str, Any]], **settings: Any) ->
 
 def events(manager: ConversationManager, conv: Conversation) -> list[dict[str, Any]]:
     conv.log.close()
-    return read_events(manager.store.path_for(conv.session_id))
+    # As written on the wire (camelCase keys).
+    return [e.model_dump(mode="json") for e in read_events(manager.store.path_for(conv.session_id))]
 
 
 def results(manager: ConversationManager, conv: Conversation) -> list[dict[str, Any]]:

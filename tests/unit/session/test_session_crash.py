@@ -14,12 +14,14 @@ from agentls.session.reader import read_events
 WRITER = """
 import sys
 from pathlib import Path
+from agentls.session.events import ToolResults
 from agentls.session.log import SessionLog
+from agentls.contracts.messages import user_text
 
 log = SessionLog(Path(sys.argv[1]))
 i = 0
 while True:
-    log.append("tick", run="r1", turn=i, payload="x" * (i % 700))
+    log.append(ToolResults(run="r1", turn=i, message=user_text("x" * (i % 700))))
     if i % 50 == 0:
         log.turn_boundary()
     i += 1
@@ -44,5 +46,5 @@ def test_sigkilled_writer_leaves_every_complete_line_readable(tmp_path: Path) ->
     complete_lines = path.read_bytes().count(b"\n")
     events = read_events(path)
     assert len(events) == complete_lines >= 500
-    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
-    assert [e["turn"] for e in events] == list(range(len(events)))
+    assert [e.seq for e in events] == list(range(1, len(events) + 1))
+    assert [e.turn for e in events] == list(range(len(events)))

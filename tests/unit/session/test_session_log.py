@@ -10,29 +10,49 @@ from pathlib import Path
 
 import pytest
 
+from agentls.contracts.usage import Usage
+from agentls.session import events as ev
 from agentls.session.events import SCHEMA_VERSION
 from agentls.session.log import SessionLog
 from agentls.session.reader import SessionFormatError, read_events
 
 
-def test_append_returns_the_event_and_reads_back_identically(tmp_path: Path) -> None:
+def mode(name: str) -> ev.ModeChanged:
+    return ev.ModeChanged(mode=name)
+
+
+def modes(path: Path) -> list[str]:
+    return [e.mode for e in read_events(path) if isinstance(e, ev.ModeChanged)]
+
+
+def test_append_stamps_the_event_and_it_reads_back_identically(tmp_path: Path) -> None:
     path = tmp_path / "s.jsonl"
     with SessionLog(path) as log:
-        first = log.append("run_started", run="r1", prompt="héllo ✓", settings={"mode": "plan"})
-        second = log.append("usage", run="r1", turn=1, usage={"input_tokens": 3}, costUsd=None)
+        first = log.append(ev.RunStarted(run="r1", prompt="héllo ✓", settings={"mode": "plan"}))
+        second = log.append(ev.UsageEvent(run="r1", turn=1, usage=Usage(3), cost_usd=None))
 
-    assert first["v"] == SCHEMA_VERSION
-    assert (first["seq"], second["seq"]) == (1, 2)
-    assert first["kind"] == "run_started" and first["run"] == "r1" and first["turn"] is None
+    assert first.v == SCHEMA_VERSION
+    assert (first.seq, second.seq) == (1, 2)
+    assert first.kind == "run_started" and first.run == "r1" and first.turn is None
     assert read_events(path) == [first, second]
-    assert "héllo ✓" in path.read_text(encoding="utf-8")  # not \u-escaped
+
+
+def test_lines_put_the_envelope_first_and_name_payload_fields_in_camel_case(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "s.jsonl"
+    with SessionLog(path) as log:
+        log.append(ev.Decision(run="r", turn=2, call_id="c", verdict="allow", source="rule"))
+    line = json.loads(path.read_text())
+    assert list(line)[:6] == ["v", "seq", "ts", "kind", "run", "turn"]
+    assert line["kind"] == "decision" and line["callId"] == "c" and line["answer"] is None
 
 
 def test_each_append_reaches_the_file_before_close(tmp_path: Path) -> None:
     path = tmp_path / "s.jsonl"
     log = SessionLog(path)
-    log.append("tick", n=1)
-    assert [e["n"] for e in read_events(path)] == [1]
+    log.append(mode("plan"))
+    assert modes(path) == ["plan"]
     log.close()
 
 
@@ -41,13 +61,15 @@ def test_values_json_cannot_encode_are_stringified_not_fatal(tmp_path: Path) -> 
     circular: dict[str, object] = {}
     circular["self"] = circular
     with SessionLog(path) as log:
-        log.append("x", where=Path("/a/b"), lone_surrogate="\udc80")
-        log.append("y", data=circular)
-        assert log.errors == 1  # the circular payload was recorded, not raised
+        log.append(ev.ToolIntent(call_id="a", name="x", input={"where": Path("/a/b")},
+                                 summary="\udc80"))  # fmt: skip
+        log.append(ev.ToolIntent(call_id="b", name="y", input={"data": circular}))
 
-    first, second = read_events(path)
-    assert first["where"] == "/a/b" and first["lone_surrogate"] == "\udc80"
-    assert second["kind"] == "y" and "unserialisable" in second
+    (first,) = read_events(path)  # the second line keeps its envelope and a note only
+    assert isinstance(first, ev.ToolIntent)
+    assert first.input["where"] == "/a/b" and first.summary == "\udc80"
+    second = json.loads(path.read_text().splitlines()[1])
+    assert second["seq"] == 2 and "unserialisable" in second
 
 
 def test_torn_last_line_is_skipped_silently(
@@ -55,14 +77,13 @@ def test_torn_last_line_is_skipped_silently(
 ) -> None:
     path = tmp_path / "s.jsonl"
     with SessionLog(path) as log:
-        log.append("a")
-        log.append("b")
+        log.append(mode("a"))
+        log.append(mode("b"))
     with path.open("ab") as f:
-        f.write(b'{"v":1,"seq":3,"ts":1.0,"kind":"c","pay')
+        f.write(b'{"v":2,"seq":3,"ts":1.0,"kind":"mode_changed","pay')
 
     with caplog.at_level(logging.WARNING):
-        events = read_events(path)
-    assert [e["kind"] for e in events] == ["a", "b"]
+        assert modes(path) == ["a", "b"]
     assert caplog.records == []
 
 
@@ -70,14 +91,32 @@ def test_corrupt_middle_line_is_skipped_with_a_warning(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     path = tmp_path / "s.jsonl"
-    good = '{"v":1,"seq":%d,"ts":1.0,"kind":"k","run":null,"turn":null}\n'
-    path.write_text(good % 1 + "{not json\n" + "[1,2]\n" + good % 4, encoding="utf-8")
+    good = '{"v":2,"seq":%d,"ts":1.0,"kind":"mode_changed","run":null,"turn":null,"mode":"m"}\n'
+    wrong = '{"v":2,"seq":5,"ts":1.0,"kind":"mode_changed","run":null,"turn":null}\n'
+    path.write_text(good % 1 + "{not json\n" + "[1,2]\n" + good % 4 + wrong, encoding="utf-8")
 
     with caplog.at_level(logging.WARNING):
         events = read_events(path)
-    assert [e["seq"] for e in events] == [1, 4]
-    assert len(caplog.records) == 2
+    assert [e.seq for e in events] == [1, 4]
+    assert len(caplog.records) == 3
     assert "line 2" in caplog.records[0].getMessage()
+
+
+def test_kinds_this_agentls_does_not_know_are_skipped_quietly(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "s.jsonl"
+    with SessionLog(path) as log:
+        log.append(mode("a"))
+    with path.open("a") as f:
+        f.write('{"v":2,"seq":2,"ts":1.0,"kind":"from_the_future","run":null,"turn":null}\n')
+        f.write('{"v":1,"seq":3,"ts":1.0,"kind":"older_unknown","run":null,"turn":null}\n')
+    with SessionLog(path) as log:
+        log.append(mode("b"))
+
+    with caplog.at_level(logging.WARNING):
+        assert [e.seq for e in read_events(path)] == [1, 4]
+    assert caplog.records == []
 
 
 def test_future_schema_version_is_refused_naming_file_and_version(tmp_path: Path) -> None:
@@ -94,24 +133,24 @@ def test_seq_continues_after_reopen(tmp_path: Path) -> None:
     path = tmp_path / "s.jsonl"
     with SessionLog(path) as log:
         for _ in range(3):
-            log.append("a")
+            log.append(mode("a"))
     with SessionLog(path) as log:
-        assert log.append("b")["seq"] == 4
+        assert log.append(mode("b")).seq == 4
 
-    assert [e["seq"] for e in read_events(path)] == [1, 2, 3, 4]
+    assert [e.seq for e in read_events(path)] == [1, 2, 3, 4]
 
 
 def test_reopen_after_a_torn_line_keeps_new_events_intact(tmp_path: Path) -> None:
     path = tmp_path / "s.jsonl"
     with SessionLog(path) as log:
-        log.append("a")
+        log.append(mode("a"))
     with path.open("ab") as f:
-        f.write(b'{"v":1,"seq":2,"kin')
+        f.write(b'{"v":2,"seq":2,"kin')
     with SessionLog(path) as log:
-        log.append("b")
+        log.append(mode("b"))
 
-    events = read_events(path)
-    assert [(e["seq"], e["kind"]) for e in events] == [(1, "a"), (2, "b")]
+    assert [e.seq for e in read_events(path)] == [1, 2]
+    assert modes(path) == ["a", "b"]
 
 
 def test_write_errors_are_counted_and_reported_once_never_raised(
@@ -119,7 +158,7 @@ def test_write_errors_are_counted_and_reported_once_never_raised(
 ) -> None:
     path = tmp_path / "s.jsonl"
     log = SessionLog(path)
-    log.append("ok")
+    log.append(mode("ok"))
     fd = log.fileno()
     assert fd is not None
     # Swap a read-only descriptor in under the log: every write now fails with EBADF.
@@ -128,18 +167,18 @@ def test_write_errors_are_counted_and_reported_once_never_raised(
     os.close(read_only)
 
     with caplog.at_level(logging.WARNING):
-        event = log.append("lost", n=1)
-        log.append("lost", n=2)
+        event = log.append(mode("lost"))
+        log.append(mode("lost"))
         log.turn_boundary()
         log.close()
-        log.append("after close")
+        log.append(mode("after close"))
         log.close()
 
-    assert event["kind"] == "lost" and event["seq"] == 2
+    assert event.mode == "lost" and event.seq == 2
     assert log.errors == 3
     assert log.last_error.startswith("append")
     assert len(caplog.records) == 1
-    assert [e["kind"] for e in read_events(path)] == ["ok"]
+    assert modes(path) == ["ok"]
 
 
 def test_unopenable_path_is_an_error_count_not_an_exception(tmp_path: Path) -> None:
@@ -147,7 +186,7 @@ def test_unopenable_path_is_an_error_count_not_an_exception(tmp_path: Path) -> N
     blocker.write_text("")
     log = SessionLog(blocker / "sessions" / "s.jsonl")  # a file cannot hold a directory
 
-    assert log.append("x")["seq"] == 1
+    assert log.append(mode("x")).seq == 1
     log.turn_boundary()
     log.close()
     assert log.errors == 2
@@ -171,12 +210,12 @@ def test_turn_boundary_fsyncs_off_the_callers_thread(
     monkeypatch.setattr(os, "fsync", slow_fsync)
     path = tmp_path / "s.jsonl"
     log = SessionLog(path)
-    log.append("a")
+    log.append(mode("a"))
     log.turn_boundary()
     assert started.wait(timeout=10)
-    log.append("b")  # appends do not wait for the disk
+    log.append(mode("b"))  # appends do not wait for the disk
     log.turn_boundary()
-    assert [e["kind"] for e in read_events(path)] == ["a", "b"]
+    assert modes(path) == ["a", "b"]
     release.set()
     log.close()
 

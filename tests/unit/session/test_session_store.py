@@ -11,16 +11,17 @@ from agentls.contracts.outcomes import RunResult, TerminalReason
 from agentls.contracts.usage import Usage
 from agentls.session import events as ev
 from agentls.session.reader import read_events
+from agentls.session.records import RunResultRecord
 from agentls.session.store import SessionNotFound, SessionStore, default_state_dir, new_session_id
 
 
 def finish(store: SessionStore, session_id: str, run: str, prompt: str, cost: float) -> None:
     log, _ = store.open(session_id)
     with log:
-        log.append(ev.RUN_STARTED, run=run, prompt=prompt)
-        log.append(ev.USAGE, run=run, turn=1, usage=Usage(10, 2).to_dict(), costUsd=cost)
+        log.append(ev.RunStarted(run=run, prompt=prompt))
+        log.append(ev.UsageEvent(run=run, turn=1, usage=Usage(10, 2), cost_usd=cost))
         result = RunResult(TerminalReason.MAX_TURNS, "", Usage(10, 2), cost, 1)
-        log.append(ev.RUN_FINISHED, run=run, turn=1, result=result.to_dict())
+        log.append(ev.RunFinished(run=run, turn=1, result=RunResultRecord.of(result)))
 
 
 def test_new_ids_sort_by_time_and_are_unique() -> None:
@@ -37,10 +38,10 @@ def test_create_writes_session_started(tmp_path: Path) -> None:
     path = tmp_path / "state" / "sessions" / f"{session_id}.jsonl"
     assert store.path_for(session_id) == path
     [started] = read_events(path)
-    assert started["kind"] == ev.SESSION_STARTED and started["seq"] == 1
-    assert started["sessionId"] == session_id
-    assert started["workspace"] == str(tmp_path.resolve())
-    assert started["model"] == "anthropic:m"
+    assert isinstance(started, ev.SessionStarted) and started.seq == 1
+    assert started.session_id == session_id
+    assert started.workspace == str(tmp_path.resolve())
+    assert started.model == "anthropic:m"
 
 
 def test_open_folds_state_and_continues_seq(tmp_path: Path) -> None:
@@ -51,7 +52,7 @@ def test_open_folds_state_and_continues_seq(tmp_path: Path) -> None:
 
     log, state = store.open(session_id)
     with log:
-        assert log.append(ev.MODE_CHANGED, mode="plan")["seq"] == state.last_seq + 1 == 5
+        assert log.append(ev.ModeChanged(mode="plan")).seq == state.last_seq + 1 == 5
     assert state.session_id == session_id
     assert [r.outcome for r in state.runs] == ["max_turns"]
 
@@ -69,7 +70,7 @@ def test_list_is_newest_first_filtered_by_workspace(tmp_path: Path) -> None:
     log.close()
     new, log = store.create(ws_a, "m2")
     with log:
-        log.append(ev.RUN_STARTED, run="r1", prompt="crashing")
+        log.append(ev.RunStarted(run="r1", prompt="crashing"))
 
     assert [i.id for i in store.list()] == [new, other, old]
     newest, oldest = store.list(ws_b / ".." / "a")  # resolved before comparing

@@ -1,0 +1,255 @@
+"""The shapes session events carry inside them: messages, usage, a run's result.
+
+Messages and usage are written several times a turn, so events carry the core
+types themselves (`contracts.messages.Message`, `contracts.usage.Usage`): a
+writer hands over what it already has, and only the serializer turns it into
+the wire form, described (and, when reading, validated) by the record models
+here. Every key is camelCase; a content block's `type` keeps the values the
+model APIs use.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    GetJsonSchemaHandler,
+    PlainSerializer,
+    PlainValidator,
+)
+from pydantic.alias_generators import to_camel
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import core_schema
+
+from agentls.contracts.messages import (
+    ContentBlock,
+    Message,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+from agentls.contracts.outcomes import RunResult
+from agentls.contracts.usage import Usage
+
+WIRE = ConfigDict(
+    alias_generator=to_camel,
+    validate_by_name=True,
+    validate_by_alias=True,
+    serialize_by_alias=True,
+    extra="ignore",  # a reader keeps what it knows of a line written by a newer agentls
+)
+
+
+class Record(BaseModel):
+    model_config = WIRE
+
+
+class TextRecord(Record):
+    type: Literal["text"] = "text"
+    text: str
+
+
+class ThinkingRecord(Record):
+    type: Literal["thinking"] = "thinking"
+    thinking: str
+    signature: str = ""
+
+
+class RedactedThinkingRecord(Record):
+    type: Literal["redacted_thinking"] = "redacted_thinking"
+    data: str
+
+
+class ToolUseRecord(Record):
+    type: Literal["tool_use"] = "tool_use"
+    id: str
+    name: str
+    input: dict[str, Any]
+
+
+class ToolResultRecord(Record):
+    type: Literal["tool_result"] = "tool_result"
+    tool_use_id: str
+    content: str
+    is_error: bool = False
+
+
+BlockRecord = Annotated[
+    Union[TextRecord, ThinkingRecord, RedactedThinkingRecord, ToolUseRecord, ToolResultRecord],  # noqa: UP007
+    Field(discriminator="type"),
+]
+
+
+class MessageRecord(Record):
+    """A message of the history, as the log writes it."""
+
+    role: Literal["user", "assistant"]
+    content: list[BlockRecord]
+
+    def to_message(self) -> Message:
+        return Message(self.role, tuple(_block(b) for b in self.content))
+
+
+class UsageRecord(Record):
+    """Tokens of one model call."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+
+    def to_usage(self) -> Usage:
+        return Usage(
+            self.input_tokens, self.output_tokens, self.cache_read_tokens, self.cache_write_tokens
+        )
+
+
+def _block(record: BaseModel) -> ContentBlock:
+    if isinstance(record, TextRecord):
+        return TextBlock(record.text)
+    if isinstance(record, ThinkingRecord):
+        return ThinkingBlock(record.thinking, record.signature)
+    if isinstance(record, RedactedThinkingRecord):
+        return ThinkingBlock("", "", record.data)
+    if isinstance(record, ToolUseRecord):
+        return ToolUseBlock(record.id, record.name, record.input)
+    assert isinstance(record, ToolResultRecord)
+    return ToolResultBlock(record.tool_use_id, record.content, record.is_error)
+
+
+def _block_wire(block: ContentBlock) -> dict[str, Any]:
+    if isinstance(block, TextBlock):
+        return {"type": "text", "text": block.text}
+    if isinstance(block, ToolUseBlock):
+        return {"type": "tool_use", "id": block.id, "name": block.name, "input": block.input}
+    if isinstance(block, ToolResultBlock):
+        return {
+            "type": "tool_result",
+            "toolUseId": block.tool_use_id,
+            "content": block.content,
+            "isError": block.is_error,
+        }
+    if block.redacted_data is not None:
+        return {"type": "redacted_thinking", "data": block.redacted_data}
+    return {"type": "thinking", "thinking": block.thinking, "signature": block.signature}
+
+
+def message_wire(message: Message) -> dict[str, Any]:
+    return {"role": message.role, "content": [_block_wire(b) for b in message.content]}
+
+
+def _as_message(value: Any) -> Message:
+    if isinstance(value, Message):
+        return value  # a writer's own message: typed already, not validated again
+    return MessageRecord.model_validate(value).to_message()
+
+
+def usage_wire(usage: Usage) -> dict[str, int]:
+    return {
+        "inputTokens": usage.input_tokens,
+        "outputTokens": usage.output_tokens,
+        "cacheReadTokens": usage.cache_read_tokens,
+        "cacheWriteTokens": usage.cache_write_tokens,
+    }
+
+
+def _as_usage(value: Any) -> Usage:
+    if isinstance(value, Usage):
+        return value
+    return UsageRecord.model_validate(value).to_usage()
+
+
+class _DescribedBy:
+    """The JSON schema of a carried core type: that of the record it is written as."""
+
+    def __init__(self, record: type[BaseModel]) -> None:
+        self.record = record
+
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        return handler(self.record.__pydantic_core_schema__)
+
+
+# The core types as event fields: no conversion when written, validated when read.
+WireMessage = Annotated[
+    Message,
+    PlainValidator(_as_message),
+    PlainSerializer(message_wire, return_type=Any),
+    _DescribedBy(MessageRecord),
+]
+WireUsage = Annotated[
+    Usage,
+    PlainValidator(_as_usage),
+    PlainSerializer(usage_wire, return_type=Any),
+    _DescribedBy(UsageRecord),
+]
+
+
+class ResultUsage(Record):
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+    cost_usd: float | None = Field(default=None, description="USD; null when unknown")
+
+
+class BudgetRecord(Record):
+    limit: str
+    max: float
+    used: float
+    over_by: float
+
+
+class RunResultRecord(Record):
+    """How a run ended (`RunResult`)."""
+
+    terminal_reason: str
+    text: str = ""
+    turns: int = 0
+    usage: ResultUsage = Field(default_factory=ResultUsage)
+    detail: str = ""
+    budget: BudgetRecord | None = None
+
+    @classmethod
+    def of(cls, result: RunResult) -> RunResultRecord:
+        usage, cost, budget = result.usage, result.cost_usd, result.budget
+        return cls(
+            terminal_reason=result.reason.value,
+            text=result.text,
+            turns=result.turns,
+            usage=ResultUsage(
+                input_tokens=usage.input_tokens,
+                output_tokens=usage.output_tokens,
+                cache_read_tokens=usage.cache_read_tokens,
+                cache_write_tokens=usage.cache_write_tokens,
+                cost_usd=None if cost is None else round(cost, 6),
+            ),
+            detail=result.detail,
+            budget=None
+            if budget is None
+            else BudgetRecord(
+                limit=budget.limit_name,
+                max=budget.limit,
+                used=budget.used,
+                over_by=round(budget.over_by, 6),
+            ),
+        )
+
+
+class ChangedFile(Record):
+    path: str
+    status: str = Field(description='"A" added, "M" modified, "D" deleted')
+
+
+class ProblemRecord(Record):
+    path: str
+    line: int
+    message: str
+    source: str
+    severity: str
+    code: str = ""
