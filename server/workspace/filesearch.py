@@ -21,15 +21,11 @@ one with "/" the path relative to the folder searched.
 from __future__ import annotations
 
 import asyncio
-import atexit
 import base64
-import hashlib
 import json
 import os
 import re
-import shutil
 import subprocess
-import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -126,6 +122,8 @@ def ripgrep_path(use_ripgrep: bool | None = None) -> str | None:
 
 @lru_cache(maxsize=8)
 def _which_rg(path: str) -> str | None:
+    import shutil
+
     found: str | None = shutil.which("rg", path=path)
     return found
 
@@ -458,6 +456,8 @@ def _rg_search_records(
 
 def _ignore_file(text: str) -> str:
     """An ignore file holding ``text``, written once per process and reused by every search."""
+    import hashlib
+
     path = _scratch() / f"ignore-{hashlib.sha256(text.encode()).hexdigest()[:16]}"
     if not path.exists():  # also when something cleaned the temp folder meanwhile
         path.parent.mkdir(mode=0o700, exist_ok=True)
@@ -469,6 +469,10 @@ def _ignore_file(text: str) -> str:
 
 @lru_cache(maxsize=1)
 def _scratch() -> Path:
+    import atexit
+    import shutil
+    import tempfile
+
     folder = Path(tempfile.mkdtemp(prefix="agentls-rg-"))
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     return folder

@@ -20,12 +20,18 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from wcmatch import fnmatch as _fnmatch
-from wcmatch import glob as _glob
+# wcmatch is imported where a glob is first compiled, not when a face starts.
+if TYPE_CHECKING:
+    from wcmatch.fnmatch import WcMatcher as TextMatcher
+    from wcmatch.glob import WcMatcher as PathMatcher
 
-_PATH_FLAGS = _glob.GLOBSTAR | _glob.BRACE | _glob.DOTGLOB | _glob.FORCEUNIX
-_TEXT_FLAGS = _fnmatch.DOTMATCH | _fnmatch.FORCEUNIX
+
+def _path_flags() -> int:
+    from wcmatch import glob
+
+    return glob.GLOBSTAR | glob.BRACE | glob.DOTGLOB | glob.FORCEUNIX
 
 
 def match_path(pattern: str, path: str) -> bool:
@@ -40,12 +46,16 @@ def match_text(pattern: str, text: str) -> bool:
 
 def escape_path(text: str) -> str:
     """A path glob matching exactly the path ``text``."""
-    return _glob.escape(_strip_dot(text))
+    from wcmatch import glob
+
+    return glob.escape(_strip_dot(text))
 
 
 def escape_text(text: str) -> str:
     """A text glob matching exactly ``text``."""
-    return _fnmatch.escape(text)
+    from wcmatch import fnmatch
+
+    return fnmatch.escape(text)
 
 
 def any_path_matcher(patterns: tuple[str, ...]) -> Callable[[str], bool]:
@@ -78,7 +88,9 @@ def _any_path(patterns: tuple[str, ...]) -> Callable[[str], bool]:
 
 
 def _union(patterns: tuple[str, ...]) -> re.Pattern[str]:
-    regexes, _ = _glob.translate(list(patterns), flags=_PATH_FLAGS)
+    from wcmatch import glob
+
+    regexes, _ = glob.translate(list(patterns), flags=_path_flags())
     return re.compile("|".join(f"(?:{r})" for r in regexes))
 
 
@@ -112,10 +124,14 @@ def _strip_dot(text: str) -> str:
 
 
 @lru_cache(maxsize=4096)
-def _path_matcher(pattern: str) -> _glob.WcMatcher[str]:
-    return _glob.compile(pattern, flags=_PATH_FLAGS)
+def _path_matcher(pattern: str) -> PathMatcher[str]:
+    from wcmatch import glob
+
+    return glob.compile(pattern, flags=_path_flags())
 
 
 @lru_cache(maxsize=4096)
-def _text_matcher(pattern: str) -> _fnmatch.WcMatcher[str]:
-    return _fnmatch.compile(pattern, flags=_TEXT_FLAGS)
+def _text_matcher(pattern: str) -> TextMatcher[str]:
+    from wcmatch import fnmatch
+
+    return fnmatch.compile(pattern, flags=fnmatch.DOTMATCH | fnmatch.FORCEUNIX)

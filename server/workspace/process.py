@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -97,6 +96,8 @@ async def run_shell(
 
 @lru_cache(maxsize=8)
 def _shell(path: str) -> str:
+    import shutil
+
     found: str | None = shutil.which("bash", path=path)
     return found or "/bin/sh"
 

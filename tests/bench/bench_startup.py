@@ -1,6 +1,11 @@
 """Start-up: `agentls serve` to its `initialize` result against a bare pygls server, and
 the command line (`agentls --version`, a one-turn `agentls ask`) against `python -c pass`.
 
+Every command runs with its bytecode cached (in a private PYTHONPYCACHEPREFIX, filled by
+a warm-up run), as an installed package has it: pip compiles a wheel's modules when it
+installs them, while a development tree with PYTHONDONTWRITEBYTECODE set would compile
+agentls's sources on every start and the bare server's installed libraries never.
+
 python -m tests.bench.bench_startup [--reps 10]
 """
 
@@ -23,12 +28,19 @@ INITIALIZE = json.dumps(
 ).encode()  # fmt: skip
 
 
-def time_to_initialize(command: list[str]) -> float:
+def cached_bytecode_env(pycache: str) -> dict[str, str]:
+    env = {**os.environ, "PYTHONPYCACHEPREFIX": pycache}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def time_to_initialize(command: list[str], env: dict[str, str]) -> float:
     """Seconds from spawning the server to reading its initialize result."""
     started = time.perf_counter()
     server = subprocess.Popen(
-        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
-    )
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        env=env,
+    )  # fmt: skip
     assert server.stdin is not None and server.stdout is not None
     server.stdin.write(b"Content-Length: %d\r\n\r\n%s" % (len(INITIALIZE), INITIALIZE))
     server.stdin.flush()
@@ -54,32 +66,39 @@ def time_to_exit(command: list[str], cwd: str, env: dict[str, str]) -> float:
 
 
 def measure(reps: int) -> dict[str, float]:
+    with tempfile.TemporaryDirectory() as tmp:
+        return measure_in(Path(tmp), reps)
+
+
+def measure_in(tmp: Path, reps: int) -> dict[str, float]:
+    env = cached_bytecode_env(str(tmp / "pycache"))
     agentls = [sys.executable, "-m", "agentls", "serve"]
     bare = [sys.executable, str(HERE / "bare_pygls_server.py")]
-    time_to_initialize(agentls)  # warm the page cache once
+    for server in (agentls, bare):
+        time_to_initialize(server, env)  # compile to the cache, warm the page cache
     # Interleaved, so both see the same moments of a busy machine.
     ours, theirs = [], []
     for _ in range(reps):
-        ours.append(time_to_initialize(agentls))
-        theirs.append(time_to_initialize(bare))
+        ours.append(time_to_initialize(agentls, env))
+        theirs.append(time_to_initialize(bare, env))
     result = {"agentls_ms": statistics.median(ours) * 1000,
               "bare_pygls_ms": statistics.median(theirs) * 1000}  # fmt: skip
-    with tempfile.TemporaryDirectory() as tmp:
-        script = os.path.join(tmp, "one.json")
-        with open(script, "w") as handle:
-            json.dump({"turns": [{"text": "ok"}]}, handle)
-        env = {**os.environ, "AGENTLS_STATE_DIR": os.path.join(tmp, "state")}
-        commands = {
-            "python_pass_ms": [sys.executable, "-c", "pass"],
-            "version_ms": [sys.executable, "-m", "agentls", "--version"],
-            "ask_ms": [sys.executable, "-m", "agentls", "ask", "hi", "--workspace", tmp,
-                       "--model", f"scripted:{script}"],
-        }  # fmt: skip
-        times: dict[str, list[float]] = {name: [] for name in commands}
-        for _ in range(reps):
-            for name, command in commands.items():
-                times[name].append(time_to_exit(command, tmp, env))
-        result.update({name: statistics.median(t) * 1000 for name, t in times.items()})
+    script = tmp / "one.json"
+    script.write_text(json.dumps({"turns": [{"text": "ok"}]}))
+    env["AGENTLS_STATE_DIR"] = str(tmp / "state")
+    commands = {
+        "python_pass_ms": [sys.executable, "-c", "pass"],
+        "version_ms": [sys.executable, "-m", "agentls", "--version"],
+        "ask_ms": [sys.executable, "-m", "agentls", "ask", "hi", "--workspace", str(tmp),
+                   "--model", f"scripted:{script}"],
+    }  # fmt: skip
+    for command in commands.values():
+        time_to_exit(command, str(tmp), env)  # compile to the cache
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(reps):
+        for name, command in commands.items():
+            times[name].append(time_to_exit(command, str(tmp), env))
+    result.update({name: statistics.median(t) * 1000 for name, t in times.items()})
     return result
 
 
