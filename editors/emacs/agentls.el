@@ -101,7 +101,8 @@ or nil when the person quit (the question then waits as a code action)."
          (window (copy-sequence (plist-get capabilities :window))))
     (setq window (plist-put window :showDocument '(:support t)))
     (setq capabilities (plist-put capabilities :window window))
-    (plist-put capabilities :experimental '(:agentls (:savesEdits t)))))
+    (plist-put capabilities :experimental
+               '(:agentls (:savesEdits t :intelligence ["problems"] :languageServers t)))))
 
 (cl-defmethod eglot-handle-request
   ((_server agentls-server) (_method (eql window/showDocument)) &key uri &allow-other-keys)
@@ -278,6 +279,91 @@ so the next tool the agent runs sees the file on disk."
   (when (and (null agentls--session) (plist-get event :sessionId))
     (setq agentls--session (plist-get event :sessionId)))
   (agentls--render server event))
+
+;;;; Problems as this Emacs sees them (agentls/problems)
+
+;; The server asks for the problems of files; they come from flymake, i.e. the
+;; person's own checkers, never from agentls's own diagnostics (eglot's backend
+;; here).  A buffer's verdict is fresh ("settled") when every checker reported
+;; after the buffer's last change; the server asks again until then.  A file no
+;; buffer visits is not checked here: the server checks it itself.
+
+(defvar-local agentls--flymake-tick nil
+  "`buffer-chars-modified-tick' when flymake last started checking this buffer.")
+
+(defun agentls--note-flymake-start (&rest _)
+  (setq agentls--flymake-tick (buffer-chars-modified-tick)))
+
+(with-eval-after-load 'flymake
+  (advice-add 'flymake-start :after #'agentls--note-flymake-start))
+
+(defun agentls--own-backend-p (backend)
+  (eq backend 'eglot-flymake-backend))
+
+(defun agentls--position (point)
+  "POINT as an LSP position (0-based line, characters into the line)."
+  (save-excursion
+    (goto-char point)
+    (list :line (1- (line-number-at-pos)) :character (- (point) (line-beginning-position)))))
+
+(defun agentls--severity (type)
+  (pcase (or (get type 'flymake-category) type)
+    ((or 'flymake-error :error) 1)
+    ((or 'flymake-warning :warning) 2)
+    (_ 3)))
+
+(defun agentls--file-problems (uri)
+  "What flymake says about the file of URI, as the server wants it."
+  (let ((buffer (find-buffer-visiting (agentls--path uri))))
+    (if (not (and buffer (buffer-local-value 'flymake-mode buffer)))
+        (list :uri uri :diagnostics [] :settled t :checked :json-false)
+      (with-current-buffer buffer
+        (let* ((backends (cl-remove-if #'agentls--own-backend-p (flymake-running-backends)))
+               (reported (flymake-reporting-backends))
+               (found (cl-loop
+                       for d in (flymake-diagnostics)
+                       unless (agentls--own-backend-p (flymake-diagnostic-backend d))
+                       collect (list :range (list :start (agentls--position (flymake-diagnostic-beg d))
+                                                  :end (agentls--position (flymake-diagnostic-end d)))
+                                     :severity (agentls--severity (flymake-diagnostic-type d))
+                                     :message (flymake-diagnostic-text d)
+                                     :source (format "%s" (flymake-diagnostic-backend d))))))
+          (list :uri uri
+                :diagnostics (vconcat found)
+                :settled (if (and (eql agentls--flymake-tick (buffer-chars-modified-tick))
+                                  (cl-every (lambda (b) (memq b reported)) backends))
+                             t :json-false)
+                :checked (if (or backends found) t :json-false)))))))
+
+(cl-defmethod eglot-handle-request
+  ((_server agentls-server) (_method (eql agentls/problems)) &key uris &allow-other-keys)
+  "Answer with the problems flymake shows in the files of URIS.
+Without URIS, those of every visited file flymake checks."
+  (let ((uris (if (vectorp uris)
+                  (append uris nil)
+                (cl-loop for buffer in (buffer-list)
+                         when (and (buffer-file-name buffer)
+                                   (buffer-local-value 'flymake-mode buffer))
+                         collect (agentls--uri (buffer-file-name buffer))))))
+    (vconcat (mapcar #'agentls--file-problems uris))))
+
+(defvar agentls-language-servers nil
+  "The last `agentls/languageServers' notification.
+It names the language servers agentls runs itself.")
+
+(cl-defmethod eglot-handle-notification
+  ((_server agentls-server) (_method (eql agentls/languageServers)) &rest status)
+  "Keep STATUS for `agentls-language-status'."
+  (setq agentls-language-servers status))
+
+(defun agentls-language-status ()
+  "\"agentls: basedpyright, ruff\", or \"\" when agentls runs no language server."
+  (let ((names (mapcar (lambda (server)
+                         (if (equal (plist-get server :state) "running")
+                             (plist-get server :name)
+                           (format "%s (%s)" (plist-get server :name) (plist-get server :state))))
+                       (plist-get agentls-language-servers :servers))))
+    (if names (concat "agentls: " (string-join names ", ")) "")))
 
 ;;;; Questions: approvals and reviews
 

@@ -26,6 +26,7 @@ from agentls.conversation.settings_files import (
     read_json,
     user_settings_path,
 )
+from agentls.intelligence import missing_here
 from agentls.workspace.filesearch import ripgrep_path
 from agentls.workspace.sandbox import bwrap_problem
 from agentls.workspace.sandbox import describe as describe_sandbox
@@ -60,6 +61,7 @@ def build_report(
         settings = _settings_from_files(root, files, blocking)
     model = _model(settings, blocking)
     ripgrep = _ripgrep(warnings)
+    warnings += missing_here(root, settings.language_servers if settings is not None else None)
     sandbox = _sandbox(settings, warnings)
     return {
         "version": __version__,

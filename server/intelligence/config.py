@@ -12,6 +12,7 @@ import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import islice
 from pathlib import Path
 from typing import Any, Literal
 
@@ -163,3 +164,33 @@ def discover_language_servers(
 def language_id(config: LanguageServerConfig, path: str) -> str:
     suffix = Path(path).suffix.lower()
     return config.language_ids.get(suffix) or LANGUAGE_IDS.get(suffix, suffix.lstrip(".") or "text")
+
+
+def missing_here(
+    root: Path | None, settings: Mapping[str, LanguageServerConfig | None] | None = None
+) -> list[str]:
+    """For doctor: the kinds of files this workspace has that no language server would
+    check, and why (a server's root marker, or a matching file, in the top folder)."""
+    from agentls.workspace.globs import match_path
+
+    if root is None:
+        return []
+    try:
+        with os.scandir(root) as entries:
+            names = [entry.name for entry in islice(entries, 1000)]
+    except OSError:
+        return []
+    groups: dict[tuple[str, ...], list[ServerChoice]] = {}
+    for choice in discover_language_servers(settings):
+        groups.setdefault(tuple(choice.config.file_patterns), []).append(choice)
+    found = []
+    for patterns, group in groups.items():
+        if any(c.executable for c in group):
+            continue
+        markers = {m for c in group for m in c.config.root_markers}
+        if markers.intersection(names) or any(
+            match_path(p, n) for p in patterns if "/" not in p for n in names
+        ):
+            why = "; ".join(c.why_missing for c in group)
+            found.append(f"no language server would check {', '.join(patterns)} here: {why}")
+    return found

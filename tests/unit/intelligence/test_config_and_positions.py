@@ -91,3 +91,57 @@ def test_the_note_lists_new_problems_and_what_did_not_settle() -> None:
         "c.py:1: unused (Ruff)",
         "(the checker had not finished with c.py; there may be more)",
     ]
+
+
+def test_doctor_names_the_files_here_no_server_would_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agentls.intelligence import missing_here
+
+    monkeypatch.setenv("PATH", fake_path(tmp_path / "bin", "ruff") if _mkdir(tmp_path) else "")
+    root = tmp_path / "w"
+    root.mkdir()
+    (root / "main.py").write_text("")
+    (root / "go.mod").write_text("module x\n")
+    gaps = missing_here(root)
+    assert not any("*.py" in gap for gap in gaps)  # ruff checks Python here
+    (go,) = [gap for gap in gaps if "*.go" in gap]
+    assert go == (
+        "no language server would check *.go here: gopls was not found on PATH; "
+        "install it: go install golang.org/x/tools/gopls@latest"
+    )
+    assert not any("*.rs" in gap or "*.ts" in gap for gap in gaps)  # no such files here
+    custom = {"ruff": None, "mine": LanguageServerConfig(command="mylsp", file_patterns=["*.py"])}
+    (python,) = missing_here(root, custom)[:1]
+    assert python.startswith("no language server would check *.py, *.pyi here:")
+    assert "mylsp was not found on PATH" in missing_here(root, custom)[-1]
+
+
+def test_lookups_on_path_are_made_once_per_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agentls.intelligence import config
+
+    calls: list[str] = []
+    real = config.shutil.which
+
+    def counting(command: str, path: str | None = None) -> str | None:
+        calls.append(command)
+        return real(command, path=path)
+
+    monkeypatch.setattr(config.shutil, "which", counting)
+    config._which.cache_clear()
+    path = fake_path(tmp_path, "ruff")
+    monkeypatch.setenv("PATH", path)
+    effective_servers({}, path)
+    first = len(calls)
+    effective_servers({})  # every session: the same PATH, no new lookups
+    assert first == len(config.DEFAULT_SERVERS) and len(calls) == first
+    fake_path(tmp_path, "gopls")  # installed since: the doctor looks again
+    gopls = next(c for c in config.discover_language_servers() if c.name == "gopls")
+    assert gopls.executable == os.path.join(path, "gopls")
+
+
+def _mkdir(tmp_path: Path) -> bool:
+    (tmp_path / "bin").mkdir()
+    return True

@@ -28,6 +28,7 @@ M.state = {
   last_result = nil, -- the run_finished event of the last run
   log_buf = nil,
   in_text = false, -- the log's last line is answer text still streaming
+  language_servers = nil, -- the last agentls/languageServers: what agentls runs itself
 }
 
 local function notify(msg, level)
@@ -346,6 +347,100 @@ local function apply_edit(err, result, ctx, config)
   return response
 end
 
+-- --- problems as this Neovim sees them (agentls/problems) -----------------------------
+-- The server asks for the problems of files (docs/editor-intelligence.md); they come
+-- from vim.diagnostic, i.e. from the person's own language servers and linters, never
+-- from agentls's own question diagnostics. A buffer's verdict is fresh ("settled") when
+-- some other source set its diagnostics after its last change; the server asks again
+-- until then. A file not loaded here is not checked here: the server checks it itself.
+local verdict_tick = {} -- bufnr -> b:changedtick when another source last set its diagnostics
+
+local function agentls_namespace()
+  local id = M.state.client_id
+  return id and vim.lsp.diagnostic.get_namespace(id) or nil
+end
+
+local function watch_diagnostics()
+  if M._watching then
+    return
+  end
+  M._watching = true
+  -- vim.diagnostic.set is where every source's verdict lands (0.7 has no event naming it)
+  local set = vim.diagnostic.set
+  vim.diagnostic.set = function(namespace, bufnr, ...)
+    if namespace ~= agentls_namespace() and bufnr and vim.api.nvim_buf_is_valid(bufnr) then
+      verdict_tick[bufnr] = vim.api.nvim_buf_get_changedtick(bufnr)
+    end
+    return set(namespace, bufnr, ...)
+  end
+end
+
+local function file_problems(uri)
+  local bufnr = vim.uri_to_bufnr(uri)
+  if not vim.api.nvim_buf_is_loaded(bufnr) then
+    return { uri = uri, diagnostics = {}, settled = true, checked = false }
+  end
+  local own = agentls_namespace()
+  local found = {}
+  for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+    if d.namespace ~= own and d.source ~= 'agentls' then
+      table.insert(found, {
+        range = {
+          start = { line = d.lnum, character = d.col },
+          ['end'] = { line = d.end_lnum or d.lnum, character = d.end_col or d.col },
+        },
+        severity = d.severity,
+        message = d.message,
+        source = d.source,
+        code = d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code) or nil,
+      })
+    end
+  end
+  local others = false
+  local clients = vim.lsp.get_clients and vim.lsp.get_clients({ bufnr = bufnr }) or vim.lsp.buf_get_clients(bufnr)
+  for _, c in pairs(clients) do
+    others = others or c.id ~= M.state.client_id
+  end
+  local tick = verdict_tick[bufnr]
+  return {
+    uri = uri,
+    diagnostics = found,
+    settled = tick ~= nil and tick == vim.api.nvim_buf_get_changedtick(bufnr),
+    checked = others or tick ~= nil or #found > 0,
+  }
+end
+
+local function problems(_, params)
+  local uris = type(params) == 'table' and type(params.uris) == 'table' and params.uris or nil
+  if not uris then
+    uris = {}
+    for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do
+      if is_file(bufnr) then
+        table.insert(uris, vim.uri_from_bufnr(bufnr))
+      end
+    end
+  end
+  local answer = {}
+  for _, uri in ipairs(uris) do
+    table.insert(answer, file_problems(uri))
+  end
+  return answer
+end
+
+-- agentls/languageServers: the servers agentls runs itself (for statuslines and the log)
+local function language_servers(_, status)
+  M.state.language_servers = type(status) == 'table' and status or nil
+end
+
+--- "agentls: basedpyright, ruff", or '' when agentls runs no language server.
+function M.language_status()
+  local names = {}
+  for _, server in ipairs((M.state.language_servers or {}).servers or {}) do
+    table.insert(names, server.state == 'running' and server.name or (server.name .. ' (' .. server.state .. ')'))
+  end
+  return #names > 0 and ('agentls: ' .. table.concat(names, ', ')) or ''
+end
+
 local function show_document(_, result)
   local path = vim.uri_to_fname(result.uri)
   vim.cmd('split ' .. vim.fn.fnameescape(path))
@@ -383,8 +478,12 @@ function M.start(bufnr)
   capabilities.window.showDocument = { support = true }
   capabilities.workspace.workspaceEdit = capabilities.workspace.workspaceEdit or {}
   capabilities.workspace.workspaceEdit.documentChanges = true
-  -- this plugin saves the buffers an accepted edit touched (see apply_edit)
-  capabilities.experimental = { agentls = { savesEdits = true } }
+  -- this plugin saves the buffers an accepted edit touched (see apply_edit), and
+  -- answers agentls/problems from vim.diagnostic (see file_problems)
+  capabilities.experimental = {
+    agentls = { savesEdits = true, intelligence = { 'problems' }, languageServers = true },
+  }
+  watch_diagnostics()
   M.state.client_id = start_client({
     name = 'agentls',
     cmd = M.config.cmd,
@@ -396,6 +495,8 @@ function M.start(bufnr)
     capabilities = capabilities,
     handlers = {
       ['agentls/event'] = on_event,
+      ['agentls/problems'] = problems,
+      ['agentls/languageServers'] = language_servers,
       ['window/showDocument'] = show_document,
       ['workspace/applyEdit'] = apply_edit,
     },
