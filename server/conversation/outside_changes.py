@@ -26,55 +26,29 @@ class OutsideChanges:
         self.root = root
         self.moved: set[str] = set()  # workspace-relative paths seen changing
         self._told: dict[str, str] = {}  # path -> the version the model was told about
-        # The watcher runs on a thread of its own: setting up the watches walks the
-        # whole tree, which must not hold up the event loop.
-        self._stop: threading.Event | None = None
-        self._thread: threading.Thread | None = None
+        # The sessions of one workspace share one watcher thread (_FolderWatcher): setting
+        # up the watches walks the whole tree, once per folder rather than per session.
+        self._watcher: _FolderWatcher | None = None
         self._lock = threading.Lock()
         # For checkpoints: paths seen changing since the last take_dirty, and whether
         # the watcher was already watching when that take happened.
         self._dirty: set[str] = set()
-        self._armed = False
         self._trusted_since_take = False
 
     def start(self) -> None:
-        if self._thread is not None and self._thread.is_alive():
+        if self._watcher is not None and self._watcher.alive:
             return
-        self._stop = threading.Event()
-        self._thread = threading.Thread(
-            target=self._watch, args=(self._stop,), name="agentls-watch", daemon=True
-        )
-        self._thread.start()
+        self._watcher = _subscribe(self)
 
-    def _watch(self, stop: threading.Event) -> None:
-        try:
-            from watchfiles import watch
-
-            for changes in watch(
-                self.root,
-                stop_event=stop,
-                debounce=50,
-                step=25,
-                rust_timeout=IDLE_WAKE_MS,
-                yield_on_timeout=True,
-                raise_interrupt=False,
-            ):
-                self._armed = True
-                for _, path in changes:
-                    with contextlib.suppress(ValueError, OSError):
-                        rel = Path(path).resolve().relative_to(self.root).as_posix()
-                        with self._lock:
-                            self.moved.add(rel)
-                            self._dirty.add(rel)
-        except Exception as exc:  # observation never breaks a run
-            log.warning("not watching %s for outside changes: %s", self.root, exc)
-        finally:
-            self._armed = False
+    def _saw(self, paths: set[str]) -> None:
+        with self._lock:
+            self.moved |= paths
+            self._dirty |= paths
 
     @property
     def armed(self) -> bool:
         """True once the watcher is set up (then nothing is missed while it lives)."""
-        return self._armed and self._thread is not None and self._thread.is_alive()
+        return self._watcher is not None and self._watcher.armed and self._watcher.alive
 
     def pending(self) -> set[str]:
         """Paths seen changing since the last take_dirty (a copy)."""
@@ -120,10 +94,87 @@ class OutsideChanges:
         ]
 
     def stop(self) -> None:
-        if self._stop is not None:
-            self._stop.set()
+        watcher, self._watcher = self._watcher, None
+        if watcher is not None:
+            _unsubscribe(self, watcher)
 
     async def close(self) -> None:
+        watcher = self._watcher
         self.stop()
-        if self._thread is not None:  # it sees the stop within a step
-            await asyncio.to_thread(self._thread.join, 2)
+        if watcher is not None and watcher.stopping:  # it sees the stop within a step
+            await asyncio.to_thread(watcher.join, 2)
+
+
+class _FolderWatcher:
+    """One watchfiles thread for a folder, telling every session listening to it."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.listeners: set[OutsideChanges] = set()
+        self.armed = False
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="agentls-watch", daemon=True)
+
+    @property
+    def alive(self) -> bool:
+        return self._thread.is_alive() and not self._stop.is_set()
+
+    @property
+    def stopping(self) -> bool:
+        return self._stop.is_set()
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def join(self, timeout: float) -> None:
+        self._thread.join(timeout)
+
+    def _watch(self) -> None:
+        try:
+            from watchfiles import watch
+
+            for changes in watch(
+                self.root, stop_event=self._stop, debounce=50, step=25,
+                rust_timeout=IDLE_WAKE_MS, yield_on_timeout=True, raise_interrupt=False,
+            ):  # fmt: skip
+                self.armed = True
+                seen = set()
+                for _, path in changes:
+                    with contextlib.suppress(ValueError, OSError):
+                        seen.add(Path(path).resolve().relative_to(self.root).as_posix())
+                if seen:
+                    with _watchers_lock:
+                        listeners = list(self.listeners)
+                    for listener in listeners:
+                        listener._saw(seen)
+        except Exception as exc:  # observation never breaks a run
+            log.warning("not watching %s for outside changes: %s", self.root, exc)
+        finally:
+            self.armed = False
+
+
+_watchers: dict[Path, _FolderWatcher] = {}
+_watchers_lock = threading.Lock()
+
+
+def _subscribe(listener: OutsideChanges) -> _FolderWatcher:
+    with _watchers_lock:
+        watcher = _watchers.get(listener.root)
+        if watcher is None or not watcher.alive:
+            watcher = _watchers[listener.root] = _FolderWatcher(listener.root)
+            watcher.start()
+        watcher.listeners.add(listener)
+        return watcher
+
+
+def _unsubscribe(listener: OutsideChanges, watcher: _FolderWatcher) -> None:
+    with _watchers_lock:
+        watcher.listeners.discard(listener)
+        if watcher.listeners:
+            return
+        watcher.stop()  # the last session of this folder has gone
+        if _watchers.get(watcher.root) is watcher:
+            del _watchers[watcher.root]
