@@ -174,7 +174,8 @@ class _Parser:
 
     def pipeline(self, script: Script) -> None:
         s = self.s
-        self.blanks()
+        if self.i < len(self.s) and self.s[self.i] in " \t\\":
+            self.blanks()
         if s.startswith("!", self.i) and s[self.i + 1 : self.i + 2] in (" ", "\t"):
             self.i += 1
         while True:
@@ -203,7 +204,8 @@ class _Parser:
     def command(self, script: Script) -> None:
         if self.literal_command(script):
             return
-        self.blanks()
+        if self.i < len(self.s) and self.s[self.i] in " \t\\":
+            self.blanks()
         if self.i >= len(self.s):
             raise Unsupported("a command is missing")
         if self.s.startswith("((", self.i):
