@@ -15,6 +15,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium } from 'playwright-core';
 import { freePort, readPortFile, start, stopAll, until } from './lib/processes.mjs';
+import { intelligenceScenario } from './intelligence.mjs';
 import { scenario } from './scenario.mjs';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -162,6 +163,7 @@ async function main() {
     }
     try {
       await scenario(page, { record, userData: dirs.userData, results, phase, check });
+      await intelligenceScenario(page, { record, results, phase, check });
       done = phase('agentls: Doctor');
       await page.keyboard.press('F1');
       await page.locator('.quick-input-widget input').fill('>agentls: Doctor');

@@ -18,6 +18,7 @@ import { type AskParams, type AskStarted, asAgentEvent, COMMANDS, EVENT_METHOD }
 import { describe, INSTALL_HINT } from '../server/resolve';
 import { locateServer } from '../server/locate';
 import { scopedServerSettings, serverEnvironment } from '../settings/serverSettings';
+import { registerIntelligence } from '../intelligence/handlers';
 import { AgentlsFeature } from './features';
 import { effectiveSettings, inspectSettings, SECTION } from './settings';
 import { registerWindowHandlers } from './windowHandlers';
@@ -80,6 +81,7 @@ export class AgentConnection implements vscode.Disposable {
     client.registerFeature(this.feature);
     this.disposables = [
       ...registerWindowHandlers(client, this.context),
+      ...registerIntelligence(client, { log }), // after AgentlsFeature: it adds to its capability
       client.onNotification(EVENT_METHOD, (params: unknown) => {
         const event = asAgentEvent(params);
         if (event) {

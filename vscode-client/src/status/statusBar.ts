@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { ChatStore } from '../chat/store';
 import { CLIENT_COMMANDS } from '../commands/ids';
+import { languageStatus } from '../intelligence/status';
 import { statusText } from './statusText';
 
 export function createStatusBar(store: ChatStore): vscode.Disposable {
@@ -11,7 +12,7 @@ export function createStatusBar(store: ChatStore): vscode.Disposable {
   const draw = (): void => {
     const status = statusText(store.state);
     item.text = status.text;
-    item.tooltip = status.tooltip;
+    item.tooltip = [status.tooltip, languageStatus.line()].filter(Boolean).join('\n');
     item.command = {
       cancel: CLIENT_COMMANDS.cancel,
       focus: 'agentls.chat.focus',
@@ -23,5 +24,6 @@ export function createStatusBar(store: ChatStore): vscode.Disposable {
   draw();
   item.show();
   const subscription = store.subscribe(draw);
-  return { dispose: () => (subscription.dispose(), item.dispose()) };
+  const languages = languageStatus.subscribe(draw);
+  return { dispose: () => (subscription.dispose(), languages.dispose(), item.dispose()) };
 }
