@@ -43,6 +43,7 @@
 (require 'cl-lib)
 (require 'diff-mode)
 (require 'eglot)
+(require 'flymake)
 (require 'jsonrpc)
 (require 'subr-x)
 
@@ -294,8 +295,7 @@ so the next tool the agent runs sees the file on disk."
 (defun agentls--note-flymake-start (&rest _)
   (setq agentls--flymake-tick (buffer-chars-modified-tick)))
 
-(with-eval-after-load 'flymake
-  (advice-add 'flymake-start :after #'agentls--note-flymake-start))
+(advice-add 'flymake-start :after #'agentls--note-flymake-start)
 
 (defun agentls--own-backend-p (backend)
   (eq backend 'eglot-flymake-backend))

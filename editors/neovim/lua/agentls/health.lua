@@ -75,6 +75,17 @@ function M.check()
   local sandbox = (report.sandbox.on and 'on: ' or 'off: ') .. report.sandbox.detail
   h.info('sandbox ' .. sandbox)
   h.info('state ' .. report.folders.state .. ', config ' .. report.folders.config)
+  local servers = {}
+  for _, server in ipairs(report.languageServers or {}) do
+    if server.found then
+      table.insert(servers, server.name)
+    end
+  end
+  h.info('language servers on PATH: ' .. (#servers > 0 and table.concat(servers, ', ') or 'none'))
+  local running = ok and agentls.language_status and agentls.language_status() or ''
+  if running ~= '' then
+    h.info('running for this Neovim: ' .. running:gsub('^agentls: ', ''))
+  end
   if #report.mcpServers > 0 then
     h.info('MCP servers: ' .. table.concat(report.mcpServers, ', '))
   end
