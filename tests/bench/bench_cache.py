@@ -25,6 +25,7 @@ from agentls.permissions.approvers import AutoApprover
 from agentls.providers.anthropic import AnthropicProvider
 from agentls.session.store import SessionStore
 from agentls.workspace.local import LocalWorkspace
+from tests.bench import summary
 from tests.fakes.anthropic_replies import Reply, turn
 from tests.fakes.anthropic_replies import plan as reply_plan
 from tests.fakes.anthropic_server import _error_body
@@ -143,6 +144,10 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     rows = [measure(args.turns, None), measure(args.turns, 30_000)]
+    summary.record(
+        "cache", default_share=rows[0]["average_share"], default_under_half=rows[0]["under_half"],
+        small_share=rows[1]["average_share"], small_under_half=rows[1]["under_half"],
+    )  # fmt: skip
     if args.json:
         print(json.dumps(rows))
         return

@@ -25,6 +25,7 @@ from typing import Any
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
+from tests.bench import summary
 from tests.e2e.lsp.editor import start_editor
 from tests.reliability.sessions import write_script
 from tests.reliability.test_concurrent_sessions import script
@@ -108,6 +109,8 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=20)
     result = asyncio.run(measure(parser.parse_args().sessions))
     (p50, p99), (b50, b99) = result["agentls"], result["bare"]
+    summary.record("concurrency", p50=p50, p99=p99, bare_p50=b50, bare_p99=b99,
+                   requests=result["requests"], sessions=result["sessions"])  # fmt: skip
     print(f"`textDocument/codeAction` answered, {result['requests']} requests each:\n")
     print("| server | p50 | p99 |")
     print("|---|---|---|")

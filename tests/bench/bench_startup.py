@@ -21,6 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from tests.bench import summary
+
 HERE = Path(__file__).resolve().parent
 INITIALIZE = json.dumps(
     {"jsonrpc": "2.0", "id": 1, "method": "initialize",
@@ -106,6 +108,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--reps", type=int, default=10)
     result = measure(parser.parse_args().reps)
+    summary.record("startup", **result)
     bare, python = result["bare_pygls_ms"], result["python_pass_ms"]
     print("| start | median | ratio |")
     print("|---|---|---|")

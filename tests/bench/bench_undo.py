@@ -29,6 +29,7 @@ from agentls.session.store import SessionStore
 from agentls.tools import BUILTIN_TOOLS
 from agentls.workspace.interface import ToolContext
 from agentls.workspace.local import LocalWorkspace
+from tests.bench import summary
 
 # Never a detached `git gc --auto` still writing when the folder is removed.
 GIT = ["git", "-c", "gc.auto=0", "-c", "gc.autoDetach=false", "-c", "maintenance.auto=false",
@@ -159,6 +160,9 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=5)
     args = parser.parse_args()
     rows = [asyncio.run(measure(files, args.reps)) for files in args.files]
+    for row in rows:
+        summary.record(f"checkpoints {row['files']}", median_ms=row["all"] * 1000,
+                       first_ms=row["first"] * 1000, undo_ms=row["undo"] * 1000)  # fmt: skip
     print("Snapshot time a turn adds, by what the turn does (medians; the model's pause "
           "between turns simulated):\n")  # fmt: skip
     print(report(rows))

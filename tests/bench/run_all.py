@@ -18,7 +18,10 @@ import platform
 import statistics
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
+
+from tests.bench import summary
 
 ROOT = Path(__file__).resolve().parents[2]
 PEERS = ROOT.parent / "shared" / "bench" / "peers"
@@ -40,9 +43,12 @@ def _json_line(cmd: list[str], cwd: Path) -> dict[str, object]:
     return parsed
 
 
-def _section(module: str, *args: str) -> str:
+def _section(module: str, *args: str, figures: Path) -> str:
     command = [sys.executable, "-m", f"tests.bench.{module}", *args]
-    return subprocess.run(command, cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    env = {**os.environ, summary.VARIABLE: str(figures)}
+    return subprocess.run(
+        command, cwd=ROOT, env=env, check=True, capture_output=True, text=True
+    ).stdout
 
 
 def loop_cell(python: str, script: Path, n: int, processes: int) -> float:
@@ -62,7 +68,7 @@ def loop_cell(python: str, script: Path, n: int, processes: int) -> float:
     return statistics.median(statistics.median(c["times_s"]) / (n + 1) * 1e6 for c in cells)
 
 
-def loop_table(processes: int, with_peers: bool) -> str:
+def loop_rows(processes: int, with_peers: bool) -> dict[str, list[float]]:
     ours = ROOT / "tests" / "bench" / "agentls_peer_format.py"
     rows = {"agentls (session log on)": [loop_cell(sys.executable, ours, n, processes) for n in NS]}
     python = PEERS_VENV / "bin" / "python"
@@ -72,6 +78,10 @@ def loop_table(processes: int, with_peers: bool) -> str:
             interpreter = str(python) if python.exists() else sys.executable
             if runnable:
                 rows[name] = [loop_cell(interpreter, PEERS / script, n, processes) for n in NS]
+    return rows
+
+
+def loop_table(rows: dict[str, list[float]]) -> str:
     ours_50 = rows["agentls (session log on)"][0]
     lines = [
         "| loop | us/turn N=50 | us/turn N=500 | growth 500/50 | N=50 vs agentls |",
@@ -128,7 +138,8 @@ def main() -> None:
     print("# agentls benchmarks\n")
     print(machine(), "\n")
     print("## Harness overhead per turn (scripted model, instant 2 KB tool)\n")
-    print(loop_table(args.processes, args.peers) + "\n")
+    loop = loop_rows(args.processes, args.peers)
+    print(loop_table(loop) + "\n")
     print("Target: under 50 us per turn, flat in N. " + context_line() + "\n")
     sections = [
         ("## Start-up", "bench_startup", ("--reps", "10")),
@@ -142,9 +153,82 @@ def main() -> None:
         ("## Language intelligence", "bench_intelligence", ("--reps", "30")),
         ("## Permission gate: analysing a command line", "bench_gate", ("--reps", "300")),
     ]
-    for title, module, extra in sections:
-        print(f"{title}\n\n{_section(module, *extra)}")
+    with tempfile.TemporaryDirectory() as tmp:
+        figures = Path(tmp) / "figures.jsonl"
+        for title, module, extra in sections:
+            print(f"{title}\n\n{_section(module, *extra, figures=figures)}", flush=True)
+        print("## Against the targets\n")
+        print(targets_table(loop["agentls (session log on)"], summary.read(figures)) + "\n")
     print(f"Load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+def targets_table(harness: list[float], found: dict[str, dict[str, float]]) -> str:
+    """The targets, each beside this run's figure (and its yardstick, measured alongside)."""
+    lines = ["| measure | this run | target | met |", "|---|---|---|---|"]
+
+    def row(measure: str, figure: str, target: str, met: bool | None) -> None:
+        verdict = "—" if met is None else "yes" if met else "no"
+        lines.append(f"| {measure} | {figure} | {target} | {verdict} |")
+
+    startup = found.get("startup")
+    if startup:
+        ratio = startup["agentls_ms"] / startup["bare_pygls_ms"]
+        row(
+            "`initialize` answered, agentls vs a bare pygls server",
+            f"{startup['agentls_ms']:.0f} vs {startup['bare_pygls_ms']:.0f} ms ({ratio:.2f}x)",
+            "at most 1.15x",
+            ratio <= 1.15,
+        )
+        for name, key in (
+            ("`agentls --version`", "version_ms"),
+            ("`agentls ask`, one turn", "ask_ms"),
+        ):
+            row(
+                f"{name} vs `python -c pass`",
+                f"{startup[key]:.0f} vs {startup['python_pass_ms']:.0f} ms "
+                f"({startup[key] / startup['python_pass_ms']:.2f}x)",
+                "measured",
+                None,
+            )
+    for files, target in ((10_000, 20.0), (100_000, 100.0)):
+        checkpoints = found.get(f"checkpoints {files}")
+        if checkpoints:
+            row(
+                f"checkpoint snapshots per turn, {files:,}-file git repository",
+                f"{checkpoints['median_ms']:.1f} ms median, {checkpoints['first_ms']:.0f} ms first",
+                f"under {target:.0f} ms median",
+                checkpoints["median_ms"] < target,
+            )
+    n50, n500 = harness
+    row(
+        "harness overhead per turn, N = 50 / 500",
+        f"{n50:.0f} / {n500:.0f} us",
+        "under 50 us at both",
+        max(n50, n500) < 50,
+    )
+    concurrency = found.get("concurrency")
+    if concurrency:
+        row(
+            f"LSP answer p99 with {concurrency['sessions']:.0f} concurrent sessions",
+            f"{concurrency['p99']:.0f} ms (bare pygls server: {concurrency['bare_p99']:.0f} ms)",
+            "under 50 ms",
+            concurrency["p99"] < 50,
+        )
+    cache = found.get("cache")
+    if cache:
+        row(
+            "cached prefix share, default window",
+            f"{cache['default_share']:.1%} ({cache['default_under_half']:.0f} under 50%)",
+            "at least 95%, none under 50%",
+            cache["default_share"] >= 0.95 and not cache["default_under_half"],
+        )
+        row(
+            "cached prefix share, `contextWindow` 30,000",
+            f"{cache['small_share']:.1%} ({cache['small_under_half']:.0f} under 50%)",
+            "at least 90%, none under 50% but after a compaction",
+            cache["small_share"] >= 0.90 and not cache["small_under_half"],
+        )
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":
