@@ -10,22 +10,54 @@ all or nothing. The disk then follows the rules of a single edit
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from lsprotocol import types
 from pygls.workspace import TextDocument
 
 from agentls.contracts.tooling import ErrorCode, ToolError
 from agentls.lsp import disk_sync, edits
+from agentls.lsp.editor import EditorClient
 from agentls.lsp.review import Proposal, review_edit
 from agentls.workspace.interface import ChangesOutcome, WriteOutcome
 from agentls.workspace.language import FileChange
-from agentls.workspace.local import check_changes
+from agentls.workspace.local import LocalWorkspace, check_changes
 
-if TYPE_CHECKING:
-    from agentls.lsp.workspace import LspWorkspace
+
+class EditSteps(Protocol):
+    """The single edit's steps of `LspWorkspace`, taken here for several files."""
+
+    editor: EditorClient
+
+    @property
+    def disk(self) -> LocalWorkspace: ...
+
+    @property
+    def session_id(self) -> str: ...
+
+    def relative(self, path: str) -> str: ...
+
+    def uri(self, rel: str) -> str: ...
+
+    def open_document(self, rel: str) -> TextDocument | None: ...
+
+    async def current_text(
+        self, rel: str, doc: TextDocument | None
+    ) -> tuple[str, str | None] | None: ...
+
+    def needs_review(self) -> bool: ...
+
+    def client_saves_edits(self) -> bool: ...
+
+    def emit(self, kind: str, payload: dict[str, Any]) -> None: ...
+
+    async def landed(
+        self, rel: str, before: str, proposed: str
+    ) -> tuple[str | None, str | None]: ...
+
+    async def save(self, rel: str, text: str) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -41,10 +73,10 @@ class _File:
 
 
 async def apply_changes(
-    ws: LspWorkspace, changes: Sequence[FileChange], summary: str
+    ws: EditSteps, changes: Sequence[FileChange], summary: str
 ) -> ChangesOutcome:
     files = await _plan(ws, changes)
-    notes = [unsaved for f in files if (unsaved := _unsaved_note(ws, f))]
+    notes = [disk_sync.unsaved_note(f.rel) for f in files if not f.clean]
     route = ws.editor.route("review") if ws.needs_review() else None
     annotate = route == "editor"
     question = None
@@ -60,14 +92,18 @@ async def apply_changes(
             for f in files:
                 ws.emit("edit_rejected", {"path": f.rel, "reason": review.reason})
             return ChangesOutcome(False, review.reason)
-    try:
-        return await _apply(ws, files, annotate, route is not None, notes)
-    finally:
-        if question is not None:
+
+    def answered() -> None:
+        if question is not None:  # the person's agentls.answer may return now
             question.settled.set()
 
+    try:
+        return await _apply(ws, files, annotate, route is not None, notes, answered)
+    finally:
+        answered()
 
-async def _plan(ws: LspWorkspace, changes: Sequence[FileChange]) -> list[_File]:
+
+async def _plan(ws: EditSteps, changes: Sequence[FileChange]) -> list[_File]:
     files = []
     for rel, change in check_changes(ws.relative, changes):
         doc = ws.open_document(rel)
@@ -89,14 +125,13 @@ async def _plan(ws: LspWorkspace, changes: Sequence[FileChange]) -> list[_File]:
     return files
 
 
-def _unsaved_note(ws: LspWorkspace, f: _File) -> str:
-    from agentls.lsp.workspace import unsaved_note
-
-    return "" if f.clean else unsaved_note(f.rel)
-
-
 async def _apply(
-    ws: LspWorkspace, files: list[_File], annotate: bool, reviewed: bool, notes: list[str]
+    ws: EditSteps,
+    files: list[_File],
+    annotate: bool,
+    reviewed: bool,
+    notes: list[str],
+    answered: Callable[[], None],
 ) -> ChangesOutcome:
     # Files no buffer follows are written (after the editor took the rest): a plain
     # editor then has no modified buffer that would clash with the disk.
@@ -123,6 +158,7 @@ async def _apply(
             [FileChange(f.rel, f.old, f.new, f.version or "") for f in direct], "direct"
         )
         outcomes.update(written.files)
+    answered()  # the change is in: a save the person is asked for comes after this
     pending: list[disk_sync.Pending] = []
     saved: list[tuple[_File, str]] = []
     for f in through:
@@ -150,7 +186,7 @@ async def _apply(
     return ChangesOutcome(True, " ".join(said), outcomes)
 
 
-def _params(ws: LspWorkspace, files: list[_File], annotate: bool) -> types.ApplyWorkspaceEditParams:
+def _params(ws: EditSteps, files: list[_File], annotate: bool) -> types.ApplyWorkspaceEditParams:
     codec = ws.editor.documents.position_codec
     document_changes: list[Any] = []
     for f in files:

@@ -70,6 +70,13 @@ def waits_for_save(editor: EditorClient) -> bool:
     return getattr(sync, "did_save", None) is True
 
 
+def unsaved_note(rel: str) -> str:
+    return (
+        f"{rel} has unsaved changes in the editor, so the edit joins them in the buffer and "
+        "is not saved: commands see the file on disk until the person saves it."
+    )
+
+
 def save_request(rels: Sequence[str], seconds: float) -> str:
     names = ", ".join(rels)
     holds, them = ("holds", "it") if len(rels) == 1 else ("hold", "them")

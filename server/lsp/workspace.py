@@ -23,6 +23,7 @@ from pygls.workspace import TextDocument
 from agentls.contracts.tooling import ErrorCode, ToolError
 from agentls.lsp import batch_edits, disk_sync, edits
 from agentls.lsp.disk import OffLoopDisk
+from agentls.lsp.disk_sync import unsaved_note
 from agentls.lsp.editor import EditorClient, HasEditor, editor_of
 from agentls.lsp.review import Proposal, review_edit
 from agentls.lsp.session_link import EditListener, ModeSource, SessionLink
@@ -412,9 +413,3 @@ def _not_on_disk(root: Path, buffers: dict[str, str]) -> dict[str, str]:
             found[rel] = text
     return found
 
-
-def unsaved_note(rel: str) -> str:
-    return (
-        f"{rel} has unsaved changes in the editor, so the edit joins them in the buffer and "
-        "is not saved: commands see the file on disk until the person saves it."
-    )
