@@ -450,14 +450,7 @@ class _Parser:
             if c == '"':
                 self.i += 1
                 return
-            if c == "\\":
-                self.i += 2
-            elif c == "$":
-                self.dollar(scripts)
-            elif c == "`":
-                scripts.append(self.backquoted())
-            else:
-                self.i += 1
+            self.quoting(c, scripts)  # \, $ or ` (the run took everything else)
         raise Unsupported("an unterminated quote")
 
     def dollar(self, scripts: list[Script]) -> None:

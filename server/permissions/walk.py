@@ -3,12 +3,15 @@
 shell.analyse makes one Walk per line. The walk visits every simple command at
 any depth (substitutions, subshells, loops, ``bash -c`` strings and, through
 wrappers.py, the commands wrappers run), lists each one, and notes why the line
-is unresolved, what a person must see, and the files it writes.
+is unresolved, what a person must see, and the files it writes (redirections,
+and the path arguments of the commands in WRITERS).
 """
 
 from __future__ import annotations
 
+import glob
 import os
+import re
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -48,12 +51,17 @@ _LAUNCHERS = frozenset({
     "catchsegv", "time", "eatmydata", "unbuffer", "rlwrap", "chpst", "sem", "expect",
     "zsh", "ksh", "mksh", "fish", "csh", "tcsh", "ash", "yash", "rc", "pwsh",
 })  # fmt: skip
+# Commands whose path arguments are files they write (for control-file protection).
+WRITERS = frozenset({
+    "cp", "mv", "tee", "ln", "install", "rsync", "touch", "mkdir", "rm", "rmdir",
+    "chmod", "chown", "truncate", "patch", "dd", "sed", "shred", "unlink",
+})  # fmt: skip
 _CHDIR = frozenset({"cd", "pushd", "popd"})
 _DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
 _DECLARE_OPTIONS = frozenset("xrpgilu")
 # Every program name the walk looks at more closely than "a program with arguments".
 _SPECIAL = frozenset(
-    {*_CHDIR, *_DECLARERS, *_UNRESOLVED_BUILTINS, *_LAUNCHERS, "ln", *wrappers.NAMES}
+    {*_CHDIR, *_DECLARERS, *_UNRESOLVED_BUILTINS, *_LAUNCHERS, *WRITERS, *wrappers.NAMES}
 )
 
 
@@ -274,8 +282,52 @@ def _add(words: Sequence[Word], walk: Walk, *, known_tail: bool = True) -> None:
         if inner.words:
             _add(inner.words, walk, known_tail=inner.known_tail)
     wrappers.inline_code(name, words, walk)
-    if name in wrappers.WRITERS:
-        wrappers.argument_writes(name, words, walk, appended=not known_tail)
+    if name in WRITERS:
+        _argument_writes(name, words, walk, appended=not known_tail)
+
+
+def _argument_writes(
+    name: str, words: Sequence[Word], walk: Walk, *, appended: bool = False
+) -> None:
+    """Path arguments of commands that write files, for control-file protection.
+
+    ``appended``: the command also gets arguments read at run time (xargs)."""
+    if walk.root is None:
+        return
+    if name == "sed" and not any(w.value.startswith(("-i", "--in-place")) for w in words[1:]):
+        return
+    if appended:
+        walk.blind_writes.append(f"{name} writes to paths it reads at run time")
+    for word in words[1:]:
+        text = word.value
+        if name == "dd":
+            if not text.startswith("of="):
+                continue  # if=, bs=, count=: nothing written
+            text = text[3:]
+        elif text.startswith("-"):
+            continue
+        targets = [text] if word.static else _glob_now(text, word, walk)
+        if targets is None:
+            walk.blind_writes.append(f"{name} writes to a path computed at run time ({text})")
+            continue
+        for target in targets:
+            relative = walk.inside(target)
+            if relative is not None:
+                walk.writes.append(relative)
+
+
+def _glob_now(text: str, word: Word, walk: Walk) -> list[str] | None:
+    """The paths a glob names now (bash expands it as the command starts; hidden files
+    only when the glob spells the dot), or None when ``text`` is more than a glob
+    Python reads the way bash does."""
+    if not word.glob or walk.changes_dir or "[^" in text or "[[:" in text:
+        return None
+    if not _PLAIN_GLOB.fullmatch(text):
+        return None
+    return glob.glob(text, root_dir=walk.root) or [text]
+
+
+_PLAIN_GLOB = re.compile(r"[^$`{}~\\'\"]+")
 
 
 def known_prefix(words: Sequence[Word]) -> int | None:

@@ -5,13 +5,12 @@ this module. A wrapper (env, xargs, nice, timeout, nohup, stdbuf, setsid,
 command, exec, bash/sh/dash -c, find -exec) is read with its complete option
 grammar and yields the command it runs; an option it does not know fails the
 line. git's global options are stripped (``-c`` only for harmless keys);
-interpreters given inline code fail; commands that write files report their
-path arguments. Everything here reaches the walk only through ``Walker``.
+interpreters given inline code fail. Everything here reaches the walk only
+through ``Walker``.
 """
 
 from __future__ import annotations
 
-import glob
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -54,11 +53,6 @@ INLINE_CODE = {
     "php": {"-r"}, "lua": {"-e"}, "Rscript": {"-e"}, "osascript": {"-e"},
 }  # fmt: skip
 AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox-awk"})
-# Commands whose path arguments are files they write (for control-file protection).
-WRITERS = frozenset({
-    "cp", "mv", "tee", "ln", "install", "rsync", "touch", "mkdir", "rm", "rmdir",
-    "chmod", "chown", "truncate", "patch", "dd", "sed", "shred", "unlink",
-})  # fmt: skip
 
 
 def look_through(name: str, words: list[Word], walk: Walker) -> Inner | None:
@@ -445,50 +439,6 @@ _SHORT_BUNDLE = re.compile(r"-([A-Za-z]+)")
 _AWK_RUNS = re.compile(r"system|\||getline|>")
 
 
-def argument_writes(
-    name: str, words: Sequence[Word], walk: Walker, *, appended: bool = False
-) -> None:
-    """Path arguments of commands that write files, for control-file protection.
-
-    ``appended``: the command also gets arguments read at run time (xargs)."""
-    if walk.root is None:
-        return
-    if name == "sed" and not any(w.value.startswith(("-i", "--in-place")) for w in words[1:]):
-        return
-    if appended:
-        walk.blind_writes.append(f"{name} writes to paths it reads at run time")
-    for word in words[1:]:
-        text = word.value
-        if name == "dd":
-            if not text.startswith("of="):
-                continue  # if=, bs=, count=: nothing written
-            text = text[3:]
-        elif text.startswith("-"):
-            continue
-        targets = [text] if word.static else _glob_now(text, word, walk)
-        if targets is None:
-            walk.blind_writes.append(f"{name} writes to a path computed at run time ({text})")
-            continue
-        for target in targets:
-            relative = walk.inside(target)
-            if relative is not None:
-                walk.writes.append(relative)
-
-
-def _glob_now(text: str, word: Word, walk: Walker) -> list[str] | None:
-    """The paths a glob names now (bash expands it as the command starts; hidden files
-    only when the glob spells the dot), or None when ``text`` is more than a glob
-    Python reads the way bash does."""
-    if not word.glob or walk.changes_dir or "[^" in text or "[[:" in text:
-        return None
-    if not _PLAIN_GLOB.fullmatch(text):
-        return None
-    return glob.glob(text, root_dir=walk.root) or [text]
-
-
-_PLAIN_GLOB = re.compile(r"[^$`{}~\\'\"]+")
-
-
 def _find_exec(rest: list[Word]) -> list[list[Word]]:
     found = []
     index = 0
@@ -527,4 +477,4 @@ WRAPPERS: dict[str, Grammar] = {
     "dash": _shell("dash"),
 }
 # Every name this module reads more closely than "a program with arguments".
-NAMES = frozenset({*WRAPPERS, *INLINE_CODE, *AWKS, *WRITERS, "find", "git"})
+NAMES = frozenset({*WRAPPERS, *INLINE_CODE, *AWKS, "find", "git"})
