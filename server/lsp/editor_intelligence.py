@@ -14,7 +14,8 @@ the editor could not. The state of agentls's own servers goes to the editor as
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from lsprotocol import types
 
@@ -23,9 +24,15 @@ from agentls.lsp.client_requests import ask_client
 if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer
 
-    from agentls.intelligence.hub import LanguageHub
-
 STATUS_METHOD = "agentls/languageServers"
+
+
+class Routed(Protocol):
+    """The language hub, as this face wires it (the face reaches the core only through
+    the conversation layer; the hub is the manager's)."""
+
+    editor: Any
+    on_change: Callable[[dict[str, Any]], None] | None
 
 
 def _declared(capabilities: types.ClientCapabilities | None) -> dict[str, Any]:
@@ -70,7 +77,7 @@ class EditorRequests:
         return _plain(answer)
 
 
-def connect(hub: LanguageHub, server: LanguageServer) -> None:
+def connect(hub: Routed, server: LanguageServer) -> None:
     """Route the hub's language questions to this editor where it answers them, and tell
     it which language servers agentls runs."""
     hub.editor = EditorRequests(server)
