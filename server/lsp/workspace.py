@@ -412,4 +412,3 @@ def _not_on_disk(root: Path, buffers: dict[str, str]) -> dict[str, str]:
         if on_disk != text:
             found[rel] = text
     return found
-
