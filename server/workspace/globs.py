@@ -78,11 +78,13 @@ def _any_path(patterns: tuple[str, ...]) -> Callable[[str], bool]:
         if "" in segments or "." in segments or ".." in segments:
             return combined.match(path) is not None  # rare spellings: the exact regex
         count = len(segments)
-        return any(
-            regex.match(path if depth >= count else "/".join(segments[-depth:])) is not None
-            for depth, regex in by_depth
-            if depth <= count
-        )
+        for depth, regex in by_depth:
+            if depth > count:
+                return False  # deeper tails cannot match a shorter path
+            tail = path if depth == count else "/".join(segments[-depth:])
+            if regex.match(tail) is not None:
+                return True
+        return False
 
     return matches
 
