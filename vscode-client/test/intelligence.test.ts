@@ -77,6 +77,10 @@ describe('when a verdict is fresh', () => {
     assert.equal(clock.isSettled('file:///w/a.ts'), false);
   });
 
+  it('takes a file unchanged since the client started as settled', async () => {
+    assert.deepEqual(await new DiagnosticsClock().waitSettled('file:///w/old.ts', 60_000), { settled: true });
+  });
+
   it('gives up after the settle time, unsettled', async () => {
     const clock = new DiagnosticsClock();
     clock.textChanged('file:///w/a.py');

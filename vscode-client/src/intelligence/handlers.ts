@@ -99,6 +99,11 @@ export function registerIntelligence(client: LanguageClient, options: Intelligen
   ];
 }
 
+/** The problems VS Code's checkers found, without agentls's own (its questions). */
+function theirs(found: readonly vscode.Diagnostic[]): vscode.Diagnostic[] {
+  return found.filter((d) => d.source !== 'agentls');
+}
+
 function at(params: TextDocumentPositionParams): [vscode.Uri, vscode.Position] {
   return [vscode.Uri.parse(params.textDocument.uri), new vscode.Position(params.position.line, params.position.character)];
 }
@@ -108,7 +113,7 @@ async function problems(params: ProblemsParams, clock: DiagnosticsClock): Promis
   if (params.uris === null) {
     return vscode.languages.getDiagnostics().map(([uri, found]) => ({
       uri: uri.toString(),
-      diagnostics: found.map(diagnostic),
+      diagnostics: theirs(found).map(diagnostic),
       settled: clock.isSettled(uri.toString()),
       checked: true,
     }));
@@ -124,7 +129,7 @@ async function problems(params: ProblemsParams, clock: DiagnosticsClock): Promis
         return { uri: text, diagnostics: [], settled: true, checked: true }; // no such file: no problems
       }
       const { settled } = await clock.waitSettled(uri.toString(), settleMs);
-      const found = vscode.languages.getDiagnostics(uri);
+      const found = theirs(vscode.languages.getDiagnostics(uri));
       return { uri: text, diagnostics: found.map(diagnostic), settled, checked: clock.isChecked(languageId, found.length) };
     }),
   );
