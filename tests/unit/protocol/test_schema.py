@@ -18,7 +18,10 @@ from agentls.protocol.schema import build_schema, render
 
 ROOT = Path(__file__).resolve().parents[3]
 PUBLISHED = ROOT / "docs" / "protocol.schema.json"
-REGENERATE = "python -m agentls.protocol.schema > docs/protocol.schema.json"
+REGENERATE = (
+    "python -m agentls.protocol.schema > docs/protocol.schema.json && "
+    "node vscode-client/scripts/generate-protocol.mjs"
+)
 
 
 def test_the_published_schema_is_what_the_models_generate() -> None:
