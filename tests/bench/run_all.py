@@ -43,12 +43,20 @@ def _json_line(cmd: list[str], cwd: Path) -> dict[str, object]:
     return parsed
 
 
+FAILED: list[str] = []
+
+
 def _section(module: str, *args: str, figures: Path) -> str:
+    """The benchmark's report; a failing one is reported with its last words, and the
+    others still run (run_all then exits 1)."""
     command = [sys.executable, "-m", f"tests.bench.{module}", *args]
     env = {**os.environ, summary.VARIABLE: str(figures)}
-    return subprocess.run(
-        command, cwd=ROOT, env=env, check=True, capture_output=True, text=True
-    ).stdout
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+    if done.returncode == 0:
+        return done.stdout
+    FAILED.append(module)
+    last = "\n".join(done.stderr.strip().splitlines()[-15:])
+    return f"**{module} failed** (exit {done.returncode}):\n\n```\n{last}\n```\n"
 
 
 def loop_cell(python: str, script: Path, n: int, processes: int) -> float:
@@ -160,6 +168,8 @@ def main() -> None:
         print("## Against the targets\n")
         print(targets_table(loop["agentls (session log on)"], summary.read(figures)) + "\n")
     print(f"Load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if FAILED:
+        sys.exit(f"failed: {', '.join(FAILED)}")
 
 
 def targets_table(harness: list[float], found: dict[str, dict[str, float]]) -> str:
