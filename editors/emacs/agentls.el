@@ -330,7 +330,9 @@ so the next tool the agent runs sees the file on disk."
                                      :source (format "%s" (flymake-diagnostic-backend d))))))
           (list :uri uri
                 :diagnostics (vconcat found)
-                :settled (if (and (eql agentls--flymake-tick (buffer-chars-modified-tick))
+                :settled (if (and (if agentls--flymake-tick
+                                      (eql agentls--flymake-tick (buffer-chars-modified-tick))
+                                    (not (buffer-modified-p)))
                                   (cl-every (lambda (b) (memq b reported)) backends))
                              t :json-false)
                 :checked (if (or backends found) t :json-false)))))))

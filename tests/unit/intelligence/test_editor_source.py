@@ -166,3 +166,13 @@ def test_the_hub_reports_what_the_editor_answers() -> None:
     hub.on_change = told.append
     hub.changed()
     assert told == [{"editor": {"name": "FakeCode", "answers": ["problems"]}, "servers": []}]
+
+
+def test_the_setting_chooses_who_answers() -> None:
+    from agentls.contracts.errors import ConfigError
+    from agentls.conversation.settings import load_settings
+
+    assert load_settings({}).wire.language_intelligence == "auto"
+    assert load_settings({"languageIntelligence": "editor"}).wire.language_intelligence == "editor"
+    with pytest.raises(ConfigError, match="languageIntelligence"):
+        load_settings({"languageIntelligence": "vscode"})

@@ -402,10 +402,12 @@ local function file_problems(uri)
     others = others or c.id ~= M.state.client_id
   end
   local tick = verdict_tick[bufnr]
+  -- no verdict seen since this plugin started: settled unless the text moved since the save
+  local settled = tick == vim.api.nvim_buf_get_changedtick(bufnr) or (tick == nil and not vim.bo[bufnr].modified)
   return {
     uri = uri,
     diagnostics = found,
-    settled = tick ~= nil and tick == vim.api.nvim_buf_get_changedtick(bufnr),
+    settled = settled,
     checked = others or tick ~= nil or #found > 0,
   }
 end
