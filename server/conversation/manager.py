@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import secrets
 from collections.abc import Callable, Iterator, Sequence
@@ -343,7 +344,7 @@ class Conversation:
                 allow_compaction=False,
             )
             if projection.changed is not None:
-                self.log.append(projection.changed.model_copy(update={"run": run_id, "turn": 0}))
+                self.log.append(dataclasses.replace(projection.changed, run=run_id, turn=0))
             compactor = Compactor(self.provider, self.projector, self.log)
             usage = await compactor.compact(run_id, 0, reason="requested", forced=True)
             if usage is not None:

@@ -10,6 +10,7 @@ retries the call once.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -159,7 +160,7 @@ class QueryLoop:
             self.system, messages, tools, self.max_output_tokens, allow_compaction=allow_compaction
         )
         if projection.changed is not None:
-            self.audit.append(projection.changed.model_copy(update={"run": run_id, "turn": turn}))
+            self.audit.append(dataclasses.replace(projection.changed, run=run_id, turn=turn))
         if not projection.wants_compaction:
             self.audit.append(ev.ModelRequest(
                 run=run_id, turn=turn, model=self.provider.model_id,

@@ -1,39 +1,43 @@
-"""The session log's events: one pydantic model per kind (schema version 2).
+"""The session log's events: one pydantic-typed class per kind (schema version 2).
 
 Each line of a session's JSONL log is one event, the envelope first:
 
     {"v": 2, "seq": N, "ts": UNIX_SECONDS, "kind": KIND, "run": RUN_ID|null,
      "turn": N|null, ...payload}
 
-Writers build the model of their kind (with `run` and `turn` when the event
-belongs to a run) and hand it to `SessionLog.append`, which stamps `v`, `seq`
-and `ts`. ``seq`` starts at 1 and runs on without gaps in a file, across
-resumes. The envelope keys come first, in this order: listing sessions reads a
-line's kind before parsing its (possibly large) payload. Payload keys are
-camelCase; `input`, `meta` and `settings` hold what a tool or a person wrote, as
-written. Readers parse each line into `SessionEvent` (`reader.read_events`);
-version 1 lines are upgraded first (`upgrade.py`), and a ``v`` above
-SCHEMA_VERSION is refused rather than guessed at.
-
-`SESSION_EVENTS` validates and describes the union (`session_event_schema()`).
+Each kind is a dataclass that pydantic validates, serializes (in Rust) and
+describes: `SESSION_EVENTS` is the discriminated union, `session_event_schema()`
+its JSON Schema. Writers build the event of their kind (with `run` and `turn`
+when it belongs to a run) and hand it to `SessionLog.append`, which stamps `v`,
+`seq` and `ts`. A writer's event is not validated: its fields are typed and the
+type checker holds every writer to them; the tests validate what the writers
+write against the union. ``seq`` starts at 1 and runs on without gaps in a
+file, across resumes. The envelope keys come first, in this order: listing
+sessions reads a line's kind before parsing its (possibly large) payload.
+Payload keys are camelCase; `input`, `meta` and `settings` hold what a tool or
+a person wrote, as written. Readers parse each line into `SessionEvent`
+(`reader.read_events`); version 1 lines are upgraded first (`upgrade.py`), and
+a ``v`` above SCHEMA_VERSION is refused rather than guessed at.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field, fields
 from typing import Annotated, Any, Final, Literal, TypeVar, Union, get_args
 
-from pydantic import BaseModel, BeforeValidator, Field, TypeAdapter
+from pydantic import BeforeValidator, Field, TypeAdapter
+from pydantic_core import SchemaSerializer
 
 from agentls.contracts.decisions import ApprovalAnswer, Verdict
 from agentls.contracts.model_io import StopReason
 from agentls.contracts.tooling import ErrorCode
+from agentls.contracts.usage import Usage
 from agentls.session.records import (
     WIRE,
     ChangedFile,
     ProblemRecord,
     RunResultRecord,
     WireMessage,
-    WireUsage,
 )
 
 SCHEMA_VERSION: Final = 2
@@ -68,66 +72,76 @@ def _known_stop(value: object) -> object:
 _STOP_REASONS = frozenset(get_args(StopReason))
 
 
-class Event(BaseModel):
+# Keyword-only (the envelope has defaults, most payloads none) and slotted: a writer
+# builds several a turn, and a plain dataclass costs a third of a validated model.
+@dataclass(kw_only=True, slots=True)
+class Event:
     """The envelope. `v`, `seq` and `ts` are the log's to set."""
 
-    model_config = WIRE
+    __pydantic_config__ = WIRE
 
     v: int = SCHEMA_VERSION
     seq: int = 0
     ts: float = 0.0
-    kind: str
+    kind: str = ""
     run: str | None = None
     turn: int | None = None
 
 
+@dataclass(kw_only=True, slots=True)
 class SessionStarted(Event):
     kind: Literal["session_started"] = "session_started"
     session_id: str
-    workspace: str = Field(description="absolute path")
+    workspace: Annotated[str, Field(description="absolute path")]
     model: str
-    created_at: str = Field(description="ISO 8601")
+    created_at: Annotated[str, Field(description="ISO 8601")]
 
 
+@dataclass(kw_only=True, slots=True)
 class RunStarted(Event):
     kind: Literal["run_started"] = "run_started"
     prompt: str
-    settings: dict[str, Any] = Field(
-        default_factory=dict, description="the run's settings in their wire form"
-    )
-    mode: str | None = Field(default=None, description="the mode the run starts in")
-    reviewed: bool = Field(default=False, description="edits are reviewed by the workspace")
+    settings: Annotated[
+        dict[str, Any], Field(description="the run's settings in their wire form")
+    ] = field(default_factory=dict)
+    mode: Annotated[str | None, Field(description="the mode the run starts in")] = None
+    reviewed: Annotated[bool, Field(description="edits are reviewed by the workspace")] = False
 
 
+@dataclass(kw_only=True, slots=True)
 class UserMessage(Event):
     kind: Literal["user_message"] = "user_message"
     message: WireMessage
 
 
+@dataclass(kw_only=True, slots=True)
 class ModelRequest(Event):
     kind: Literal["model_request"] = "model_request"
     model: str
-    messages: int = Field(description="how many, as projected")
-    tools: list[str] = Field(description="the names offered")
-    estimated_tokens: int | None = Field(default=None, description="the whole prompt")
+    messages: Annotated[int, Field(description="how many, as projected")]
+    tools: Annotated[list[str], Field(description="the names offered")]
+    estimated_tokens: Annotated[int | None, Field(description="the whole prompt")] = None
 
 
+@dataclass(kw_only=True, slots=True)
 class ModelOutput(Event):
     kind: Literal["model_output"] = "model_output"
     message: WireMessage
     stop_reason: Annotated[StopReason, BeforeValidator(_known_stop)] = "end_turn"
 
 
+@dataclass(kw_only=True, slots=True)
 class UsageEvent(Event):
     kind: Literal["usage"] = "usage"
-    usage: WireUsage
-    cost_usd: float | None = Field(default=None, description="this call; null when unknown")
-    total_cost_usd: float | None = Field(default=None, description="the run so far")
-    purpose: Literal["compaction"] | None = Field(
-        default=None, description="null for the agent's own calls"
-    )
+    usage: Annotated[Usage, Field(description="tokens of this call")]
+    cost_usd: Annotated[float | None, Field(description="this call; null when unknown")] = None
+    total_cost_usd: Annotated[float | None, Field(description="the run so far")] = None
+    purpose: Annotated[
+        Literal["compaction"] | None, Field(description="null for the agent's own calls")
+    ] = None
 
 
+@dataclass(kw_only=True, slots=True)
 class ContextProjected(Event):
     """The projection's shape changed: the model now sees [summary head] +
     history[fromMessage:], tool results longer than bulkyChars in
@@ -135,8 +149,8 @@ class ContextProjected(Event):
 
     kind: Literal["context_projected"] = "context_projected"
     from_message: int
-    summary_seq: int | None = Field(default=None, description="the context_summary used")
-    elided_from: int | None = Field(default=None, description="fromMessage when null")
+    summary_seq: Annotated[int | None, Field(description="the context_summary used")] = None
+    elided_from: Annotated[int | None, Field(description="fromMessage when null")] = None
     elided_before: int
     bulky_chars: int
     elided: int
@@ -145,27 +159,30 @@ class ContextProjected(Event):
     window: int
 
 
+@dataclass(kw_only=True, slots=True)
 class ContextSummary(Event):
     """Written by a model, never a fact: kept beside the history, never in it."""
 
     kind: Literal["context_summary"] = "context_summary"
     summary: Literal[True] = True
     text: str
-    pinned: str = Field(default="", description="facts taken from the history")
+    pinned: Annotated[str, Field(description="facts taken from the history")] = ""
     from_message: int
-    up_to_message: int = Field(description="it stands for history[:upToMessage]")
-    reason: str = Field(description='"threshold", "prompt_too_long" or "requested"')
+    up_to_message: Annotated[int, Field(description="it stands for history[:upToMessage]")]
+    reason: Annotated[str, Field(description='"threshold", "prompt_too_long" or "requested"')]
     model: str
 
 
+@dataclass(kw_only=True, slots=True)
 class ToolIntent(Event):
     kind: Literal["tool_intent"] = "tool_intent"
     call_id: str
     name: str
     input: dict[str, Any]
-    summary: str | None = Field(default=None, description="one line for a person")
+    summary: Annotated[str | None, Field(description="one line for a person")] = None
 
 
+@dataclass(kw_only=True, slots=True)
 class Decision(Event):
     kind: Literal["decision"] = "decision"
     call_id: str
@@ -174,6 +191,7 @@ class Decision(Event):
     answer: ApprovalAnswer | None = None
 
 
+@dataclass(kw_only=True, slots=True)
 class ObservationEvent(Event):
     kind: Literal["observation"] = "observation"
     call_id: str
@@ -182,9 +200,10 @@ class ObservationEvent(Event):
     content: str
     error: ErrorCode | None = None
     retryable: bool = False
-    meta: dict[str, Any] = Field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(kw_only=True, slots=True)
 class ToolResults(Event):
     """The user message of tool results appended to the history."""
 
@@ -192,11 +211,13 @@ class ToolResults(Event):
     message: WireMessage
 
 
+@dataclass(kw_only=True, slots=True)
 class ModeChanged(Event):
     kind: Literal["mode_changed"] = "mode_changed"
     mode: str
 
 
+@dataclass(kw_only=True, slots=True)
 class CheckpointStarted(Event):
     """The snapshot before a turn that may change files."""
 
@@ -205,21 +226,23 @@ class CheckpointStarted(Event):
     before: str
 
 
+@dataclass(kw_only=True, slots=True)
 class Checkpoint(Event):
     kind: Literal["checkpoint"] = "checkpoint"
     number: int
     before: str
     after: str
     changed: list[ChangedFile]
-    interrupted: bool = Field(default=False, description="closed after a crash")
+    interrupted: Annotated[bool, Field(description="closed after a crash")] = False
 
 
+@dataclass(kw_only=True, slots=True)
 class Undo(Event):
     """`turn` is the last checkpoint number undone."""
 
     kind: Literal["undo"] = "undo"
     turns: list[int]
-    ask: bool = Field(default=False, description="a whole ask: its runId")
+    ask: Annotated[bool, Field(description="a whole ask: its runId")] = False
     run_id: str | None = None
     restored: list[str]
     removed: list[str]
@@ -227,26 +250,30 @@ class Undo(Event):
     done: bool
 
 
+@dataclass(kw_only=True, slots=True)
 class Problems(Event):
     """Problems a turn's edits introduced (language servers)."""
 
     kind: Literal["problems"] = "problems"
     problems: list[ProblemRecord]
-    unsettled: list[str] = Field(description="files still being checked")
-    note: str = Field(description="the text added to the tool results that follow")
+    unsettled: Annotated[list[str], Field(description="files still being checked")]
+    note: Annotated[str, Field(description="the text added to the tool results that follow")]
 
 
+@dataclass(kw_only=True, slots=True)
 class RulesSaved(Event):
     kind: Literal["rules_saved"] = "rules_saved"
-    rules: list[str] = Field(description='allow rules "always allow" saved')
-    path: str = Field(description="the workspace settings file")
+    rules: Annotated[list[str], Field(description='allow rules "always allow" saved')]
+    path: Annotated[str, Field(description="the workspace settings file")]
 
 
+@dataclass(kw_only=True, slots=True)
 class RunFinished(Event):
     kind: Literal["run_finished"] = "run_finished"
     result: RunResultRecord
 
 
+@dataclass(kw_only=True, slots=True)
 class RunClosed(Event):
     """Written on resume for a run that never finished."""
 
@@ -284,8 +311,24 @@ SessionEvent = Annotated[
 EventT = TypeVar("EventT", bound=Event)
 SESSION_EVENTS: TypeAdapter[SessionEvent] = TypeAdapter(SessionEvent)
 EVENT_TYPES: Final[dict[str, type[Event]]] = {
-    cls.model_fields["kind"].default: cls for cls in get_args(get_args(SessionEvent)[0])
+    str(next(f.default for f in fields(cls) if f.name == "kind")): cls
+    for cls in get_args(get_args(SessionEvent)[0])
 }
+# Each kind's own serializer (pydantic's, in Rust): no union to dispatch on when writing.
+SERIALIZERS: Final[dict[type[Event], SchemaSerializer]] = {
+    cls: TypeAdapter(cls).serializer for cls in EVENT_TYPES.values()
+}
+
+
+def to_json(event: Event) -> bytes:
+    """``event`` as one line's JSON (without the newline), as the log writes it."""
+    return SERIALIZERS[type(event)].to_json(event, fallback=str)
+
+
+def to_wire(event: Event) -> dict[str, Any]:
+    """``event`` as the JSON object the log writes."""
+    wire: dict[str, Any] = SERIALIZERS[type(event)].to_python(event, mode="json", fallback=str)
+    return wire
 
 
 def session_event_schema() -> dict[str, Any]:

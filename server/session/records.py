@@ -3,9 +3,9 @@
 Messages and usage are written several times a turn, so events carry the core
 types themselves (`contracts.messages.Message`, `contracts.usage.Usage`): a
 writer hands over what it already has, and only the serializer turns it into
-the wire form, described (and, when reading, validated) by the record models
-here. Every key is camelCase; a content block's `type` keeps the values the
-model APIs use.
+the wire form (a message's as described, and when reading validated, by the
+record models here; usage's by pydantic, from the dataclass itself). Every
+key is camelCase; a content block's `type` keeps the values the model APIs use.
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ from agentls.contracts.messages import (
     ToolUseBlock,
 )
 from agentls.contracts.outcomes import RunResult
-from agentls.contracts.usage import Usage
 
 WIRE = ConfigDict(
     alias_generator=to_camel,
@@ -94,20 +93,6 @@ class MessageRecord(Record):
         return Message(self.role, tuple(_block(b) for b in self.content))
 
 
-class UsageRecord(Record):
-    """Tokens of one model call."""
-
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cache_read_tokens: int = 0
-    cache_write_tokens: int = 0
-
-    def to_usage(self) -> Usage:
-        return Usage(
-            self.input_tokens, self.output_tokens, self.cache_read_tokens, self.cache_write_tokens
-        )
-
-
 def _block(record: BaseModel) -> ContentBlock:
     if isinstance(record, TextRecord):
         return TextBlock(record.text)
@@ -148,21 +133,6 @@ def _as_message(value: Any) -> Message:
     return MessageRecord.model_validate(value).to_message()
 
 
-def usage_wire(usage: Usage) -> dict[str, int]:
-    return {
-        "inputTokens": usage.input_tokens,
-        "outputTokens": usage.output_tokens,
-        "cacheReadTokens": usage.cache_read_tokens,
-        "cacheWriteTokens": usage.cache_write_tokens,
-    }
-
-
-def _as_usage(value: Any) -> Usage:
-    if isinstance(value, Usage):
-        return value
-    return UsageRecord.model_validate(value).to_usage()
-
-
 class _DescribedBy:
     """The JSON schema of a carried core type: that of the record it is written as."""
 
@@ -175,18 +145,12 @@ class _DescribedBy:
         return handler(self.record.__pydantic_core_schema__)
 
 
-# The core types as event fields: no conversion when written, validated when read.
+# A message as an event field: no conversion when written, validated when read.
 WireMessage = Annotated[
     Message,
     PlainValidator(_as_message),
     PlainSerializer(message_wire, return_type=Any),
     _DescribedBy(MessageRecord),
-]
-WireUsage = Annotated[
-    Usage,
-    PlainValidator(_as_usage),
-    PlainSerializer(usage_wire, return_type=Any),
-    _DescribedBy(UsageRecord),
 ]
 
 

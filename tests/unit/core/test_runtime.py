@@ -22,7 +22,7 @@ from agentls.permissions.policy import PermissionPolicy
 from agentls.permissions.rules import RuleSet
 from agentls.runtime.registry import ToolRegistry
 from agentls.runtime.runtime import ToolRuntime
-from agentls.session.events import EventT
+from agentls.session.events import EventT, to_wire
 from agentls.tools import tools_by_name
 from agentls.workspace.interface import ToolContext, ToolDefinition
 from agentls.workspace.local import LocalWorkspace
@@ -35,7 +35,7 @@ class MemoryAudit:
         self.events: list[dict[str, Any]] = []
 
     def append(self, event: EventT) -> EventT:
-        self.events.append(event.model_dump(mode="json"))  # as the log writes it
+        self.events.append(to_wire(event))  # as the log writes it
         return event
 
     def turn_boundary(self) -> None:

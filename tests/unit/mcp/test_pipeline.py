@@ -13,6 +13,7 @@ from agentls.contracts.outcomes import TerminalReason
 from agentls.contracts.tooling import ToolIntent
 from agentls.conversation.manager import Conversation, ConversationManager
 from agentls.permissions.approvers import DenyAllApprover
+from agentls.session.events import to_wire
 from agentls.session.reader import read_events
 from tests.fakes.mcp_server import stdio_config
 from tests.unit.core.helpers import call, conversation
@@ -42,7 +43,7 @@ def with_server(tmp_path: Path, turns: list[dict[str, Any]], **settings: Any) ->
 def events(manager: ConversationManager, conv: Conversation) -> list[dict[str, Any]]:
     conv.log.close()
     # As written on the wire (camelCase keys).
-    return [e.model_dump(mode="json") for e in read_events(manager.store.path_for(conv.session_id))]
+    return [to_wire(e) for e in read_events(manager.store.path_for(conv.session_id))]
 
 
 def results(manager: ConversationManager, conv: Conversation) -> list[dict[str, Any]]:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from agentls.contracts.decisions import Verdict
 from agentls.contracts.usage import Usage
 from agentls.session import events as ev
 from agentls.session.events import SCHEMA_VERSION
@@ -42,7 +43,7 @@ def test_lines_put_the_envelope_first_and_name_payload_fields_in_camel_case(
 ) -> None:
     path = tmp_path / "s.jsonl"
     with SessionLog(path) as log:
-        log.append(ev.Decision(run="r", turn=2, call_id="c", verdict="allow", source="rule"))
+        log.append(ev.Decision(run="r", turn=2, call_id="c", verdict=Verdict.ALLOW, source="rule"))
     line = json.loads(path.read_text())
     assert list(line)[:6] == ["v", "seq", "ts", "kind", "run", "turn"]
     assert line["kind"] == "decision" and line["callId"] == "c" and line["answer"] is None
