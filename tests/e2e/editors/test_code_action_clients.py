@@ -304,3 +304,50 @@ async def test_bad_face_settings_are_reported(open_client, root: Path):
     editor: Editor = await open_client(init_options={"approvalsVia": "carrier pigeon"})
     message = await editor.wait_for_message("bad settings")
     assert "approvalsVia" in message
+
+
+async def test_closing_the_buffer_unsaved_writes_the_accepted_edit(
+    open_client, fake: FakeAnthropic, root: Path
+):
+    """Asked to save, the person closes the buffer instead: the accepted edit
+    goes to disk at once, and the command sees it."""
+    editor, uri = await helix(open_client, root)
+    fake.add(
+        turn(tool_calls=[edit()]),
+        turn(tool_calls=[command("cat greet.py")]),
+        turn("Added shout()."),
+    )
+    await editor.ask("add shout", uri=uri)
+    actions = await wait_for_actions(editor, uri, "agentls: Apply")
+    await pick(editor, titled(actions, "agentls: Apply"))
+    await editor.wait_for_message("save it to go on")
+    editor.client.text_document_did_close(
+        types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+    actions = await wait_for_actions(editor, uri, "agentls: Allow once")
+    await pick(editor, titled(actions, "agentls: Allow once"))
+    finished = await editor.wait_finished()
+    assert finished["terminalReason"] == "completed", finished
+    assert (root / "greet.py").read_text() == SHOUT
+    assert "def shout(name):" in tool_result_text(fake, 2)
+
+
+async def test_edits_nobody_reviewed_are_written_without_waiting(
+    open_client, fake: FakeAnthropic, root: Path
+):
+    """In mode accept-edits nobody is there to save: the server writes the open
+    buffer's new text at once (the editor's "changed on disk" question follows)."""
+    (root / "greet.py").write_text(GREET)
+    editor: Editor = await open_client(
+        name="helix",
+        caps=capabilities(show_document=False, saves_edits=False),
+        init_options={"mode": "accept-edits"},
+    )
+    editor.save_edits = False
+    uri = editor.open("greet.py")
+    fake.add(turn(tool_calls=[edit()]), turn("Added shout()."))
+    await editor.ask("add shout", uri=uri)
+    finished = await editor.wait_finished()
+    assert finished["terminalReason"] == "completed", finished
+    assert editor.text(uri) == SHOUT and (root / "greet.py").read_text() == SHOUT
+    assert not any("save it to go on" in m.message for m in editor.client.messages)
