@@ -550,6 +550,13 @@ export interface LogUndo {
   done: boolean;
 }
 
+export interface LogUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+}
+
 export interface LogUsageEvent {
   v?: number;
   seq?: number;
@@ -557,13 +564,8 @@ export interface LogUsageEvent {
   kind?: 'usage';
   run?: string | null;
   turn?: number | null;
-  /** Tokens of one model call. */
-  usage: {
-    inputTokens?: number;
-    outputTokens?: number;
-    cacheReadTokens?: number;
-    cacheWriteTokens?: number;
-  };
+  /** tokens of this call */
+  usage: LogUsage;
   /** this call; null when unknown */
   costUsd?: number | null;
   /** the run so far */
