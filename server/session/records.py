@@ -40,6 +40,7 @@ WIRE = ConfigDict(
     validate_by_alias=True,
     serialize_by_alias=True,
     extra="ignore",  # a reader keeps what it knows of a line written by a newer agentls
+    json_schema_serialization_defaults_required=True,  # every key is written, null or not
 )
 
 
