@@ -6,7 +6,6 @@ import contextlib
 import logging
 import os
 import stat
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -273,6 +272,8 @@ def _create_exclusive(target: Path, data: bytes) -> None:
 
 
 def _replace_atomically(target: Path, data: bytes) -> None:
+    import tempfile  # here, not at start-up: it brings shutil, random and the compressors
+
     mode = stat.S_IMODE(target.stat().st_mode)
     fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import logging
 import os
-import shutil
 import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -61,6 +60,8 @@ def command_environment(settings: SandboxSettings, source: Mapping[str, str]) ->
 @cache
 def bwrap_problem() -> str | None:
     """None when bubblewrap works here, else a sentence saying why it does not."""
+    import shutil  # here, not at start-up
+
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         return "bubblewrap (bwrap) is not installed"
@@ -85,6 +86,8 @@ def sandbox_prefix(
     """
     if not settings.enabled or bwrap_problem() is not None:
         return None
+    import shutil
+
     bwrap = shutil.which("bwrap") or "bwrap"
     search_path = os.environ.get("PATH", "") if path is None else path
     return [bwrap, *_layout(root, settings, search_path), "--"]
