@@ -24,6 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from agentls.session.events import RunClosed, RunFinished
 from agentls.session.reader import read_events
 from agentls.session.reducer import reduce
 from tests.e2e.conftest import Cli, wait_until
@@ -113,22 +114,22 @@ def one_run(tmp: Path, index: int, k: int, model: str, resume_model: str) -> dic
     resumed = check_log(path)  # seqs still run on without a gap
     assert resumed[: len(events)] == events, f"run {index}: events before the kill changed"
     open_run = state.open_run
-    closed = [e for e in resumed if e["kind"] == "run_closed"]
+    closed = [e for e in resumed if isinstance(e, RunClosed)]
     if open_run is not None:
-        assert [(e["run"], e["reason"]) for e in closed] == [(open_run.run_id, "aborted")]
+        assert [(e.run, e.reason) for e in closed] == [(open_run.run_id, "aborted")]
     else:
         assert not closed
     after_state = reduce(resumed)
     assert after_state.open_run is None
     check_history(after_state.messages)
-    assert resumed[-1]["kind"] == "run_finished"
-    assert resumed[-1]["result"]["terminalReason"] == "completed"
+    finished = resumed[-1]
+    assert isinstance(finished, RunFinished) and finished.result.terminal_reason == "completed"
     return {
         "interrupted": open_run is not None,
         "dangling": len(state.dangling_tool_uses()),
         "torn": not after_kill.endswith(b"\n"),
         "finished_first": outcome["finished_first"],
-        "last_kind": events[-1]["kind"] if events else "none",
+        "last_kind": events[-1].kind if events else "none",
     }
 
 
