@@ -17,7 +17,7 @@ from pathlib import Path
 
 from pydantic_core import PydanticSerializationError
 
-from agentls.session.events import SCHEMA_VERSION, SERIALIZERS, Event, EventT, to_json
+from agentls.session.events import SCHEMA_VERSION, SERIALIZERS, Event, EventT
 
 logger = logging.getLogger(__name__)
 
@@ -76,7 +76,7 @@ class SessionLog:
                 self._record_error("append", OSError("log is closed or failed to open"))
                 return event
             try:
-                data = to_json(event) + b"\n"
+                data = SERIALIZERS[type(event)].to_json(event, fallback=str) + b"\n"
             except (PydanticSerializationError, ValueError):
                 data = self._encode_slowly(event)
             try:
@@ -200,7 +200,10 @@ class SessionLog:
 
 
 def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
+    written = os.write(fd, data)
+    if written == len(data):
+        return  # the usual case, without the view
+    view = memoryview(data)[written:]
     while view:
         written = os.write(fd, view)
         view = view[written:]
