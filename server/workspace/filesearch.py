@@ -37,7 +37,6 @@ from typing import TypeVar
 from agentls.contracts.tooling import ErrorCode, ToolError
 from agentls.workspace import globs
 from agentls.workspace.interface import Listing, SearchMatch, SearchResult
-from agentls.workspace.redaction import mask_secrets
 
 _RG_COMMON = ("--no-config", "--no-require-git", "--no-ignore-global", "--sort", "path")
 _IGNORE_KINDS = (".rgignore", ".ignore", ".gitignore")  # highest precedence first
@@ -101,6 +100,7 @@ async def search(
 
 def _masked_match(regex: re.Pattern[str]) -> Callable[[str], str | None]:
     """The line as it may be shown when it matches in its masked form, else None."""
+    from agentls.workspace.redaction import mask_secrets  # its patterns compile on first use
 
     def keep(line: str) -> str | None:
         masked, count = mask_secrets(line)
