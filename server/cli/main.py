@@ -96,7 +96,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    if list(sys.argv[1:] if argv is None else argv) == ["--version"]:
+    given = list(sys.argv[1:] if argv is None else argv)
+    if given == ["--version"]:
         print(f"agentls {__version__}")  # before anything else loads
         return 0
     import logging
@@ -104,6 +105,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(
         level=logging.WARNING, stream=sys.stderr, format="agentls: %(levelname)s: %(message)s"
     )
+    if given in (["serve"], ["serve", "--stdio"]):  # how editors start it: no parser to build
+        from agentls.lsp.main import serve
+
+        return serve(None)
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "serve":
