@@ -82,7 +82,7 @@ def register(server: AgentServer) -> None:
         except JsonRpcInvalidParams as exc:
             raise JsonRpcInvalidParams(message=for_editors(exc.message)) from None
         workspace = conversation.workspace
-        prompt = with_editor_context(ls, workspace, params)
+        prompt = await with_editor_context(ls, workspace, params)
         observer = LspRunObserver(ls, conversation.session_id, params.prompt.splitlines()[0])
         observer.show_cost = shows_cost(conversation.settings.model.id)
         approver = LspApprover(
@@ -97,8 +97,7 @@ def register(server: AgentServer) -> None:
             raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
         observer.run_id = handle.run_id
         if isinstance(workspace, LspWorkspace):
-            workspace.on_edit = observer.edit
-            workspace.session_id = conversation.session_id
+            workspace.link.attach(observer.edit)  # bound to the session when it opened
         ls.last_session = conversation.session_id
         ls.runs[handle.run_id] = handle
         handle.task.add_done_callback(lambda _: ls.runs.pop(handle.run_id, None))
@@ -175,7 +174,7 @@ def register(server: AgentServer) -> None:
         return TranscriptShown(session_id=session_id, uri=uri, shown=shown).wire()
 
     @server.command(SET_MODE)
-    def set_mode(ls: AgentServer, *args: Any) -> dict[str, Any]:
+    async def set_mode(ls: AgentServer, *args: Any) -> dict[str, Any]:
         from agentls.protocol.commands import ModeSet, SetModeParams
 
         params = parse(SetModeParams, args, SET_MODE)
@@ -187,7 +186,9 @@ def register(server: AgentServer) -> None:
             from agentls.conversation.settings import load_settings
 
             layers = [*ls.editor_layers, {"mode": mode.value}]
-            ls.apply_settings(load_settings({"mode": mode.value}, base=ls.settings), layers)
+            await ls.apply_settings_async(
+                load_settings({"mode": mode.value}, base=ls.settings), layers
+            )
         else:
             conversation = ls.manager.get(params.session_id)
             if conversation is None:
@@ -231,7 +232,7 @@ def write_transcript(server: AgentServer, session_id: str) -> Path:
     return target
 
 
-def with_editor_context(server: AgentServer, workspace: Any, params: AskParams) -> str:
+async def with_editor_context(server: AgentServer, workspace: Any, params: AskParams) -> str:
     """The prompt plus the file and selection it was asked about, if any."""
     if params.uri is None:
         return params.prompt
@@ -242,7 +243,9 @@ def with_editor_context(server: AgentServer, workspace: Any, params: AskParams) 
         return params.prompt
     if params.range is None:
         return f"{params.prompt}\n\n(The person is looking at {rel}.)"
-    lines = server.document_lines(params.uri)[params.range.start.line : params.range.end.line + 1]
+    lines = (await server.editor.document_lines(params.uri))[
+        params.range.start.line : params.range.end.line + 1
+    ]
     text = "".join(lines)[:MAX_SELECTION_CHARS]
     first, last = params.range.start.line + 1, params.range.end.line + 1
     return f"{params.prompt}\n\nFrom {rel}, lines {first}-{last}:\n```\n{text.rstrip()}\n```"

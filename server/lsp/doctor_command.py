@@ -33,7 +33,7 @@ def register(server: AgentServer) -> None:
         settings: Settings | None = None
         if root is not None:
             try:
-                settings = ls.settings_for(root)
+                settings = await ls.settings_for_async(root)
             except ConfigError:
                 settings = None  # the report names the file that does not load
         # Version probes run programs: off the event loop, so the editor stays served.

@@ -25,7 +25,7 @@ def register(server: AgentServer) -> None:
         listed: list[dict[str, Any]] = []
         for root in roots:
             try:
-                settings = ls.settings_for(root)
+                settings = await ls.settings_for_async(root)
             except ConfigError as exc:
                 raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
             if params.restart:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,7 +23,7 @@ from pygls.uris import to_fs_path
 
 from agentls import __version__
 from agentls.contracts.errors import ConfigError
-from agentls.lsp.editor_client import LspEditorClient, read_closed_lines
+from agentls.lsp.editor_client import LspEditorClient
 from agentls.lsp.questions import QuestionBoard
 from agentls.workspace.roots import NoProjectRoot, choose_root
 
@@ -153,12 +152,6 @@ class AgentServer(LanguageServer):
     def questions(self) -> QuestionBoard:
         return self.editor.questions
 
-    def document_lines(self, uri: str) -> Sequence[str]:
-        """As `LspEditorClient.document_lines`, reading a closed file on the caller's
-        thread; on the event loop, await ``self.editor.document_lines`` instead."""
-        doc = self.workspace.get_text_document(uri)
-        return doc.lines if doc.version is not None else read_closed_lines(uri)
-
     async def show_document(self, uri: str) -> bool:
         return await self.editor.show_document(uri)
 
@@ -260,15 +253,6 @@ class AgentServer(LanguageServer):
                 conversation.apply_settings(
                     await self.settings_for_async(conversation.workspace.root)
                 )
-            except ConfigError as exc:
-                self.tell(f"agentls: {exc}", types.MessageType.Error)
-
-    def apply_settings(self, settings: Settings, editor_layers: list[Any]) -> None:
-        self.settings = settings
-        self.editor_layers = editor_layers
-        for conversation in self.manager.conversations.values():
-            try:
-                conversation.apply_settings(self.settings_for(conversation.workspace.root))
             except ConfigError as exc:
                 self.tell(f"agentls: {exc}", types.MessageType.Error)
 

@@ -58,10 +58,6 @@ class LspWorkspace:
     def session_id(self) -> str:
         return self.link.session_id
 
-    @session_id.setter
-    def session_id(self, value: str) -> None:
-        self.link.session_id = value
-
     @property
     def policy(self) -> ModeSource | None:
         return self.link.policy
@@ -69,10 +65,6 @@ class LspWorkspace:
     @property
     def on_edit(self) -> EditListener | None:
         return self.link.listener
-
-    @on_edit.setter
-    def on_edit(self, listener: EditListener | None) -> None:
-        self.link.attach(listener)
 
     def use_sandbox(self, settings: SandboxSettings) -> None:
         self._disk.use_sandbox(settings)

@@ -40,14 +40,6 @@ INVARIANTS: dict[str, frozenset[str]] = {
 }
 # `agentls serve` and `agentls acp` are subcommands: cli starts the other faces.
 FACE_ENTRY_POINTS = {"cli": frozenset({"agentls.lsp.main", "agentls.acp.main"})}
-# Known offences on their way out, as (file, imported module). Temporary: each entry
-# goes when its import moves below the face.
-TEMPORARY_ALLOWANCES: frozenset[tuple[str, str]] = frozenset(
-    {
-        # unified_diff for the review's "Show diff" still comes from the tools.
-        ("server/lsp/review.py", "agentls.tools.changes"),
-    }
-)
 THIRD_PARTY_ONLY_IN_LSP = {"pygls", "lsprotocol"}
 THIRD_PARTY_ONLY_IN_ACP = {"acp"}
 NOT_PACKAGES = {"__init__.py", "__main__.py", "py.typed", "data", "__pycache__"}
@@ -96,19 +88,14 @@ def agentls_package(module: str) -> str | None:
     return parts[1]
 
 
-def crosses(package: str, relative: str, module: str) -> bool:
+def crosses(package: str, module: str) -> bool:
     target = agentls_package(module)
     if target is None or target.startswith("__") or target == package:
         return False  # not a package (`from agentls import __version__`), or itself
     if target in allowed_imports(package):
         return False
     entry_points = FACE_ENTRY_POINTS.get(package, frozenset())
-    if any(module == e or module.startswith(f"{e}.") for e in entry_points):
-        return False
-    return not any(
-        relative == file and (module == allowed or module.startswith(f"{allowed}."))
-        for file, allowed in TEMPORARY_ALLOWANCES
-    )
+    return not any(module == e or module.startswith(f"{e}.") for e in entry_points)
 
 
 @pytest.mark.parametrize("package", ALL_PACKAGES)
@@ -119,7 +106,7 @@ def test_no_import_crosses_a_border(package: str) -> None:
     for path in files:
         relative = str(path.relative_to(ROOT))
         for module in sorted(imported_modules(path)):
-            if crosses(package, relative, module):
+            if crosses(package, module):
                 offences.append(f"{relative} imports {module}")
     assert not offences, "\n".join(offences)
 
@@ -150,11 +137,11 @@ def test_the_border_checker_sees_a_violation(tmp_path: Path) -> None:
     modules = imported_modules(bad)
     assert agentls_package("agentls.tools.BUILTIN_TOOLS") == "tools"
     assert "pygls.server" in modules and "agentls.tools" in modules
-    assert crosses("lsp", "server/lsp/x.py", "agentls.tools")
-    assert crosses("lsp", "server/lsp/x.py", "agentls.loop.steps")
-    assert crosses("cli", "server/cli/x.py", "agentls.lsp.server")
-    assert not crosses("cli", "server/cli/x.py", "agentls.lsp.main")
-    assert crosses("session", "server/session/x.py", "agentls.providers.base")
+    assert crosses("lsp", "agentls.tools")
+    assert crosses("lsp", "agentls.loop.steps")
+    assert crosses("cli", "agentls.lsp.server")
+    assert not crosses("cli", "agentls.lsp.main")
+    assert crosses("session", "agentls.providers.base")
 
 
 def test_only_the_lsp_face_imports_pygls_or_lsprotocol() -> None:

@@ -6,6 +6,8 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
+
 from agentls.lsp.session_link import SessionLink
 from agentls.lsp.workspace import LspWorkspace
 from agentls.permissions.modes import Mode
@@ -40,11 +42,13 @@ def test_each_run_hears_its_own_edits() -> None:
     ]
 
 
-def test_the_workspace_reads_its_link_under_the_former_names(tmp_path: Path) -> None:
+def test_the_workspace_reads_its_link_and_never_sets_it(tmp_path: Path) -> None:
     policy = SimpleNamespace(mode=Mode.PLAN)
     link = SessionLink("s1", policy)
     workspace = LspWorkspace(FakeEditor(), tmp_path, link=link)
     assert (workspace.session_id, workspace.policy) == ("s1", policy)
     listener = lambda kind, payload: None  # noqa: E731
-    workspace.on_edit = listener
-    assert link.listener is listener and workspace.on_edit is listener
+    link.attach(listener)
+    assert workspace.on_edit is listener
+    with pytest.raises(AttributeError):
+        workspace.on_edit = None  # type: ignore[misc]
