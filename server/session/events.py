@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Annotated, Any, Final, Literal, TypeVar, Union, get_args
 
+import orjson
 from pydantic import BeforeValidator, Field, TypeAdapter
 from pydantic_core import SchemaSerializer
 
@@ -32,6 +33,7 @@ from agentls.contracts.decisions import ApprovalAnswer, Verdict
 from agentls.contracts.model_io import StopReason
 from agentls.contracts.tooling import ErrorCode
 from agentls.contracts.usage import Usage
+from agentls.session.encoding import Encoder, build_encoder, dumps_line
 from agentls.session.records import (
     WIRE,
     ChangedFile,
@@ -320,9 +322,28 @@ SERIALIZERS: Final[dict[type[Event], SchemaSerializer]] = {
 }
 
 
+# The same JSON, written from a dict by orjson for the kinds whose fields allow it
+# (every kind a turn writes): a third of pydantic's cost on a turn's events.
+ENCODERS: Final[dict[type[Event], Encoder]] = {
+    cls: encoder for cls in EVENT_TYPES.values() if (encoder := build_encoder(cls)) is not None
+}
+
+
+def to_json_line(event: Event) -> bytes:
+    """``event`` as one line of the log, newline included; raises what pydantic
+    raises for what it cannot write (a lone surrogate, circular data)."""
+    encoder = ENCODERS.get(type(event))
+    if encoder is not None:
+        try:
+            return dumps_line(encoder(event))
+        except orjson.JSONEncodeError:
+            pass  # a value only pydantic writes as the schema says
+    return SERIALIZERS[type(event)].to_json(event, fallback=str) + b"\n"
+
+
 def to_json(event: Event) -> bytes:
     """``event`` as one line's JSON (without the newline), as the log writes it."""
-    return SERIALIZERS[type(event)].to_json(event, fallback=str)
+    return to_json_line(event)[:-1]
 
 
 def to_wire(event: Event) -> dict[str, Any]:

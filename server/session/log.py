@@ -17,7 +17,7 @@ from pathlib import Path
 
 from pydantic_core import PydanticSerializationError
 
-from agentls.session.events import SCHEMA_VERSION, SERIALIZERS, Event, EventT
+from agentls.session.events import SCHEMA_VERSION, SERIALIZERS, Event, EventT, to_json_line
 
 logger = logging.getLogger(__name__)
 
@@ -76,7 +76,7 @@ class SessionLog:
                 self._record_error("append", OSError("log is closed or failed to open"))
                 return event
             try:
-                data = SERIALIZERS[type(event)].to_json(event, fallback=str) + b"\n"
+                data = to_json_line(event)
             except (PydanticSerializationError, ValueError):
                 data = self._encode_slowly(event)
             try:
