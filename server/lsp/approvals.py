@@ -44,9 +44,13 @@ class LspApprover:
         self.reason = "no answer from the editor"
 
     async def approve(self, request: ApprovalRequest) -> ApprovalAnswer:
-        prompt = Prompt(
-            approval_message(request), [(a.value, title) for a, title in _TITLES.items()]
-        )
+        # No rule to add (the gate never remembers such a call): Always allow is not offered.
+        choices = [
+            (a.value, title)
+            for a, title in _TITLES.items()
+            if request.suggested_rule or a is not ApprovalAnswer.ALLOW_ALWAYS
+        ]
+        prompt = Prompt(approval_message(request), choices)
         answer = await ask_person(
             self.editor, "approval", prompt, lambda: self._question(request), self.emit
         )
@@ -88,7 +92,7 @@ def approval_message(request: ApprovalRequest) -> str:
     shown = request.detail if request.detail else request.summary
     if len(shown) > 1500:
         shown = shown[:1500] + "\n…"
-    return (
-        f"agentls wants to use {request.tool}:\n{shown}\n\n"
-        f"Always allow adds the rule {request.suggested_rule}."
-    )
+    message = f"agentls wants to use {request.tool}:\n{shown}"
+    if request.suggested_rule:
+        message += f"\n\nAlways allow adds the rule {request.suggested_rule}."
+    return message

@@ -178,7 +178,7 @@ async def _apply(
     try:
         for f, text in saved:
             await ws.save(f.rel, text)
-        told = await disk_sync.through_the_editors_save(ws.editor, ws.disk, pending)
+        told = await disk_sync.through_the_editors_save(ws.editor, ws.disk, pending, ws.emit)
         if told:
             said.append(told)
     except ToolError as exc:  # the change is in the buffers all the same

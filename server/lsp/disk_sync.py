@@ -9,20 +9,34 @@ reviewed the edit and the client sends `didSave`, the server asks them in one
 line to save and waits for that save (at most `approvalTimeoutSeconds`) before
 the next tool runs; only if it does not come does it write the same text
 itself, and that editor's warning then follows.
+
+Undo of an open buffer follows the same rule, but its command answers at once
+(eglot blocks Emacs while a command is open, so the person could not save):
+the save is awaited in the background, and the next tool that reads the disk
+or writes waits for it first (`settled`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from agentls.lsp.editor import EditorClient, HasEditor, editor_of
 from agentls.workspace.local import LocalWorkspace
+
+log = logging.getLogger(__name__)
+Emit = Callable[[str, dict[str, Any]], None]
+
+# What the buffer holds, as the one-line request names it.
+ACCEPTED_EDIT = "the accepted edit"
+UNDONE = "the undo"
 
 # How often a wait looks again at the disk and the buffer (a save it was not told of).
 RECHECK_SECONDS = 1.0
@@ -34,6 +48,7 @@ class _Saves:
     def __init__(self) -> None:
         self.changed = asyncio.Condition()
         self.count: dict[str, int] = {}
+        self.undos: set[asyncio.Task[str]] = set()  # undone buffers waiting for their save
 
     async def note(self, uri: str) -> None:
         async with self.changed:
@@ -77,11 +92,11 @@ def unsaved_note(rel: str) -> str:
     )
 
 
-def save_request(rels: Sequence[str], seconds: float) -> str:
+def save_request(rels: Sequence[str], seconds: float, what: str = ACCEPTED_EDIT) -> str:
     names = ", ".join(rels)
     holds, them = ("holds", "it") if len(rels) == 1 else ("hold", "them")
     return (
-        f"agentls: {names} {holds} the accepted edit; save {them} to go on "
+        f"agentls: {names} {holds} {what}; save {them} to go on "
         f"(after {seconds:g} s agentls writes {them} itself)"
     )
 
@@ -96,16 +111,24 @@ class Pending:
 
 
 async def through_the_editors_save(
-    editor: EditorClient, disk: LocalWorkspace, files: Sequence[Pending]
+    editor: EditorClient,
+    disk: LocalWorkspace,
+    files: Sequence[Pending],
+    emit: Emit | None = None,
+    *,
+    what: str = ACCEPTED_EDIT,
 ) -> str:
     """Wait for the person's saves to put each file's text on disk; at the end of the
     wait write the ones still missing. Returns what the model should hear ("" when
-    all went as asked)."""
+    all went as asked). ``emit`` tells the run (`waiting_for_save`)."""
     waiting = [f for f in files if await disk.current_bytes(f.rel) != f.text.encode("utf-8")]
     if not waiting:
         return ""
     seconds = editor.settings.limits.approval_timeout_seconds
-    editor.tell(save_request([f.rel for f in waiting], seconds))
+    rels = [f.rel for f in waiting]
+    editor.tell(save_request(rels, seconds, what))
+    if emit is not None:
+        emit("waiting_for_save", {"paths": rels, "seconds": seconds})
     saves = _saves_of(editor)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + seconds
@@ -136,6 +159,31 @@ async def through_the_editors_save(
             types.MessageType.Warning,
         )
     return " ".join(notes)
+
+
+def after_undo(editor: EditorClient, disk: LocalWorkspace, files: Sequence[Pending]) -> None:
+    """Undone open buffers reach the disk through the person's save, awaited in the
+    background (the undo command has answered); `settled` waits for it."""
+    undos = _saves_of(editor).undos
+    task = asyncio.ensure_future(through_the_editors_save(editor, disk, files, what=UNDONE))
+    undos.add(task)
+    task.add_done_callback(_forget(undos))
+
+
+def _forget(undos: set[asyncio.Task[str]]) -> Callable[[asyncio.Task[str]], None]:
+    def done(task: asyncio.Task[str]) -> None:
+        undos.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("an undone buffer did not reach the disk: %s", task.exception())
+
+    return done
+
+
+async def settled(editor: EditorClient) -> None:
+    """Once every undone buffer is on disk (saved, or written when the wait ran out)."""
+    found = _SAVES.get(editor)
+    if found is not None and found.undos:
+        await asyncio.wait(list(found.undos))
 
 
 async def _wait(

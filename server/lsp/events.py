@@ -202,6 +202,8 @@ class LspRunObserver(NullObserver):
             self._report(f"review: {payload.get('summary', '')}")
         elif kind == "question":
             self._report(f"waiting for you (code actions): {payload.get('summary', '')}")
+        elif kind == "waiting_for_save":
+            self._report(f"waiting for your save: {', '.join(payload.get('paths', []))}")
 
     def usage(self, turn: int, total: Usage, cost_usd: float | None) -> None:
         totals = UsageTotals.of(total, cost_usd if self.show_cost else None)

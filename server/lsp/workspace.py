@@ -106,6 +106,7 @@ class LspWorkspace:
     async def run_command(
         self, command: str, timeout_seconds: float, output_limit: int
     ) -> CommandResult:
+        await disk_sync.settled(self.editor)  # an undone buffer on disk first
         result = await self._disk.run_command(command, timeout_seconds, output_limit)
         unsaved = await self.unsaved_paths()
         if not unsaved:
@@ -154,6 +155,12 @@ class LspWorkspace:
             answer = await self.editor.apply_edit(params, 30.0, "applyEdit (undo)")
             if answer is None or not answer.applied:
                 raise ToolError(ErrorCode.CONFLICT, "the editor did not apply the undo")
+            if follow and disk_sync.waits_for_save(self.editor):  # the person's save
+                disk_sync.after_undo(self.editor, self._disk, [
+                    disk_sync.Pending(rel, self.uri(rel), content.decode("utf-8", "replace"))
+                    for rel, content in follow
+                ])  # fmt: skip
+                follow = []
             for rel, content in follow:
                 await self._save(rel, content.decode("utf-8", "replace"))
         await self._disk.restore_files(on_disk)
@@ -180,6 +187,7 @@ class LspWorkspace:
     async def write(
         self, path: str, new_text: str, *, expected_version: str | None, create: bool
     ) -> WriteOutcome:
+        await disk_sync.settled(self.editor)  # an undone buffer on disk first
         rel = self.relative(path)
         doc = self.open_document(rel)
         current = await self._current(rel, doc)
@@ -230,7 +238,7 @@ class LspWorkspace:
                 if doc is not None and route is not None and disk_sync.waits_for_save(self.editor):
                     pending = disk_sync.Pending(rel, self.uri(rel), text)
                     said = await disk_sync.through_the_editors_save(
-                        self.editor, self._disk, [pending]
+                        self.editor, self._disk, [pending], self._emit
                     )
                     return replace(outcome, message=said) if said else outcome
                 await self._save(rel, text)
@@ -244,6 +252,7 @@ class LspWorkspace:
 
     async def apply_changes(self, changes: Sequence[FileChange], summary: str) -> ChangesOutcome:
         """One review and one applyEdit for every file (batch_edits.py)."""
+        await disk_sync.settled(self.editor)
         return await batch_edits.apply_changes(self, changes, summary)
 
     # The single edit's steps, which batch_edits.py takes for several files.

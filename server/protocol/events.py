@@ -109,6 +109,15 @@ class EditRejected(EventBase):
     reason: str
 
 
+class WaitingForSave(EventBase):
+    """A plain client's open buffers hold an accepted edit; the run waits for the
+    person's save (at most `seconds`, then agentls writes them itself)."""
+
+    kind: Literal["waiting_for_save"] = "waiting_for_save"
+    paths: list[str] = Field(description="the files to save, relative to the workspace")
+    seconds: float = Field(description="how long the run waits before writing them itself")
+
+
 class UsageEvent(EventBase):
     kind: Literal["usage"] = "usage"
     usage: Usage = Field(description="the run's totals so far")
@@ -131,6 +140,7 @@ AgentEvent = Annotated[
         EditProposed,
         EditApplied,
         EditRejected,
+        WaitingForSave,
         UsageEvent,
         RunFinished,
     ],
@@ -145,4 +155,5 @@ PAYLOAD_EVENTS: dict[str, type[EventBase]] = {
     "edit_proposed": EditProposed,
     "edit_applied": EditApplied,
     "edit_rejected": EditRejected,
+    "waiting_for_save": WaitingForSave,
 }

@@ -5,7 +5,7 @@
 export const EVENT_METHOD = 'agentls/event';
 
 /** The `kind`s of `agentls/event` this client knows. */
-export const EVENT_KINDS = ['text', 'tool_started', 'tool_finished', 'approval_asked', 'approval_answered', 'question', 'question_closed', 'edit_proposed', 'edit_applied', 'edit_rejected', 'usage', 'run_finished'] as const;
+export const EVENT_KINDS = ['text', 'tool_started', 'tool_finished', 'approval_asked', 'approval_answered', 'question', 'question_closed', 'edit_proposed', 'edit_applied', 'edit_rejected', 'waiting_for_save', 'usage', 'run_finished'] as const;
 
 /** Each `agentls.*` command: its one argument (`params?`: may be left out, or `{}`) and result. */
 export interface Commands {
@@ -25,7 +25,7 @@ export type CommandName = keyof Commands;
 
 export const COMMAND_NAMES = ['agentls.ask', 'agentls.cancel', 'agentls.sessions', 'agentls.showTranscript', 'agentls.setMode', 'agentls.answer', 'agentls.showDiff', 'agentls.undo', 'agentls.mcp', 'agentls.doctor'] as const;
 
-export type AgentEvent = TextEvent | ToolStarted | ToolFinished | ApprovalAsked | ApprovalAnswered | QuestionAsked | QuestionClosed | EditProposed | EditApplied | EditRejected | UsageEvent | RunFinished;
+export type AgentEvent = TextEvent | ToolStarted | ToolFinished | ApprovalAsked | ApprovalAnswered | QuestionAsked | QuestionClosed | EditProposed | EditApplied | EditRejected | WaitingForSave | UsageEvent | RunFinished;
 
 export interface AnswerOption {
   /** what `agentls.answer` takes */
@@ -838,4 +838,19 @@ export interface UsageEvent {
   kind: 'usage';
   /** the run's totals so far */
   usage: Usage;
+}
+
+/**
+ * A plain client's open buffers hold an accepted edit; the run waits for the
+ * person's save (at most `seconds`, then agentls writes them itself).
+ */
+export interface WaitingForSave {
+  sessionId: string;
+  runId: string;
+  turn: number;
+  kind: 'waiting_for_save';
+  /** the files to save, relative to the workspace */
+  paths: string[];
+  /** how long the run waits before writing them itself */
+  seconds: number;
 }

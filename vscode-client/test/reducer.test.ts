@@ -115,6 +115,13 @@ describe('chat reducer', () => {
     assert.equal(done?.type === 'approval' && done.ruleAdded, 'run_command(pytest -q)');
   });
 
+  it('shows a wait for the person\'s save as the activity, and adds no item', () => {
+    const before = run(started());
+    const state = run(events([event('waiting_for_save', { paths: ['a.py', 'b.py'], seconds: 120 })]), before);
+    assert.equal(state.views.s1?.activity, 'waiting for your save: a.py, b.py');
+    assert.deepEqual(items(state), items(before));
+  });
+
   it('folds an approval question (code actions) into the approval it is about', () => {
     const state = run([
       ...started(),

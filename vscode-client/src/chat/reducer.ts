@@ -273,6 +273,9 @@ function applyEvent(view: SessionView, event: AgentEvent, id: string): SessionVi
         (item) => ({ ...item, status: 'rejected', reason: event.reason }),
         { type: 'edit', id, runId, path: event.path, summary: `edit ${event.path}`, status: 'rejected', review: false, reason: event.reason },
       );
+    case 'waiting_for_save':
+      // Sent to plain clients only (this client saves by itself): said as the activity.
+      return { ...view, activity: `waiting for your save: ${event.paths.join(', ')}` };
     case 'usage':
       return { ...view, runUsage: event.usage };
     case 'run_finished':
