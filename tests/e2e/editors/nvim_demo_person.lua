@@ -9,6 +9,8 @@ local flow = os.getenv('AGENTLS_TEST_FLOW')
 local escape_first = os.getenv('AGENTLS_TEST_ESC') ~= nil
 -- AGENTLS_TEST_NO_SAVE: the person never saves (agentls then writes the file itself).
 local never_save = os.getenv('AGENTLS_TEST_NO_SAVE') ~= nil
+-- AGENTLS_TEST_AGENT_UNDO: without the plugin, Undo last ask (agentls.undo) instead of u.
+local agent_undo = os.getenv('AGENTLS_TEST_AGENT_UNDO') ~= nil
 
 local function save_report()
   local file = io.open(os.getenv('AGENTLS_TEST_REPORT'), 'w')
@@ -138,6 +140,23 @@ local ok, err = pcall(function()
   report.warning = vim.v.warningmsg
   report.changed_on_disk = vim.g.agentls_fcs
   report.messages = vim.api.nvim_exec('messages', true)
+  if flow ~= 'plugin' and agent_undo then
+    -- Undo last ask; asked in one line, the person saves the restored buffer.
+    local shown = #report.shown
+    vim.lsp.buf.execute_command({ command = 'agentls.undo', arguments = { { sessionId = result.sessionId } } })
+    report.agent_undone = vim.wait(20000, function()
+      local disk = table.concat(vim.fn.readfile('greet.py'), '\n') .. '\n'
+      return disk == report.before and not vim.bo[source].modified
+    end, 20)
+    report.shown_after_undo = vim.list_slice(report.shown, shown + 1)
+    report.buffer_after_agent_undo = lines_of(source)
+    report.disk_after_agent_undo = table.concat(vim.fn.readfile('greet.py'), '\n') .. '\n'
+    vim.g.agentls_fcs = ''
+    vim.cmd([[autocmd FileChangedShell * let g:agentls_fcs = v:fcs_reason]])
+    vim.cmd('checktime')
+    vim.cmd('autocmd! FileChangedShell')
+    report.changed_on_disk_after_agent_undo = vim.g.agentls_fcs
+  end
   -- The editor's own undo takes the edit back out of the buffer.
   vim.cmd('silent undo')
   report.after_undo = lines_of(source)

@@ -154,6 +154,28 @@ def test_plain_neovim_runs_the_demo_with_the_edit_on_disk(
     assert report["after_undo"] == before
 
 
+def test_plain_neovim_undo_last_ask_waits_for_the_save(
+    root: Path, model_env: dict[str, str], tmp_path: Path
+) -> None:
+    """No plugin, edit accepted and saved; then Undo last ask (`agentls.undo`):
+    the buffer goes back through applyEdit, the person is asked in one line to
+    save it, and after `:w` buffer and disk hold the old text, with no conflict
+    at `:checktime` (the file was not written behind the buffer)."""
+    greet = make_demo_workspace(root)
+    before = greet.read_text()
+    env = {**isolated_env(model_env, tmp_path), "AGENTLS_TEST_AGENT_UNDO": "1"}
+    report = run_demo(root, env, tmp_path, "plain")
+    assert report["result"]["terminalReason"] == "completed", report
+    assert report["changed_on_disk"] == ""  # the edit itself went through :w
+    assert report["agent_undone"] is True, report
+    asked = [m for m in report["shown_after_undo"] if "holds the undo; save it" in m]
+    assert asked, report["shown_after_undo"]
+    assert not any("wrote greet.py itself" in m for m in report["shown_after_undo"])
+    assert report["buffer_after_agent_undo"] == before
+    assert report["disk_after_agent_undo"] == before and greet.read_text() == before
+    assert report["changed_on_disk_after_agent_undo"] == ""  # no W12 conflict
+
+
 def test_plain_neovim_without_a_save_gets_the_file_written_and_warns(
     root: Path, model_env: dict[str, str], tmp_path: Path
 ) -> None:
