@@ -1,7 +1,9 @@
 """`agentls.undo` {"sessionId", "turn"?}: Undo last ask (every turn of it), or one turn.
 
 Open documents go back through workspace/applyEdit, so the editor's own undo
-and its buffers stay right; closed files are put back on disk.
+and its buffers stay right; closed files are put back on disk. A plain
+client's restored buffer reaches the disk through the person's save, awaited
+after this command has answered (disk_sync.after_undo).
 """
 
 from __future__ import annotations
