@@ -147,6 +147,9 @@ def test_plain_neovim_runs_the_demo_with_the_edit_on_disk(
     review, approval = report["prompts"]
     assert "Apply it?" in review["prompt"] and "+def shout(name: str) -> str:" in review["prompt"]
     assert "python3 -c" in approval["prompt"]
+    # no rule could cover an inline script: no "Always allow" (nor an empty rule)
+    assert "Always allow" not in approval["prompt"]
+    assert not any("Always allow" in c for c in approval["choices"]), approval["choices"]
     assert any("greet.py holds the accepted edit; save it to go on" in m for m in report["shown"])
     assert report["buffer"] == DEMO_EDITED and greet.read_text() == DEMO_EDITED
     assert report["modified"] is False  # saved by Neovim itself, so...

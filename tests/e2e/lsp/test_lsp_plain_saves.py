@@ -111,3 +111,16 @@ async def test_undo_with_no_save_gets_the_file_written(
     await editor.command("agentls.undo", {"sessionId": result["sessionId"]})
     await editor.wait_for_message("wrote a.py itself (no save came)")
     assert editor.text(uri) == "x = 1\n" and (root / "a.py").read_text() == "x = 1\n"
+
+
+async def test_no_always_allow_when_no_rule_could_cover_the_call(
+    editor: Editor, fake: FakeAnthropic, root: Path
+) -> None:
+    editor.answers = ["Allow once"]
+    command = "python3 -c 'print(6 * 7)'"
+    fake.add(turn(tool_calls=[("toolu_c", "run_command", {"command": command})]), turn("42."))
+    await editor.ask("compute", wait=True)
+    (prompt,) = editor.prompts
+    assert [a.title for a in prompt.actions or []] == ["Allow once", "Deny"]
+    assert command in prompt.message and "Always allow" not in prompt.message
+    assert "42" in tool_result_text(fake, 1)
