@@ -17,15 +17,13 @@ from pathlib import Path
 
 from pydantic_core import PydanticSerializationError
 
+from agentls.session.durability import FSYNC
 from agentls.session.events import SCHEMA_VERSION, SERIALIZERS, Event, EventT, to_json_line
 
 logger = logging.getLogger(__name__)
 
 # One shared encoder: json.dumps with non-default options builds a new one per call.
 _encoder = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, default=str)
-
-# Turn boundaries closer together than this share one fsync.
-GROUP_COMMIT_SECONDS = 0.05
 
 # How far back to look for the last event when reopening a large log.
 _TAIL_CHUNK = 64 * 1024
@@ -40,9 +38,7 @@ class SessionLog:
         self.last_error = ""
         self._fd: int | None = None
         self._lock = threading.Lock()
-        self._fsync_wanted = threading.Condition(threading.Lock())
-        self._fsync_pending = False
-        self._fsync_thread: threading.Thread | None = None
+        self.sync_requested = False  # the process's fsync worker will sync this log
         self._closed = False
         self._seq = 1 if next_seq is None else next_seq
         try:
@@ -100,17 +96,11 @@ class SessionLog:
         return (line + "\n").encode("utf-8", "backslashreplace")
 
     def turn_boundary(self) -> None:
-        """Ask for an fsync without waiting; requests made while one runs coalesce."""
-        if self._fd is None or self._fsync_pending:
+        """Ask for an fsync without waiting; boundaries within the group-commit
+        window (durability.GROUP_COMMIT_SECONDS) share one."""
+        if self._fd is None or self.sync_requested:
             return  # already asked for: the worker will cover this turn too
-        with self._fsync_wanted:
-            self._fsync_pending = True
-            if self._fsync_thread is None:
-                self._fsync_thread = threading.Thread(
-                    target=self._fsync_worker, name=f"agentls-fsync-{self.path.stem}", daemon=True
-                )
-                self._fsync_thread.start()
-            self._fsync_wanted.notify()
+        FSYNC.request(self)
 
     def resync(self) -> None:
         """Continue after what another process appended (call it holding the session's lock)."""
@@ -128,11 +118,8 @@ class SessionLog:
 
     def close(self) -> None:
         """Final synchronous fsync, then close; safe to call twice."""
-        with self._fsync_wanted:
-            self._closed = True
-            self._fsync_wanted.notify()
-        if self._fsync_thread is not None:
-            self._fsync_thread.join()
+        self._closed = True
+        FSYNC.forget(self)  # after it, the worker never touches this descriptor
         with self._lock:
             fd, self._fd = self._fd, None
         if fd is None:
@@ -149,27 +136,12 @@ class SessionLog:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    def _fsync_worker(self) -> None:
-        while True:
-            with self._fsync_wanted:
-                while not self._fsync_pending and not self._closed:
-                    self._fsync_wanted.wait()
-                if self._closed:
-                    return  # close() does the last fsync itself
-                self._fsync_pending = False
-            # No append lock here, so appends never wait for the disk; the fd
-            # stays valid because close() joins this thread before closing it.
-            fd = self._fd
-            if fd is None:
-                return
+    def sync_from_worker(self) -> None:
+        # No append lock here, so appends never wait for the disk; the fd
+        # stays open because close() waits for the worker to let go of it.
+        fd = self._fd
+        if fd is not None:
             self._fsync(fd)
-            # Group commit: turn boundaries within this window share the next
-            # fsync, so fast turns do not pay a disk flush (and a thread
-            # wake-up) each; a real model turn takes far longer than this.
-            deadline = time.monotonic() + GROUP_COMMIT_SECONDS
-            with self._fsync_wanted:
-                while not self._closed and (left := deadline - time.monotonic()) > 0:
-                    self._fsync_wanted.wait(left)
 
     def _fsync(self, fd: int) -> None:
         try:

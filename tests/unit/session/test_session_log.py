@@ -223,3 +223,30 @@ def test_turn_boundary_fsyncs_off_the_callers_thread(
     main = threading.current_thread().name
     assert calls[0] != main  # the background fsync
     assert calls[-1] == main  # close() syncs before returning
+
+
+def test_one_fsync_thread_serves_every_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    synced: dict[int, threading.Event] = {}
+    threads: set[int] = set()
+    real_fsync = os.fsync
+
+    def recording_fsync(fd: int) -> None:
+        threads.add(threading.get_ident())
+        real_fsync(fd)
+        synced.setdefault(fd, threading.Event()).set()
+
+    monkeypatch.setattr(os, "fsync", recording_fsync)
+    logs = [SessionLog(tmp_path / f"s{i}.jsonl") for i in range(3)]
+    for log in logs:
+        fd = log.fileno()
+        assert fd is not None
+        synced[fd] = threading.Event()
+        log.append(mode("a"))
+        log.turn_boundary()
+    for event in list(synced.values()):
+        assert event.wait(timeout=10)
+    assert len(threads) == 1 and threading.get_ident() not in threads
+    for log in logs:
+        log.close()
