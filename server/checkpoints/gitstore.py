@@ -17,10 +17,13 @@ import hashlib
 import os
 import secrets
 import shutil
+import subprocess
+import threading
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ParamSpec, TypeVar
 
 from agentls.checkpoints.objects import (
     Entry,
@@ -74,7 +77,10 @@ _CONFIG = tuple(
     for arg in ("-c", option)
 )
 STALE_INDEX_SECONDS = 7 * 86400
-_CREATING: dict[tuple[int, Path], asyncio.Lock] = {}
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+_CREATING: dict[Path, threading.Lock] = {}
+_CREATING_GUARD = threading.Lock()
 
 
 class GitError(RuntimeError):
@@ -89,7 +95,11 @@ class Change:
 
 class GitStore:
     """One workspace's snapshots. An instance keeps an index of its own between
-    snapshots, so a snapshot told which paths changed looks at those alone."""
+    snapshots, so a snapshot told which paths changed looks at those alone.
+
+    Every public operation runs whole on a worker thread (its git processes, scans
+    and object writes), one at a time per instance: the event loop only awaits it.
+    """
 
     def __init__(self, state_dir: Path, root: Path) -> None:
         self.root = root.resolve()
@@ -105,6 +115,14 @@ class GitStore:
         self._tree: str | None = None  # the last snapshot's tree and commit
         self._last: str | None = None
         self._diffs: dict[tuple[str, str], list[Change]] = {}  # seen while snapshotting
+        self._lock = threading.Lock()  # the instance's state is one operation's at a time
+
+    async def _off_loop(self, work: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
+        return await asyncio.to_thread(self._locked, work, *args, **kwargs)
+
+    def _locked(self, work: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
+        with self._lock:
+            return work(*args, **kwargs)
 
     def _env(self, git_dir: Path | None, index: Path | None) -> dict[str, str]:
         # Nothing inherited may point git elsewhere (GIT_OBJECT_DIRECTORY, GIT_COMMON_DIR,
@@ -131,32 +149,50 @@ class GitStore:
         index: Path | None = None,
     ) -> bytes:
         """Run git on the private repository (``private`` False: no repository at all)."""
+        return await self._off_loop(
+            self._git, *args, stdin=stdin, check=check, private=private, git_dir=git_dir,
+            index=index,
+        )  # fmt: skip
+
+    def _git(
+        self,
+        *args: str,
+        stdin: bytes | None = None,
+        check: bool = True,
+        private: bool = True,
+        git_dir: Path | None = None,
+        index: Path | None = None,
+    ) -> bytes:
         env = self._env((git_dir or self.git_dir) if private else None, index)
-        process = await asyncio.create_subprocess_exec(
-            "git",
-            *_CONFIG,
-            *args,
+        done = subprocess.run(
+            ["git", *_CONFIG, *args],
             cwd=self.root,
             env=env,
-            stdin=asyncio.subprocess.PIPE if stdin is not None else asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
+            input=stdin,
+            stdin=None if stdin is not None else subprocess.DEVNULL,
+            capture_output=True,
+            check=False,
         )
-        out, err = await process.communicate(stdin)
-        if check and process.returncode != 0:
-            raise GitError(f"git {args[0]} failed: {err.decode(errors='replace').strip()[:300]}")
-        return out
+        if check and done.returncode != 0:
+            err = done.stderr.decode(errors="replace").strip()[:300]
+            raise GitError(f"git {args[0]} failed: {err}")
+        return done.stdout
 
     async def ready(self) -> None:
+        if not self._ready:
+            await self._off_loop(self._make_ready)
+
+    def _make_ready(self) -> None:
         if self._ready:
             return
         if not (self.git_dir / "HEAD").exists():
             # Sessions of one workspace starting together: one makes the store, the rest
             # wait for it (other processes race through the rename in _create).
-            key = (id(asyncio.get_running_loop()), self.git_dir)
-            async with _CREATING.setdefault(key, asyncio.Lock()):
+            with _CREATING_GUARD:
+                creating = _CREATING.setdefault(self.git_dir, threading.Lock())
+            with creating:
                 if not (self.git_dir / "HEAD").exists():
-                    await self._create()
+                    self._create()
         person = self.root / ".git"
         alternates = self.git_dir / "objects" / "info" / "alternates"
         if (person / "objects").is_dir() and not alternates.exists():
@@ -169,16 +205,16 @@ class GitStore:
         _remove_stale_indexes(self.git_dir)
         self._ready = True
 
-    async def _create(self) -> None:
+    def _create(self) -> None:
         """Made aside, then renamed into place: sessions (and processes) of one workspace
         may all start at once, and only one of them gets to make the repository."""
         self.git_dir.parent.mkdir(parents=True, exist_ok=True)
         fresh = self.git_dir.with_name(f"{self.git_dir.name}.{_unique()}.new")
         try:
-            await self.git("init", "--quiet", "--bare", str(fresh), private=False)
-            await self.git("config", "core.bare", "false", git_dir=fresh)
-            await self.git("config", "core.autocrlf", "false", git_dir=fresh)
-            await self.git("config", "gc.auto", "0", git_dir=fresh)  # pruning is ours
+            self._git("init", "--quiet", "--bare", str(fresh), private=False)
+            self._git("config", "core.bare", "false", git_dir=fresh)
+            self._git("config", "core.autocrlf", "false", git_dir=fresh)
+            self._git("config", "gc.auto", "0", git_dir=fresh)  # pruning is ours
             try:
                 fresh.rename(self.git_dir)
             except OSError:
@@ -200,14 +236,27 @@ class GitStore:
         previous snapshot; only those are looked at. None (or no previous snapshot
         here) looks at the whole tree, which costs a stat per file.
         """
-        await self.ready()
+        return await self._off_loop(
+            self._snapshot,
+            ref,
+            None if overlays is None else dict(overlays),
+            None if changed is None else set(changed),
+        )
+
+    def _snapshot(
+        self,
+        ref: str,
+        overlays: Mapping[str, str | None] | None,
+        changed: Iterable[str] | None,
+    ) -> str:
+        self._make_ready()
         index = self._own_index()
         diff: list[Change] | None = None  # what changed since the last snapshot, if known
         if changed is None or not self._warm(index):
-            await self._scan_all(index)
+            self._scan_all(index)
             self._known.clear()
         else:
-            diff = await self._update(index, set(changed) | self._overlaid)
+            diff = self._update(index, set(changed) | self._overlaid)
         if overlays or self._overlaid:
             diff = None
         for path in self._overlaid | set(overlays or {}):
@@ -221,7 +270,7 @@ class GitStore:
                 else:
                     blob = write_object(self.git_dir, "blob", text.encode())
                     lines.append(f"100644 {blob}\t{path}")
-            await self.git(
+            self._git(
                 "update-index",
                 "--index-info",
                 index=index,
@@ -230,7 +279,7 @@ class GitStore:
         if diff == [] and self._tree is not None:
             tree = self._tree  # nothing moved: the same tree
         else:
-            tree = (await self.git("write-tree", index=index)).strip().decode()
+            tree = (self._git("write-tree", index=index)).strip().decode()
         commit = write_commit(self.git_dir, tree, f"agentls checkpoint {ref}", _IDENTITY)
         write_ref(self.git_dir, REF_PREFIX + ref, commit)
         if diff is not None and self._last is not None:
@@ -248,13 +297,13 @@ class GitStore:
                 shutil.copyfile(self.git_dir / "index", self._index)
         return self._index
 
-    async def _scan_all(self, index: Path) -> None:
+    def _scan_all(self, index: Path) -> None:
         try:
-            await self.git("add", "--all", "--", ".", index=index)
+            self._git("add", "--all", "--", ".", index=index)
         except GitError:
             if not self._trees and index.exists():  # a published index gone bad: start afresh
                 index.unlink()
-                await self.git("add", "--all", "--", ".", index=index)
+                self._git("add", "--all", "--", ".", index=index)
             else:
                 raise
         # Published for the next instance (another session, a later process).
@@ -270,11 +319,13 @@ class GitStore:
 
     async def unchanged(self, paths: Iterable[str]) -> set[str]:
         """Those of ``paths`` that hold just what this instance's last snapshot has."""
+        return await self._off_loop(self._unchanged, set(paths))
+
+    def _unchanged(self, wanted: set[str]) -> set[str]:
         index = self._own_index()
         if not self._warm(index):
             return set()
-        wanted = set(paths)
-        await self._learn(wanted)
+        self._learn(wanted)
         same = set()
         for path in wanted:
             if path in self._known:
@@ -283,13 +334,13 @@ class GitStore:
                         same.add(path)
         return same
 
-    async def _learn(self, paths: set[str]) -> None:
+    def _learn(self, paths: set[str]) -> None:
         """Read what the last snapshot holds for paths not known yet (its tree is the
         index's content, and far cheaper to read than the index)."""
         unknown = sorted(p for p in paths if p not in self._known)
         if not unknown or self._tree is None:
             return
-        listed = await self.git(
+        listed = self._git(
             "--literal-pathspecs", "ls-tree", "-z", "--full-tree", self._tree, "--", *unknown
         )
         found: dict[str, str] = {}
@@ -307,11 +358,11 @@ class GitStore:
                 self._known[path] = None
             # a folder (or a submodule) is not one entry: left unknown, git looks at it
 
-    async def _update(self, index: Path, paths: set[str]) -> list[Change] | None:
+    def _update(self, index: Path, paths: set[str]) -> list[Change] | None:
         """Bring the index up to date for ``paths``: tracked files straight from disk
         here; new, ignored or odd ones (and folders) through git, which knows the rules.
         Returns what changed, when it was all seen here."""
-        await self._learn(paths)
+        self._learn(paths)
         lines, by_git, diff = [], [], []
         for path in sorted(paths):
             if path not in self._known or self._known[path] is None:
@@ -330,21 +381,21 @@ class GitStore:
                 self._known[path] = now
                 diff.append(Change(path, _status(old, now)))
         if lines:
-            await self.git(
+            self._git(
                 "update-index",
                 "--index-info",
                 index=index,
                 stdin=("\n".join(lines) + "\n").encode(),
             )
         if by_git:
-            await self._scan_paths(index, by_git)
+            self._scan_paths(index, by_git)
             return None
         return diff
 
-    async def _scan_paths(self, index: Path, paths: list[str]) -> None:
+    def _scan_paths(self, index: Path, paths: list[str]) -> None:
         # What those paths now hold: tracked entries under them, and files under them
         # that are new and not ignored; update-index drops what is gone from disk.
-        listed = await self.git(
+        listed = self._git(
             "ls-files",
             "-z",
             "--cached",
@@ -356,7 +407,7 @@ class GitStore:
         )
         names = {n for n in listed.split(b"\0") if n and not n.endswith(b"/")}
         if names:
-            await self.git(
+            self._git(
                 "update-index",
                 "--add",
                 "--remove",
@@ -372,7 +423,15 @@ class GitStore:
             self._known.pop(path, None)
 
     def close(self) -> None:
-        """Drop this instance's index (the published one stays for the next)."""
+        """Drop this instance's index (the published one stays for the next); blocks
+        until an operation under way ends (call it off the loop: ``aclose``)."""
+        with self._lock:
+            self._close()
+
+    async def aclose(self) -> None:
+        await self._off_loop(self._close)
+
+    def _close(self) -> None:
         if self._index is not None:
             self._index.unlink(missing_ok=True)
             self._index = None
@@ -382,31 +441,38 @@ class GitStore:
         self._tree = self._last = None
 
     async def changes(self, before: str, after: str) -> list[Change]:
+        return await self._off_loop(self._changes, before, after)
+
+    def _changes(self, before: str, after: str) -> list[Change]:
         if before == after or self._trees.get(before, "-") == self._trees.get(after):
             return []
         if (before, after) in self._diffs:
             return sorted(self._diffs[(before, after)], key=lambda c: c.path)
-        out = await self.git(
-            "diff-tree", "-r", "--no-renames", "--name-status", "-z", before, after
-        )
+        out = self._git("diff-tree", "-r", "--no-renames", "--name-status", "-z", before, after)
         fields = [f for f in out.decode("utf-8", "surrogateescape").split("\0") if f]
         return [Change(fields[i + 1], fields[i][0]) for i in range(0, len(fields) - 1, 2)]
 
     async def read(self, commit: str, path: str) -> bytes | None:
         """The file's bytes in a snapshot, or None when it was not there."""
-        out = await self.git("cat-file", "blob", f"{commit}:{path}", check=False)
-        if not out and not await self._exists(commit, path):
+        return await self._off_loop(self._read, commit, path)
+
+    def _read(self, commit: str, path: str) -> bytes | None:
+        out = self._git("cat-file", "blob", f"{commit}:{path}", check=False)
+        if not out and not self._exists(commit, path):
             return None
         return out
 
-    async def _exists(self, commit: str, path: str) -> bool:
-        out = await self.git("ls-tree", "--name-only", commit, "--", path, check=False)
+    def _exists(self, commit: str, path: str) -> bool:
+        out = self._git("ls-tree", "--name-only", commit, "--", path, check=False)
         return bool(out.strip())
 
     async def prune(self, keep: int, max_age_days: float) -> int:
         """Drop checkpoints beyond the newest ``keep`` or older than the age; returns how many."""
-        await self.ready()
-        out = await self.git(
+        return await self._off_loop(self._prune, keep, max_age_days)
+
+    def _prune(self, keep: int, max_age_days: float) -> int:
+        self._make_ready()
+        out = self._git(
             "for-each-ref",
             "--sort=-committerdate",
             "--format=%(refname) %(committerdate:unix)",
@@ -418,11 +484,11 @@ class GitStore:
             name for index, (name, stamp) in enumerate(refs) if index >= keep or int(stamp) < cutoff
         ]
         for name in doomed:
-            await self.git("update-ref", "-d", name)
+            self._git("update-ref", "-d", name)
         if doomed:
             # Not --expire=now: the loose objects of a snapshot another session is
             # making right now are not referenced yet, and must not go.
-            await self.git("prune", "--expire=1.hour.ago", check=False)
+            self._git("prune", "--expire=1.hour.ago", check=False)
         return len(doomed)
 
 

@@ -187,7 +187,7 @@ class Checkpointer:
 
     async def close(self) -> None:
         await self.outside.close()
-        self.store.close()
+        await self.store.aclose()
 
 
 async def record(
