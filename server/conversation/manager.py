@@ -415,6 +415,33 @@ class ConversationManager:
         """
         if session_id is not None and session_id in self.conversations:
             return self.conversations[session_id]
+        provider = self._provider(settings)
+        opened = self._open_log(workspace.root, settings, session_id)
+        return self._conversation(
+            workspace, settings, provider, opened, edits_reviewed_by_workspace
+        )
+
+    async def open_async(
+        self,
+        workspace: Workspace,
+        settings: Settings,
+        session_id: str | None = None,
+        *,
+        edits_reviewed_by_workspace: bool = False,
+    ) -> Conversation:
+        """As `open`, the session log made or read (a resumed one whole) on a thread."""
+        if session_id is not None and session_id in self.conversations:
+            return self.conversations[session_id]
+        provider = self._provider(settings)
+        opened = await asyncio.to_thread(self._open_log, workspace.root, settings, session_id)
+        if session_id is not None and session_id in self.conversations:  # opened meanwhile
+            opened[1].close()
+            return self.conversations[session_id]
+        return self._conversation(
+            workspace, settings, provider, opened, edits_reviewed_by_workspace
+        )
+
+    def _provider(self, settings: Settings) -> ModelProvider:
         provider = self.provider_factory(settings)
         if settings.limits.max_cost_usd is not None and price_for(provider.model_id) is None:
             raise ConfigError(
@@ -422,24 +449,35 @@ class ConversationManager:
                 "(agentls/data/models.json) does not know; drop the cost budget or use "
                 "maxTokens instead"
             )
-        resumed: SessionState | None = None
+        return provider
+
+    def _open_log(
+        self, root: Path, settings: Settings, session_id: str | None
+    ) -> tuple[str, SessionLog, SessionState | None, SessionClaim]:
         if session_id is None:
-            session_id, log = self.store.create(workspace.root, settings.model.id)
-            messages: list[Message] = []
-        else:
-            log, state = self.store.open(session_id)
-            resumed = state
-            if Path(state.workspace).resolve() != workspace.root.resolve():
-                log.close()
-                raise ConfigError(
-                    f"session {session_id} belongs to workspace {state.workspace}, "
-                    f"not {workspace.root}"
-                )
-            messages = list(state.messages)
+            session_id, log = self.store.create(root, settings.model.id)
+            return session_id, log, None, self.store.claim(session_id, self.face)
+        log, state = self.store.open(session_id)
+        if Path(state.workspace).resolve() != root.resolve():
+            log.close()
+            raise ConfigError(
+                f"session {session_id} belongs to workspace {state.workspace}, not {root}"
+            )
+        return session_id, log, state, self.store.claim(session_id, self.face)
+
+    def _conversation(
+        self,
+        workspace: Workspace,
+        settings: Settings,
+        provider: ModelProvider,
+        opened: tuple[str, SessionLog, SessionState | None, SessionClaim],
+        edits_reviewed_by_workspace: bool,
+    ) -> Conversation:
+        session_id, log, resumed, claim = opened
         conversation = Conversation(
             session_id=session_id,
             log=log,
-            messages=messages,
+            messages=list(resumed.messages) if resumed is not None else [],
             workspace=workspace,
             settings=settings,
             provider=provider,
@@ -449,7 +487,7 @@ class ConversationManager:
             state_dir=self.store.state_dir,
             mcp=self.mcp,
             languages=self.languages,
-            claim=self.store.claim(session_id, self.face),
+            claim=claim,
             unfinished=resumed,
         )
         if resumed is not None:

@@ -78,7 +78,8 @@ def register(server: AgentServer) -> None:
         params = parse(AskParams, args, ASK)
         await ls.wait_for_settings()  # a run right after start-up uses the editor's settings
         try:
-            conversation = ls.conversation_for(params.session_id, ls.root_for(params.uri))
+            root = ls.root_for(params.uri)
+            conversation = await ls.conversation_for_async(params.session_id, root)
         except JsonRpcInvalidParams as exc:
             raise JsonRpcInvalidParams(message=for_editors(exc.message)) from None
         workspace = conversation.workspace
@@ -88,7 +89,7 @@ def register(server: AgentServer) -> None:
         approver = LspApprover(
             ls, session_id=conversation.session_id, emit=observer.edit, origin_uri=params.uri
         )
-        from agentls.conversation.manager import SessionBusy  # loaded by now (conversation_for)
+        from agentls.conversation.manager import SessionBusy  # loaded by now (the session opened)
         from agentls.lsp.workspace import LspWorkspace
 
         try:

@@ -30,6 +30,8 @@ from agentls.workspace.roots import NoProjectRoot, choose_root
 if TYPE_CHECKING:  # the conversation stack loads on first use, not before `initialize`
     from agentls.conversation.manager import Conversation, ConversationManager, RunHandle
     from agentls.conversation.settings import Settings
+    from agentls.lsp.session_link import SessionLink
+    from agentls.lsp.workspace import LspWorkspace
     from agentls.session.store import SessionStore
 
 log = logging.getLogger(__name__)
@@ -203,27 +205,51 @@ class AgentServer(LanguageServer):
         return choice.root
 
     def conversation_for(self, session_id: str | None, root: Path) -> Conversation:
-        if session_id is not None:
-            existing = self.manager.get(session_id)
-            if existing is not None:
-                return existing
-        from agentls.lsp.session_link import SessionLink
-        from agentls.lsp.workspace import LspWorkspace
-        from agentls.session.store import SessionNotFound
-
-        link = SessionLink()  # bound below, once the conversation has an id and a policy
-        try:  # (a root that is no folder, e.g. a file named as rootUri: ValueError)
-            workspace = LspWorkspace(self.editor, root, link=link)
+        """As `conversation_for_async`, on the caller's thread (no editor waits on it)."""
+        existing = self._existing(session_id)
+        if existing is not None:
+            return existing
+        link, workspace = self._workspace_for(root)
+        try:
             conversation = self.manager.open(
-                workspace,
-                self.settings_for(root),
-                session_id,
-                edits_reviewed_by_workspace=True,
+                workspace, self.settings_for(root), session_id, edits_reviewed_by_workspace=True
             )
-        except (ConfigError, SessionNotFound, ValueError) as exc:
+        except _open_errors() as exc:
             raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
         link.bind(conversation.session_id, conversation.policy)
         return conversation
+
+    async def conversation_for_async(self, session_id: str | None, root: Path) -> Conversation:
+        """The open session, or one opened (or resumed) with its settings files and its
+        log made or read on a thread: the editor stays served meanwhile."""
+        existing = self._existing(session_id)
+        if existing is not None:
+            return existing
+        link, workspace = self._workspace_for(root)
+        try:
+            settings = await self.settings_for_async(root)
+            conversation = await self.manager.open_async(
+                workspace, settings, session_id, edits_reviewed_by_workspace=True
+            )
+        except _open_errors() as exc:
+            raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
+        # The policy is built with the conversation, from its workspace: the link is
+        # bound to both once it is open, before any run can read it.
+        link.bind(conversation.session_id, conversation.policy)
+        return conversation
+
+    def _existing(self, session_id: str | None) -> Conversation | None:
+        return None if session_id is None else self.manager.get(session_id)
+
+    def _workspace_for(self, root: Path) -> tuple[SessionLink, LspWorkspace]:
+        from agentls.lsp.session_link import SessionLink
+        from agentls.lsp.workspace import LspWorkspace
+
+        link = SessionLink()
+        try:  # (a root that is no folder, e.g. a file named as rootUri: ValueError)
+            return link, LspWorkspace(self.editor, root, link=link)
+        except ValueError as exc:
+            raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
 
     def settings_for(self, root: Path) -> Settings:
         """The settings files for this root, under what the editor sent."""
@@ -273,3 +299,10 @@ class AgentServer(LanguageServer):
         if self._manager is not None:  # never started: nothing to close
             await self._manager.mcp.aclose()
             self._manager.close()
+
+
+def _open_errors() -> tuple[type[Exception], ...]:
+    """What opening a session raises that the editor is told of (loaded with the session)."""
+    from agentls.session.store import SessionNotFound
+
+    return ConfigError, SessionNotFound, ValueError
