@@ -1,8 +1,9 @@
 """One language server process, through pygls's own LanguageClient.
 
 Started on first need; documents are mirrored with full-text syncs and
-increasing versions; diagnostics are pulled where the server answers, else
-taken from the first push for the version asked about. A crash restarts the
+increasing versions; diagnostics are pulled where the server answers (LSP's pull,
+or tsserver's own requests through typescript-language-server), else taken from
+the push for the version asked about. A crash restarts the
 server once; after a second one it stays off and says why.
 """
 
@@ -22,6 +23,7 @@ from pygls.exceptions import JsonRpcException, JsonRpcMethodNotFound
 from pygls.lsp.client import LanguageClient
 from pygls.protocol import default_converter
 
+from agentls.intelligence import tsserver
 from agentls.intelligence.config import LanguageServerConfig
 from agentls.intelligence.unavailable import ServerUnavailable
 
@@ -74,6 +76,7 @@ class Connection:
         self._pushed = asyncio.Event()
         self._start_lock = asyncio.Lock()
         self._pull: bool | None = None  # pull diagnostics; None: not tried yet
+        self._tsserver = False  # pull through typescript-language-server's tsserver command
         self._stderr: asyncio.Task[None] | None = None
         self._closing = False
         self.listener: Callable[[], None] | None = None  # told when it starts, fails or stops
@@ -144,6 +147,8 @@ class Connection:
         # pyright answers pulls without advertising them; others never answer: those are
         # tried once, briefly (see _pull_items).
         self._pull = True if result.capabilities.diagnostic_provider is not None else None
+        commands = result.capabilities.execute_command_provider
+        self._tsserver = commands is not None and tsserver.COMMAND in commands.commands
         client.initialized(types.InitializedParams())
         if self.config.settings:
             client.workspace_did_change_configuration(
@@ -226,7 +231,11 @@ class Connection:
             return [], True
         loop = asyncio.get_running_loop()
         deadline = loop.time() + wait
-        if self._pull is not False:
+        if self._tsserver:
+            items = await self._tsserver_items(client, uri, wait)
+            if items is not None:
+                return items, True
+        elif self._pull is not False:
             items = await self._pull_items(client, uri, wait)
             if items is not None:
                 return items, True
@@ -258,6 +267,25 @@ class Connection:
         self._pull = True
         items = getattr(report, "items", None)
         return list(items) if items is not None else None
+
+    async def _tsserver_items(
+        self, client: _Client, uri: str, wait: float
+    ) -> list[types.Diagnostic] | None:
+        calls = [client.workspace_execute_command_async(p) for p in tsserver.requests(uri)]
+        try:
+            answers = await asyncio.wait_for(asyncio.gather(*calls), wait)
+        except (JsonRpcException, TimeoutError, RuntimeError) as exc:
+            if isinstance(exc, JsonRpcMethodNotFound):
+                self._tsserver = False
+            log.debug("%s: tsserver diagnostics failed: %r", self.name, exc)
+            return None
+        items: list[types.Diagnostic] = []
+        for answer in answers:
+            found = tsserver.diagnostics(answer)
+            if found is None:  # not a file of its projects: pushes say what there is
+                return None
+            items.extend(found)
+        return items
 
     async def request(self, call: Awaitable[T], what: str) -> T:
         """A request bounded in time; a dead or silent server is ServerUnavailable."""
