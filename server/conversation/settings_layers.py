@@ -31,6 +31,9 @@ HARMLESS_KEYS = frozenset(
         "toolChoice",
         "approvalsVia",
         "reviewVia",
+        # Who answers code questions: the editor, agentls's own servers (the ones "auto"
+        # may start anyway), or both; the servers themselves are set only when trusted.
+        "languageIntelligence",
     }
 )
 # Apply only when lower than what is already in force.

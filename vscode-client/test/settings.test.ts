@@ -52,6 +52,18 @@ describe('server settings', () => {
     assert.deepEqual(documented.filter((key) => !(SERVER_KEYS as readonly string[]).includes(key)), []);
   });
 
+  it('sends languageIntelligence, and the manifest offers exactly the server\'s choices', () => {
+    assert.ok((SERVER_KEYS as readonly string[]).includes('languageIntelligence'));
+    assert.deepEqual(serverSettings(reader({ languageIntelligence: 'editor' })), { languageIntelligence: 'editor' });
+    assert.deepEqual(serverSettings(reader({})), {});
+    const manifest = JSON.parse(readFileSync(path.resolve(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+      contributes: { configuration: { properties: Record<string, { enum?: string[]; default?: unknown }> } };
+    };
+    const setting = manifest.contributes.configuration.properties['agentls.languageIntelligence'];
+    assert.deepEqual(setting?.enum, ['auto', 'editor', 'agentls']);
+    assert.equal(setting?.default, undefined, 'unset unless the person sets it: the server keeps its default');
+  });
+
   it('reads modalApprovals with commands as the default', () => {
     assert.equal(modalApprovals(reader({})), 'commands');
     assert.equal(modalApprovals(reader({ modalApprovals: 'all' })), 'all');

@@ -29,6 +29,7 @@ export const SERVER_KEYS = [
   'sandboxEnv',
   'secretFiles',
   'mcpServers',
+  'languageIntelligence',
 ] as const;
 
 /** The client's own settings: never sent. */
