@@ -87,9 +87,15 @@ def render(report: dict[str, Any]) -> str:
         rows.append((f"{scope} settings", text))
     rows.append(("MCP servers", ", ".join(report["mcpServers"]) or "none configured"))
     servers = [
-        f"{s['name']} {s['version'] or ''}".strip() for s in report["languageServers"] if s["found"]
+        f"{s['name']} {s['version'] or ''}".strip()
+        for s in report["languageServers"]
+        if s["wouldRun"]
     ]
-    rows.append(("language servers", ", ".join(servers) or "none found on PATH"))
+    rows.append(("language servers", ", ".join(servers) or "none would run"))
+    for server in report["languageServers"]:
+        if not server["wouldRun"]:
+            install = f"; install it: {server['install']}" if server["install"] else ""
+            rows.append((f"  {server['name']}", f"not used: {server['reason']}{install}"))
     editors = [f"{e['editor']} {e['version'] or '?'} ({e['path']})" for e in report["editors"]]
     rows.append(("editors", "; ".join(editors) or "no agentls editor client found"))
     width = max(len(name) for name, _ in rows)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import platform
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -26,19 +25,11 @@ from agentls.conversation.settings_files import (
     read_json,
     user_settings_path,
 )
-from agentls.intelligence import missing_here
+from agentls.intelligence import ServerStatus, describe_language_servers, missing_here
 from agentls.workspace.filesearch import ripgrep_path
 from agentls.workspace.sandbox import bwrap_problem
 from agentls.workspace.sandbox import describe as describe_sandbox
 
-LANGUAGE_SERVERS = (
-    "basedpyright-langserver",
-    "pyright-langserver",
-    "ruff",
-    "typescript-language-server",
-    "gopls",
-    "rust-analyzer",
-)
 # gopls answers `version`, the rest `--version`; the pyright language servers have no
 # version flag, but their command-line twin in the same folder has.
 _VERSION_ARGS = {"gopls": ["version"]}
@@ -61,7 +52,9 @@ def build_report(
         settings = _settings_from_files(root, files, blocking)
     model = _model(settings, blocking)
     ripgrep = _ripgrep(warnings)
-    warnings += missing_here(root, settings.language_servers if settings is not None else None)
+    configured = settings.language_servers if settings is not None else None
+    warnings += missing_here(root, configured)  # looks on PATH afresh
+    language_servers = [_language_server(s) for s in describe_language_servers(configured)]
     sandbox = _sandbox(settings, warnings)
     return {
         "version": __version__,
@@ -73,7 +66,7 @@ def build_report(
         "folders": {"state": str(state_dir), "config": str(user_settings_path().parent)},
         "settings": settings_part,
         "mcpServers": sorted(settings.mcp_servers) if settings is not None else [],
-        "languageServers": [_language_server(name) for name in LANGUAGE_SERVERS],
+        "languageServers": language_servers,
         "editors": editor_integrations(),
         "blocking": blocking,
         "warnings": warnings,
@@ -182,15 +175,25 @@ def _sandbox(settings: Settings | None, warnings: list[str]) -> dict[str, Any]:
     return {"on": on, "detail": describe_sandbox(sandbox), "bwrap": problem is None}
 
 
-def _language_server(name: str) -> dict[str, Any]:
-    path = shutil.which(name)
-    if path is None:
-        return {"name": name, "found": False, "path": None, "version": None}
-    program = path
-    if name in _VERSION_TWIN:
-        program = str(Path(path).with_name(_VERSION_TWIN[name]))
-    version = probe_version([program, *_VERSION_ARGS.get(name, ["--version"])])
-    return {"name": name, "found": True, "path": path, "version": version}
+def _language_server(server: ServerStatus) -> dict[str, Any]:
+    path, version = server.executable, None
+    if path is not None:
+        command = Path(server.command).name
+        program = path
+        if command in _VERSION_TWIN:
+            program = str(Path(path).with_name(_VERSION_TWIN[command]))
+        version = probe_version([program, *_VERSION_ARGS.get(command, ["--version"])])
+    return {
+        "name": server.name,
+        "command": server.command,
+        "filePatterns": list(server.file_patterns),
+        "found": path is not None,
+        "path": path,
+        "version": version,
+        "wouldRun": server.would_run,
+        "reason": server.why_not or None,
+        "install": server.install or None,
+    }
 
 
 def probe_version(argv: list[str]) -> str | None:

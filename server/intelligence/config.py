@@ -161,6 +161,55 @@ def discover_language_servers(
     return effective_servers(settings or {}, os.environ.get("PATH"))
 
 
+@dataclass(frozen=True)
+class ServerStatus:
+    """One server, default or configured, as doctor shows it: whether it would run here,
+    and if not, why and how to install it."""
+
+    name: str
+    command: str
+    file_patterns: tuple[str, ...]
+    executable: str | None
+    would_run: bool
+    why_not: str = ""
+    install: str = ""
+
+
+def describe_language_servers(
+    settings: Mapping[str, LanguageServerConfig | None] | None = None,
+) -> list[ServerStatus]:
+    """Every default server and every configured one, those turned off and those another
+    server stands in for included (the defaults first, then the settings' own).
+    Call after ``discover_language_servers`` (it looks on PATH afresh)."""
+    settings = settings or {}
+    chosen = {c.name for c in effective_servers(settings, os.environ.get("PATH"))}
+    out = []
+    for name in [*DEFAULT_SERVERS, *(n for n in settings if n not in DEFAULT_SERVERS)]:
+        default = DEFAULT_SERVERS.get(name)
+        config = (
+            settings[name] if name in settings else LanguageServerConfig.model_validate(default)
+        )
+        if config is None or not config.enabled:
+            base = config or LanguageServerConfig.model_validate(default)
+            why = "turned off in the languageServers setting"
+            patterns = tuple(base.file_patterns)
+            out.append(ServerStatus(name, base.command, patterns, None, False, why))
+            continue
+        executable = _which(config.command, os.environ.get("PATH"))
+        why, install = "", ""
+        if executable is None:
+            why, install = f"{config.command} was not found on PATH", config.install
+        elif name not in chosen:
+            why = f"{ALTERNATIVES[name]} runs instead (both serve the same files)"
+        out.append(
+            ServerStatus(
+                name, config.command, tuple(config.file_patterns), executable,
+                not why, why, install,
+            )
+        )  # fmt: skip
+    return out
+
+
 def language_id(config: LanguageServerConfig, path: str) -> str:
     suffix = Path(path).suffix.lower()
     return config.language_ids.get(suffix) or LANGUAGE_IDS.get(suffix, suffix.lstrip(".") or "text")

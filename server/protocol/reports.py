@@ -78,10 +78,15 @@ class SettingsFiles(WireModel):
 
 
 class LanguageServerInfo(WireModel):
-    name: str
-    found: bool
+    name: str = Field(description="as the languageServers setting names it")
+    command: str
+    file_patterns: list[str]
+    found: bool = Field(description="the command is on PATH")
     path: str | None
     version: str | None
+    would_run: bool = Field(description="agentls would start it when a file it serves needs it")
+    reason: str | None = Field(description="why it would not run; null when it would")
+    install: str | None = Field(description="how to install it, when it is missing")
 
 
 class EditorIntegration(WireModel):

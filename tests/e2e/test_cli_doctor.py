@@ -47,8 +47,7 @@ def test_with_a_key_it_is_ready_and_never_prints_the_key(cli: Cli, tmp_path: Pat
                                  "config": str(tmp_path / "home/.config/agentls")}  # fmt: skip
     assert isinstance(report["sandbox"]["on"], bool) and report["sandbox"]["detail"]
     assert [s["name"] for s in report["languageServers"]] == [
-        "basedpyright-langserver", "pyright-langserver", "ruff", "typescript-language-server",
-        "gopls", "rust-analyzer",
+        "basedpyright", "pyright", "ruff", "typescript", "gopls", "rust-analyzer",
     ]  # fmt: skip
     assert report["editors"] == []
 
@@ -95,3 +94,50 @@ def test_model_flag_and_missing_workspace(cli: Cli, tmp_path: Path) -> None:
                                   "in OPENAI_BASE_URL or the baseUrl setting"]  # fmt: skip
     gone = cli.run("doctor", "--workspace", str(tmp_path / "nowhere"), env=env)
     assert gone.returncode == 2 and "is not a directory" in gone.stderr
+
+
+def fake_server(folder: Path, command: str) -> None:
+    folder.mkdir(exist_ok=True)
+    program = folder / command
+    program.write_text("#!/bin/sh\necho 9.8.7\n")
+    program.chmod(0o755)
+
+
+def test_language_servers_say_which_would_run_and_why_not(cli: Cli, tmp_path: Path) -> None:
+    bin_dir = tmp_path / "bin"
+    for command in ("basedpyright-langserver", "basedpyright", "pyright-langserver", "ruff"):
+        fake_server(bin_dir, command)
+    user = tmp_path / "home/.config/agentls/settings.json"
+    user.parent.mkdir(parents=True)
+    user.write_text(json.dumps({"languageServers": {
+        "ruff": None,
+        "taplo": {"command": "taplo", "args": ["lsp", "stdio"], "filePatterns": ["*.toml"],
+                  "install": "cargo install taplo-cli"},
+    }}))  # fmt: skip
+    (cli.workspace / "main.go").write_text("package main\n")
+    env = home_env(tmp_path, ANTHROPIC_API_KEY=KEY, PATH=f"{bin_dir}:/usr/bin:/bin")
+    report = json.loads(cli.run("doctor", "--json", env=env).stdout)
+    servers = {s["name"]: s for s in report["languageServers"]}
+    assert list(servers) == [
+        "basedpyright", "pyright", "ruff", "typescript", "gopls", "rust-analyzer", "taplo",
+    ]  # fmt: skip
+    based = servers["basedpyright"]
+    assert based["wouldRun"] is True and based["reason"] is None and based["install"] is None
+    assert based["path"] == str(bin_dir / "basedpyright-langserver")
+    assert based["version"] == "9.8.7" and based["filePatterns"] == ["*.py", "*.pyi"]
+    assert servers["pyright"]["found"] is True and servers["pyright"]["wouldRun"] is False
+    assert servers["pyright"]["reason"] == "basedpyright runs instead (both serve the same files)"
+    assert servers["ruff"]["wouldRun"] is False
+    assert servers["ruff"]["reason"] == "turned off in the languageServers setting"
+    gopls = servers["gopls"]
+    assert (gopls["found"], gopls["wouldRun"]) == (False, False)
+    assert gopls["reason"] == "gopls was not found on PATH"
+    assert gopls["install"] == "go install golang.org/x/tools/gopls@latest"
+    assert servers["taplo"]["command"] == "taplo"
+    assert servers["taplo"]["install"] == "cargo install taplo-cli"
+    assert any(w.startswith("no language server would check *.go here") for w in report["warnings"])
+    text = cli.run("doctor", env=env).stdout
+    assert "language servers    basedpyright 9.8.7\n" in text
+    gopls_row = "  gopls             not used: gopls was not found on PATH; install it: go install"
+    assert gopls_row in text
+    assert "  ruff              not used: turned off in the languageServers setting\n" in text

@@ -197,10 +197,20 @@ export interface Folders {
 }
 
 export interface LanguageServerInfo {
+  /** as the languageServers setting names it */
   name: string;
+  command: string;
+  filePatterns: string[];
+  /** the command is on PATH */
   found: boolean;
   path: string | null;
   version: string | null;
+  /** agentls would start it when a file it serves needs it */
+  wouldRun: boolean;
+  /** why it would not run; null when it would */
+  reason: string | null;
+  /** how to install it, when it is missing */
+  install: string | null;
 }
 
 export type LogApprovalAnswer = 'allow_once' | 'allow_always' | 'allow_always_workspace' | 'deny';

@@ -12,7 +12,31 @@ const report = {
   folders: { state: '/s', config: '/c' },
   settings: { user: { path: '/c/settings.json', exists: false }, workspace: { path: '/work/p/.agentls/settings.json', exists: true, trusted: false } },
   mcpServers: ['files'],
-  languageServers: [{ name: 'ruff', found: true, path: '/bin/ruff', version: '0.6.1' }, { name: 'gopls', found: false, path: null, version: null }],
+  languageServers: [
+    { name: 'ruff', command: 'ruff', filePatterns: ['*.py'], found: true, path: '/bin/ruff', version: '0.6.1', wouldRun: true, reason: null, install: null },
+    {
+      name: 'pyright',
+      command: 'pyright-langserver',
+      filePatterns: ['*.py'],
+      found: true,
+      path: '/bin/pyright-langserver',
+      version: '1.1.400',
+      wouldRun: false,
+      reason: 'basedpyright runs instead (both serve the same files)',
+      install: null,
+    },
+    {
+      name: 'gopls',
+      command: 'gopls',
+      filePatterns: ['*.go'],
+      found: false,
+      path: null,
+      version: null,
+      wouldRun: false,
+      reason: 'gopls was not found on PATH',
+      install: 'go install golang.org/x/tools/gopls@latest',
+    },
+  ],
   editors: [],
   blocking: ['anthropic:claude-sonnet-4-5 needs an API key: set ANTHROPIC_API_KEY'],
   warnings: [],
@@ -28,6 +52,14 @@ describe('the doctor report', () => {
     assert.match(text, /\| language servers \| ruff 0\.6\.1 \|/);
     assert.match(text, /\| MCP servers \| files \|/);
     assert.doesNotMatch(text, /differs from the server/);
+  });
+
+  it('names each language server that would not run, why, and how to install it', () => {
+    const text = renderDoctor(report, '0.1.0');
+    assert.match(text, /\| pyright \| not used: basedpyright runs instead \(both serve the same files\) \|/);
+    assert.match(text, /\| gopls \| not used: gopls was not found on PATH; install it: `go install golang\.org\/x\/tools\/gopls@latest` \|/);
+    const none = renderDoctor({ ...report, languageServers: [] }, '0.1.0');
+    assert.match(none, /\| language servers \| none would run \|/);
   });
 
   it('says when the extension and the server differ, and when there is no report', () => {

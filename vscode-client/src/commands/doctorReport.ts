@@ -11,11 +11,32 @@ interface Report {
   folders: { state: string; config: string };
   settings: Record<string, { path: string; exists: boolean; trusted?: boolean | null; error?: string }>;
   mcpServers: string[];
-  languageServers: { name: string; found: boolean; version: string | null }[];
+  languageServers: LanguageServer[];
   editors: { editor: string; path: string; version: string | null }[];
   blocking: string[];
   warnings: string[];
   ok: boolean;
+}
+
+interface LanguageServer {
+  name: string;
+  found: boolean;
+  version: string | null;
+  wouldRun?: boolean;
+  reason?: string | null;
+  install?: string | null;
+}
+
+/** agentls's own servers: those that would run, then each that would not, why and how to install it. */
+function languageServerRows(servers: LanguageServer[]): string[] {
+  const runs = (s: LanguageServer) => s.wouldRun ?? s.found;
+  const running = servers.filter(runs).map((s) => `${s.name} ${s.version ?? ''}`.trim());
+  const rows = [`| language servers | ${running.join(', ') || 'none would run'} |`];
+  for (const s of servers.filter((server) => !runs(server))) {
+    const install = s.install ? `; install it: \`${s.install}\`` : '';
+    rows.push(`| ${s.name} | not used: ${s.reason ?? 'not found on PATH'}${install} |`);
+  }
+  return rows;
 }
 
 export function renderDoctor(data: unknown, clientVersion: string): string {
@@ -29,7 +50,6 @@ export function renderDoctor(data: unknown, clientVersion: string): string {
     const trust = s.trusted === true ? ', approved' : s.trusted === false ? ', **not approved** (`agentls trust`)' : '';
     return `| ${scope} settings | \`${s.path}\`: ${s.exists ? 'present' : 'none'}${trust}${s.error ? `, **error**: ${s.error}` : ''} |`;
   });
-  const servers = r.languageServers.filter((s) => s.found).map((s) => `${s.name} ${s.version ?? ''}`.trim());
   const editors = r.editors.map((e) => `${e.editor} ${e.version ?? '?'}`);
   const lines = [
     `# agentls doctor: ${r.ok ? 'ready to ask' : 'not ready'}`,
@@ -49,7 +69,7 @@ export function renderDoctor(data: unknown, clientVersion: string): string {
     `| config | \`${r.folders.config}\` |`,
     ...settings,
     `| MCP servers | ${r.mcpServers.join(', ') || 'none configured'} |`,
-    `| language servers | ${servers.join(', ') || 'none found on PATH'} |`,
+    ...languageServerRows(r.languageServers),
     `| editors | ${editors.join(', ') || 'none found'} |`,
   ];
   return lines.join('\n') + '\n';
