@@ -28,8 +28,8 @@ from agentls.session.records import message_wire
 
 Encoder = Callable[[Any], dict[str, Any]]
 
-# Values orjson would write differently from pydantic go to _refuse instead.
-_OPTIONS = (
+# Values orjson would write differently from pydantic go to `refuse` instead.
+LINE_OPTIONS = (
     orjson.OPT_APPEND_NEWLINE
     | orjson.OPT_PASSTHROUGH_DATACLASS
     | orjson.OPT_PASSTHROUGH_DATETIME
@@ -37,14 +37,9 @@ _OPTIONS = (
 )
 
 
-def _refuse(value: object) -> None:
+def refuse(value: object) -> None:
+    """orjson's ``default``: what it does not write as pydantic would, pydantic writes."""
     raise TypeError(f"left to pydantic: {type(value).__name__}")
-
-
-def dumps_line(wire: dict[str, Any]) -> bytes:
-    """``wire`` as one JSON line with its newline; raises orjson.JSONEncodeError
-    for anything pydantic should write."""
-    return orjson.dumps(wire, default=_refuse, option=_OPTIONS)
 
 
 def _usage_wire(usage: Usage) -> dict[str, int]:
@@ -115,6 +110,6 @@ def build_encoder(cls: type[Any]) -> Encoder | None:
         items.append(f"{_wire_name(f.name, hints[f.name])!r}: {expr}")
     source = f"def encode(e):\n    return {{{', '.join(items)}}}\n"
     namespace = dict(_HELPERS)
-    exec(compile(source, f"<encoder of {cls.__name__}>", "exec"), namespace)  # noqa: S102
+    exec(compile(source, f"<encoder of {cls.__name__}>", "exec"), namespace)
     encoder: Encoder = namespace["encode"]  # type: ignore[assignment]
     return encoder

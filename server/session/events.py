@@ -33,7 +33,7 @@ from agentls.contracts.decisions import ApprovalAnswer, Verdict
 from agentls.contracts.model_io import StopReason
 from agentls.contracts.tooling import ErrorCode
 from agentls.contracts.usage import Usage
-from agentls.session.encoding import Encoder, build_encoder, dumps_line
+from agentls.session.encoding import LINE_OPTIONS, Encoder, build_encoder, refuse
 from agentls.session.records import (
     WIRE,
     ChangedFile,
@@ -335,7 +335,7 @@ def to_json_line(event: Event) -> bytes:
     encoder = ENCODERS.get(type(event))
     if encoder is not None:
         try:
-            return dumps_line(encoder(event))
+            return orjson.dumps(encoder(event), default=refuse, option=LINE_OPTIONS)
         except orjson.JSONEncodeError:
             pass  # a value only pydantic writes as the schema says
     return SERIALIZERS[type(event)].to_json(event, fallback=str) + b"\n"

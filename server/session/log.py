@@ -76,7 +76,9 @@ class SessionLog:
             except (PydanticSerializationError, ValueError):
                 data = self._encode_slowly(event)
             try:
-                _write_all(self._fd, data)
+                written = os.write(self._fd, data)
+                if written != len(data):  # rare: the usual case is this one call
+                    _write_all(self._fd, memoryview(data)[written:])
             except OSError as exc:
                 self._record_error("append", exc)
             return event
@@ -171,7 +173,7 @@ class SessionLog:
             )
 
 
-def _write_all(fd: int, data: bytes) -> None:
+def _write_all(fd: int, data: bytes | memoryview) -> None:
     written = os.write(fd, data)
     if written == len(data):
         return  # the usual case, without the view

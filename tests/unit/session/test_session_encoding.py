@@ -11,7 +11,13 @@ from typing import Any
 import pytest
 
 from agentls.contracts.decisions import ApprovalAnswer, Verdict
-from agentls.contracts.messages import Message, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
+from agentls.contracts.messages import (
+    Message,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
 from agentls.contracts.tooling import ErrorCode
 from agentls.contracts.usage import Usage
 from agentls.session import events as ev

@@ -225,9 +225,7 @@ def test_turn_boundary_fsyncs_off_the_callers_thread(
     assert calls[-1] == main  # close() syncs before returning
 
 
-def test_one_fsync_thread_serves_every_log(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_one_fsync_thread_serves_every_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     synced: dict[int, threading.Event] = {}
     threads: set[int] = set()
     real_fsync = os.fsync
