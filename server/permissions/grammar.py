@@ -82,11 +82,33 @@ _SIMPLE_WORD = f"(?:{_UNQUOTED}|{_DOUBLE_QUOTED})++"
 # # starts a comment; a backslash-newline before a word is a blank).
 _FAST_WORDS = re.compile(rf"(?:[ \t]*+(?!#|\\\n){_SIMPLE_WORD}(?=[ \t\n;&|)]|\Z))++")
 _ONE_WORD = re.compile(_SIMPLE_WORD)
+# The list operator that ends a step, and the blanks after it; a newline apart (the
+# here-documents waiting for it start right after it).
+_STEP_END = r"[ \t]*+(?:(?:&&|\|\||;(?!;)|&(?![>&]))[ \t]*+|(\n))"
+# A redirection to or from such a word (no duplication, here-document or noclobber).
+_FAST_REDIRECT = (
+    rf"[0-9]*+(?:>>|>(?![>&|(])|<(?![<>&(]))[ \t]*+(?!\\\n){_SIMPLE_WORD}(?=[ \t\n;&|)]|\Z)"
+)
+_FAST_ITEM = re.compile(
+    rf"[ \t]*+(?:[0-9]*+(>>|>|<)[ \t]*+({_SIMPLE_WORD})|({_SIMPLE_WORD}))"
+)  # one item of a _FAST_STEP match (whose groups cannot capture: possessive)
+# Such words and redirections, and the list operator after them (not a pipe, which
+# the pipeline reads; not ";;"): the step a chain of commands repeats, in one match.
+_FAST_STEP = re.compile(
+    rf"((?:[ \t]*+(?:{_FAST_REDIRECT}|(?!#|\\\n){_SIMPLE_WORD}(?=[ \t\n;&|)]|\Z)))++)"
+    + _STEP_END
+)
+# The same for a command of plain words only (the most common step, and the quickest).
+_LITERAL_STEP = re.compile(
+    rf"[ \t]*+({_LITERAL_WORD}(?:[ \t]++{_LITERAL_WORD})*+){_STEP_END}"
+)
 _BLANKS = re.compile(r"(?:[ \t]|\\\n)+")
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
 _REDIRECT = re.compile(r"(\d+)?(&>>|&>|<<<|<<-|<<|<>|>>|>\||>&|<&|>|<)")
 _RESERVED_UNSUPPORTED = {"case", "select", "coproc", "time", "[[", "((", "esac", "]]"}
 _CLOSERS = {"then", "else", "elif", "fi", "do", "done", "}"}
+# A first word that may make the command more than a simple one.
+_STEP_STOPS = frozenset(_RESERVED | _RESERVED_UNSUPPORTED | _CLOSERS)
 _METACHARS = " \t\n;&|()<>"
 
 
@@ -97,6 +119,29 @@ def parse(source: str) -> Script:
     if parser.i < len(source):
         raise Unsupported(f"unexpected {source[parser.i : parser.i + 10]!r}")
     return script
+
+
+def _read_run(command: Simple, run: str) -> None:
+    """Words without substitutions or redirections (a _FAST_WORDS match), split by
+    blanks unless quotes or escapes may hold some."""
+    quoted = "'" in run or '"' in run or "\\" in run
+    for text in _ONE_WORD.findall(run) if quoted else run.split():
+        if command.words or not _ASSIGNMENT.match(text):
+            command.words.append(Word(text))
+        else:
+            command.assignments.append(Word(text))
+
+
+def _read_items(command: Simple, run: str) -> None:
+    """Words and redirections (a _FAST_STEP match), as simple() reads them."""
+    for item in _FAST_ITEM.finditer(run):
+        op, target, text = item.groups()
+        if op is not None:
+            command.redirects.append(Redirect(op, Word(target)))
+        elif command.words or not _ASSIGNMENT.match(text):
+            command.words.append(Word(text))
+        else:
+            command.assignments.append(Word(text))
 
 
 class _Parser:
@@ -120,6 +165,9 @@ class _Parser:
                 closer = self.peek_closer(closers)
                 if closer:
                     return closer
+            step = _LITERAL_STEP.match(s, self.i) or _FAST_STEP.match(s, self.i)
+            if step is not None and self.fast_step(script, step):
+                continue
             self.pipeline(script)
             if self.i < end and s[self.i] in " \t\\":
                 self.blanks()
@@ -143,6 +191,31 @@ class _Parser:
                 if word in closers:
                     return word
                 raise Unsupported(f"unexpected {s[self.i : self.i + 10]!r}")
+
+    def fast_step(self, script: Script, step: re.Match[str]) -> bool:
+        """One command of words without substitutions or redirections, and the list
+        operator after it, read as pipeline() would read them; False when its first
+        word may be a reserved word (the general path reads it then)."""
+        run = step.group(1)
+        words = run.split()
+        first = words[0]
+        if first in _STEP_STOPS:
+            return False
+        if step.re is _LITERAL_STEP and not ("=" in first and _ASSIGNMENT.match(first)):
+            script.commands.append(Simple([], [], [], tuple(words)))  # as literal_command
+        else:
+            command = Simple([], [], [])
+            if "<" in run or ">" in run:
+                _read_items(command, run)
+            else:
+                _read_run(command, run)
+            script.commands.append(command)
+        if step.group(2) is not None:
+            self.i = step.end() - 1
+            self.newline()  # here-documents may be waiting for it
+        else:
+            self.i = step.end()
+        return True
 
     def skip_separators(self) -> None:
         s = self.s
@@ -320,13 +393,7 @@ class _Parser:
                 # Words without substitutions or redirections (the common case), read
                 # in one step; split by blanks unless quotes or escapes may hold some.
                 self.i = fast.end()
-                run = fast.group()
-                quoted = "'" in run or '"' in run or "\\" in run
-                for text in _ONE_WORD.findall(run) if quoted else run.split():
-                    if command.words or not _ASSIGNMENT.match(text):
-                        command.words.append(Word(text))
-                    else:
-                        command.assignments.append(Word(text))
+                _read_run(command, fast.group())
                 continue
             if self.i < len(s) and s[self.i] in " \t\\":
                 self.blanks()
