@@ -5,14 +5,17 @@ for one read_file(path=src/module_<i>.py); the tool returns the same 2048-byte
 string; call N returns the final text. us/turn = wall time / (N+1).
 
     python -m tests.bench.bench_loop --n 50 --reps 5
+    python -m tests.bench.bench_loop --n 500 --profile 25   # where a turn's time goes
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import gc
 import json
+import pstats
 import resource
 import statistics
 import sys
@@ -64,7 +67,9 @@ def script(n: int) -> list[dict[str, Any]]:
     return turns
 
 
-async def one_run(n: int, root: Path) -> tuple[float, float]:
+async def one_run(
+    n: int, root: Path, profiler: cProfile.Profile | None = None
+) -> tuple[float, float]:
     counter = [0]
     provider = ScriptedProvider(script(n))
     manager = ConversationManager(
@@ -74,10 +79,14 @@ async def one_run(n: int, root: Path) -> tuple[float, float]:
     settings = load_settings({"model": "scripted:bench", "maxTurns": n + 5})
     conversation = manager.open(LocalWorkspace(root), settings)
     gc.collect()
+    if profiler is not None:
+        profiler.enable()
     c0, t0 = time.process_time(), time.perf_counter()
     result = await conversation.ask("Read the project files one by one, then summarise.",
                                     approver=AutoApprover())  # fmt: skip
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    if profiler is not None:
+        profiler.disable()
     manager.close()
     if counter[0] != n or result.text != FINAL_TEXT:
         raise SystemExit(f"workload check failed: {counter[0]} calls, {result.text!r}")
@@ -88,7 +97,12 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--n", type=int, default=50)
     parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--profile", type=int, metavar="ROWS", default=0,
+                        help="cProfile the runs instead; print the top ROWS")  # fmt: skip
     args = parser.parse_args()
+    if args.profile:
+        profile(args.n, args.reps, args.profile)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         asyncio.run(one_run(5, root))  # warm-up
@@ -105,6 +119,18 @@ def main() -> None:
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         "python": sys.version.split()[0],
     }))  # fmt: skip
+
+
+def profile(n: int, reps: int, rows: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        asyncio.run(one_run(5, root))  # warm-up
+        profiler = cProfile.Profile()
+        for _ in range(reps):
+            asyncio.run(one_run(n, root, profiler))
+    stats = pstats.Stats(profiler, stream=sys.stdout)
+    print(f"{reps} runs of {n + 1} turns; per turn = time / {reps * (n + 1)}")
+    stats.sort_stats("tottime").print_stats(rows)
 
 
 if __name__ == "__main__":
