@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import os
@@ -61,10 +62,10 @@ class LocalWorkspace:
 
     def relative(self, path: str) -> str:
         # A symlink or hard link to a secret file is that file: the gate sees its name.
-        rel = paths.confine(self._root, path)
+        rel, real = paths.confine_real(self._root, path)
         if paths.is_secret_path(rel, self.secrets.patterns):
             return rel
-        return self.secrets.secret_behind(rel) or rel
+        return self.secrets.secret_behind(rel, real) or rel
 
     def _real(self, path: str) -> tuple[str, Path]:
         """The workspace-relative path and the real file behind it (symlinks resolved)."""
@@ -75,6 +76,10 @@ class LocalWorkspace:
         return rel, real
 
     async def read(self, path: str) -> FileSnapshot:
+        # On a thread: an event loop serving others (an editor, other sessions) goes on.
+        return await asyncio.to_thread(self._read, path)
+
+    def _read(self, path: str) -> FileSnapshot:
         rel, real = self._real(path)
         if real.is_dir():
             raise ToolError(
@@ -103,13 +108,13 @@ class LocalWorkspace:
         return version_of(st) if stat.S_ISREG(st.st_mode) else None
 
     async def list_files(self, path: str, pattern: str | None, limit: int) -> Listing:
-        rel = self._existing(path)
+        rel = await asyncio.to_thread(self._existing, path)
         return await filesearch.list_files(
             self._root, rel, pattern, limit, use_ripgrep=self._use_ripgrep
         )
 
     async def search(self, pattern: str, path: str, glob: str | None, limit: int) -> SearchResult:
-        rel = self._existing(path)
+        rel = await asyncio.to_thread(self._existing, path)
         return await filesearch.search(
             self._root,
             pattern,

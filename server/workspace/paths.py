@@ -75,6 +75,12 @@ def confine(root: Path, path: str) -> str:
     when the path resolves outside the root, through ``..``, an absolute
     path or a symlink.
     """
+    return confine_real(root, path)[0]
+
+
+def confine_real(root: Path, path: str) -> tuple[str, Path]:
+    """As `confine`, with the real path behind it (symlinks resolved): ``root / rel``
+    resolves to it, so a caller need not resolve it again."""
     if "\x00" in path:
         raise ToolError(ErrorCode.INVALID_INPUT, "the path contains a NUL character")
     given = Path(os.path.expanduser(path.strip() or "."))
@@ -87,10 +93,11 @@ def confine(root: Path, path: str) -> str:
         )
     # Prefer the path as the model spelled it (a symlink inside the workspace
     # keeps its name), unless ".." after a symlink made the spelling misleading.
+    # Spelled without "." or "..", it resolves to ``real`` already: no second walk.
     lexical = Path(os.path.normpath(candidate))
-    if lexical.is_relative_to(root) and lexical.resolve() == real:
-        return _posix(lexical.relative_to(root))
-    return _posix(real.relative_to(root))
+    if lexical.is_relative_to(root) and (lexical == candidate or lexical.resolve() == real):
+        return _posix(lexical.relative_to(root)), real
+    return _posix(real.relative_to(root)), real
 
 
 def _posix(rel: Path) -> str:
@@ -118,11 +125,13 @@ class SecretFiles:
     def is_secret(self, rel: str) -> bool:
         return is_secret_path(rel, self.patterns) or self.secret_behind(rel) is not None
 
-    def secret_behind(self, rel: str) -> str | None:
-        """The secret file a path not secret by name leads to (symlink or hard link), if any."""
+    def secret_behind(self, rel: str, real: Path | None = None) -> str | None:
+        """The secret file a path not secret by name leads to (symlink or hard link), if any;
+        ``real``: what ``root / rel`` resolves to, when the caller has just resolved it."""
         full = self.root / rel
         try:
-            real = full.resolve()
+            if real is None:
+                real = full.resolve()
             st = real.stat()
         except (OSError, RuntimeError):
             return None
