@@ -103,7 +103,8 @@ def mask_secrets(text: str) -> tuple[str, int]:
     if _LONG_TOKEN in shape:
         text = _mask_long_tokens(text, shape, prefixed)
         shape = text.encode("ascii", "replace").translate(_SHAPE)
-    if b"v" * _SHORTEST_VALUE in shape.translate(_VALUE_SHAPE):
+    # An assigned secret needs ":" or "="; one-character checks are a memchr each.
+    if ("=" in text or ":" in text) and b"v" * _SHORTEST_VALUE in shape.translate(_VALUE_SHAPE):
         text = _mask_at(text, text.lower(), _ASSIGNED_HINTS, _ASSIGNED, assigned)
     return text, count
 
