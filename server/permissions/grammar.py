@@ -83,8 +83,9 @@ _SIMPLE_WORD = f"(?:{_UNQUOTED}|{_DOUBLE_QUOTED})++"
 _FAST_WORDS = re.compile(rf"(?:[ \t]*+(?!#|\\\n){_SIMPLE_WORD}(?=[ \t\n;&|)]|\Z))++")
 _ONE_WORD = re.compile(_SIMPLE_WORD)
 # The list operator that ends a step, and the blanks after it; a newline apart (the
-# here-documents waiting for it start right after it).
-_STEP_END = r"[ \t]*+(?:(?:&&|\|\||;(?!;)|&(?![>&]))[ \t]*+|(\n))"
+# here-documents waiting for it start right after it); or the end of the line or of
+# a subshell or substitution.
+_STEP_END = r"[ \t]*+(?:(?:&&|\|\||;(?!;)|&(?![>&]))[ \t]*+|(\n)|\Z|(?=(\))))"
 # A redirection to or from such a word (no duplication, here-document or noclobber).
 _FAST_REDIRECT = (
     rf"[0-9]*+(?:>>|>(?![>&|(])|<(?![<>&(]))[ \t]*+(?!\\\n){_SIMPLE_WORD}(?=[ \t\n;&|)]|\Z)"
@@ -95,13 +96,10 @@ _FAST_ITEM = re.compile(
 # Such words and redirections, and the list operator after them (not a pipe, which
 # the pipeline reads; not ";;"): the step a chain of commands repeats, in one match.
 _FAST_STEP = re.compile(
-    rf"((?:[ \t]*+(?:{_FAST_REDIRECT}|(?!#|\\\n){_SIMPLE_WORD}(?=[ \t\n;&|)]|\Z)))++)"
-    + _STEP_END
+    rf"((?:[ \t]*+(?:{_FAST_REDIRECT}|(?!#|\\\n){_SIMPLE_WORD}(?=[ \t\n;&|)]|\Z)))++)" + _STEP_END
 )
 # The same for a command of plain words only (the most common step, and the quickest).
-_LITERAL_STEP = re.compile(
-    rf"[ \t]*+({_LITERAL_WORD}(?:[ \t]++{_LITERAL_WORD})*+){_STEP_END}"
-)
+_LITERAL_STEP = re.compile(rf"[ \t]*+({_LITERAL_WORD}(?:[ \t]++{_LITERAL_WORD})*+){_STEP_END}")
 _BLANKS = re.compile(r"(?:[ \t]|\\\n)+")
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
 _REDIRECT = re.compile(r"(\d+)?(&>>|&>|<<<|<<-|<<|<>|>>|>\||>&|<&|>|<)")
@@ -166,7 +164,7 @@ class _Parser:
                 if closer:
                     return closer
             step = _LITERAL_STEP.match(s, self.i) or _FAST_STEP.match(s, self.i)
-            if step is not None and self.fast_step(script, step):
+            if step is not None and self.fast_step(script, step, closers):
                 continue
             self.pipeline(script)
             if self.i < end and s[self.i] in " \t\\":
@@ -192,11 +190,13 @@ class _Parser:
                     return word
                 raise Unsupported(f"unexpected {s[self.i : self.i + 10]!r}")
 
-    def fast_step(self, script: Script, step: re.Match[str]) -> bool:
+    def fast_step(self, script: Script, step: re.Match[str], closers: tuple[str, ...]) -> bool:
         """One command of words without substitutions or redirections, and the list
         operator after it, read as pipeline() would read them; False when its first
         word may be a reserved word (the general path reads it then)."""
-        run = step.group(1)
+        run, newline, closing = step.groups()
+        if closing and ")" not in closers:
+            return False  # a stray ")": the general path says so
         words = run.split()
         first = words[0]
         if first in _STEP_STOPS:
@@ -210,7 +210,7 @@ class _Parser:
             else:
                 _read_run(command, run)
             script.commands.append(command)
-        if step.group(2) is not None:
+        if newline:
             self.i = step.end() - 1
             self.newline()  # here-documents may be waiting for it
         else:

@@ -63,6 +63,25 @@ _DECLARE_OPTIONS = frozenset("xrpgilu")
 _SPECIAL = frozenset(
     {*_CHDIR, *_DECLARERS, *_UNRESOLVED_BUILTINS, *_LAUNCHERS, *WRITERS, *wrappers.NAMES}
 )
+# What the walk does with each such name, resolved once: one lookup per command.
+_BUILTIN, _LAUNCHER, _CD, _DECLARER, _LINKS, _WRAPPER, _LOOKS, _CODE, _WRITER = (
+    1 << bit for bit in range(9)
+)
+_ROLES: dict[str, int] = {
+    name: (name in _UNRESOLVED_BUILTINS and _BUILTIN)
+    | (name in _LAUNCHERS and _LAUNCHER)
+    | (name in _CHDIR and _CD)
+    | (name in _DECLARERS and _DECLARER)
+    | (name == "ln" and _LINKS)
+    | (name in wrappers.WRAPPERS and _WRAPPER)
+    | (name in ("find", "git") and _LOOKS)
+    | (
+        (name in wrappers.INLINE_CODE or name in wrappers.AWKS or name.startswith("python"))
+        and _CODE
+    )
+    | (name in WRITERS and _WRITER)
+    for name in _SPECIAL
+}
 
 
 def safe_env(name: str) -> bool:
@@ -256,33 +275,38 @@ def _add(words: Sequence[Word], walk: Walk, *, known_tail: bool = True) -> None:
         known = None if known_tail else len(words)
     values = tuple([w.value for w in words])
     name = values[0].rpartition("/")[2]
-    walk.commands.append(SimpleCommand(values, known))
-    if name not in _SPECIAL and not name.startswith("python"):
-        return  # an ordinary program: nothing more to look at
-    if name in _UNRESOLVED_BUILTINS:
+    role = _ROLES.get(name, 0)
+    if not role:
+        if not name.startswith("python"):
+            walk.commands.append(SimpleCommand(values, known))
+            return  # an ordinary program: nothing more to look at
+        role = _CODE
+    # A wrapper's grammar always names the command it runs (perhaps none): allow rules
+    # look only at that one.
+    walk.commands.append(SimpleCommand(values, known, wrapper=bool(role & _WRAPPER)))
+    if role & _BUILTIN:
         walk.fail(_UNRESOLVED_BUILTINS[name])
         return
-    if name in _LAUNCHERS:
+    if role & _LAUNCHER:
         walk.fail(f"{name} runs a program through options this analysis does not model")
         # For deny rules only: every later word might be the program it runs.
         for start in range(1, len(words)):
             if statics[start] and not values[start].startswith("-"):
                 walk.also(words[start:])
         return
-    if name in _CHDIR:
+    if role & _CD:
         walk.changes_dir = True
-    if name in _DECLARERS:
+    if role & _DECLARER:
         _declare(name, words[1:], walk)
-    if name == "ln":
+    if role & _LINKS:
         walk.makes_links = True
-    entry = len(walk.commands) - 1
-    inner = wrappers.look_through(name, list(words), walk)
-    if inner is not None:
-        walk.commands[entry] = SimpleCommand(values, known, wrapper=True)
-        if inner.words:
+    if role & (_WRAPPER | _LOOKS):
+        inner = wrappers.look_through(name, list(words), walk)
+        if inner is not None and inner.words:
             _add(inner.words, walk, known_tail=inner.known_tail)
-    wrappers.inline_code(name, words, walk)
-    if name in WRITERS:
+    if role & _CODE:
+        wrappers.inline_code(name, words, walk)
+    if role & _WRITER:
         _argument_writes(name, words, walk, appended=not known_tail)
 
 
