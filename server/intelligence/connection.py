@@ -32,6 +32,7 @@ T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
 STOP_SECONDS = 3.0
 PULL_PROBE_SECONDS = 1.0
+PULL_PROBES = 3  # unanswered probes before a server counts as one that never answers pulls
 
 
 @dataclass
@@ -77,6 +78,7 @@ class Connection:
         self._start_lock = asyncio.Lock()
         self._pull: bool | None = None  # pull diagnostics; None: not tried yet
         self._tsserver = False  # pull through typescript-language-server's tsserver command
+        self._unanswered_probes = 0
         self._stderr: asyncio.Task[None] | None = None
         self._closing = False
         self.listener: Callable[[], None] | None = None  # told when it starts, fails or stops
@@ -145,8 +147,9 @@ class Connection:
             raise ServerUnavailable(f"{self.name} failed to initialize: {exc}") from exc
         self.capabilities = result.capabilities
         # pyright answers pulls without advertising them; others never answer: those are
-        # tried once, briefly (see _pull_items).
+        # tried briefly (see _pull_items).
         self._pull = True if result.capabilities.diagnostic_provider is not None else None
+        self._unanswered_probes = 0
         commands = result.capabilities.execute_command_provider
         self._tsserver = commands is not None and tsserver.COMMAND in commands.commands
         client.initialized(types.InitializedParams())
@@ -254,12 +257,22 @@ class Connection:
     ) -> list[types.Diagnostic] | None:
         params = types.DocumentDiagnosticParams(types.TextDocumentIdentifier(uri))
         probing = self._pull is None
+        # Shielded: a late answer still arrives (and settles a probe) instead of landing
+        # on a cancelled future.
+        request = asyncio.ensure_future(client.text_document_diagnostic_async(params))
         try:
             report = await asyncio.wait_for(
-                client.text_document_diagnostic_async(params),
-                min(wait, PULL_PROBE_SECONDS) if probing else wait,
+                asyncio.shield(request), min(wait, PULL_PROBE_SECONDS) if probing else wait
             )
-        except (JsonRpcException, TimeoutError, RuntimeError) as exc:
+        except TimeoutError:
+            request.add_done_callback(self._probe_answered if probing else _drop)
+            if probing:  # slow is not unsupported: a server loading its project answers late
+                self._unanswered_probes += 1
+                if self._unanswered_probes >= PULL_PROBES:
+                    self._pull = False
+            log.debug("%s: no pull diagnostics within the wait", self.name)
+            return None
+        except (JsonRpcException, RuntimeError) as exc:
             if probing or isinstance(exc, JsonRpcMethodNotFound):
                 self._pull = False  # pushes it is, from now on
             log.debug("%s: pull diagnostics failed: %r", self.name, exc)
@@ -268,19 +281,30 @@ class Connection:
         items = getattr(report, "items", None)
         return list(items) if items is not None else None
 
+    def _probe_answered(self, request: asyncio.Future[Any]) -> None:
+        if request.cancelled():
+            return
+        failed = request.exception() is not None
+        if self._pull is None:
+            self._pull = not failed
+
     async def _tsserver_items(
         self, client: _Client, uri: str, wait: float
     ) -> list[types.Diagnostic] | None:
         calls = [client.workspace_execute_command_async(p) for p in tsserver.requests(uri)]
-        try:
-            answers = await asyncio.wait_for(asyncio.gather(*calls), wait)
-        except (JsonRpcException, TimeoutError, RuntimeError) as exc:
-            if isinstance(exc, JsonRpcMethodNotFound):
-                self._tsserver = False
-            log.debug("%s: tsserver diagnostics failed: %r", self.name, exc)
+        answered = asyncio.gather(*calls, return_exceptions=True)
+        try:  # shielded: late answers arrive on live futures and are dropped
+            answers = await asyncio.wait_for(asyncio.shield(answered), wait)
+        except TimeoutError:
+            log.debug("%s: no tsserver diagnostics within the wait", self.name)
             return None
         items: list[types.Diagnostic] = []
         for answer in answers:
+            if isinstance(answer, BaseException):
+                if isinstance(answer, JsonRpcMethodNotFound):
+                    self._tsserver = False
+                log.debug("%s: tsserver diagnostics failed: %r", self.name, answer)
+                return None
             found = tsserver.diagnostics(answer)
             if found is None:  # not a file of its projects: pushes say what there is
                 return None
@@ -368,6 +392,12 @@ _IGNORED_NOTIFICATIONS = (
 
 def _ignore(params: Any) -> None:
     return None
+
+
+def _drop(answer: asyncio.Future[Any]) -> None:
+    """An answer nobody waits for any more (read, so asyncio does not warn about it)."""
+    if not answer.cancelled():
+        answer.exception()
 
 
 def _matches(push: _Push, doc: _Doc) -> bool:
