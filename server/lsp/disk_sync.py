@@ -23,13 +23,15 @@ import logging
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from agentls.lsp.editor import EditorClient, HasEditor, editor_of
-from agentls.workspace.local import LocalWorkspace
+
+if TYPE_CHECKING:  # the files themselves load with the core, after `initialize`
+    from agentls.workspace.local import LocalWorkspace
 
 log = logging.getLogger(__name__)
 Emit = Callable[[str, dict[str, Any]], None]
@@ -48,7 +50,8 @@ class _Saves:
     def __init__(self) -> None:
         self.changed = asyncio.Condition()
         self.count: dict[str, int] = {}
-        self.undos: set[asyncio.Task[str]] = set()  # undone buffers waiting for their save
+        # Undone buffers waiting for their save, and the files each one names.
+        self.undos: dict[asyncio.Task[str], list[str]] = {}
 
     async def note(self, uri: str) -> None:
         async with self.changed:
@@ -166,24 +169,30 @@ def after_undo(editor: EditorClient, disk: LocalWorkspace, files: Sequence[Pendi
     background (the undo command has answered); `settled` waits for it."""
     undos = _saves_of(editor).undos
     task = asyncio.ensure_future(through_the_editors_save(editor, disk, files, what=UNDONE))
-    undos.add(task)
+    undos[task] = [f.rel for f in files]
     task.add_done_callback(_forget(undos))
 
 
-def _forget(undos: set[asyncio.Task[str]]) -> Callable[[asyncio.Task[str]], None]:
+def _forget(undos: dict[asyncio.Task[str], list[str]]) -> Callable[[asyncio.Task[str]], None]:
     def done(task: asyncio.Task[str]) -> None:
-        undos.discard(task)
+        undos.pop(task, None)
         if not task.cancelled() and task.exception() is not None:
             log.warning("an undone buffer did not reach the disk: %s", task.exception())
 
     return done
 
 
-async def settled(editor: EditorClient) -> None:
-    """Once every undone buffer is on disk (saved, or written when the wait ran out)."""
+async def settled(editor: EditorClient, emit: Emit | None = None) -> None:
+    """Once every undone buffer is on disk (saved, or written when the wait ran out);
+    ``emit`` tells the run it waits (`waiting_for_save`)."""
     found = _SAVES.get(editor)
-    if found is not None and found.undos:
-        await asyncio.wait(list(found.undos))
+    if found is None or not found.undos:
+        return
+    if emit is not None:
+        paths = sorted({rel for rels in found.undos.values() for rel in rels})
+        seconds = editor.settings.limits.approval_timeout_seconds
+        emit("waiting_for_save", {"paths": paths, "seconds": seconds})
+    await asyncio.wait(list(found.undos))
 
 
 async def _wait(

@@ -106,7 +106,7 @@ class LspWorkspace:
     async def run_command(
         self, command: str, timeout_seconds: float, output_limit: int
     ) -> CommandResult:
-        await disk_sync.settled(self.editor)  # an undone buffer on disk first
+        await disk_sync.settled(self.editor, self._emit)  # an undone buffer on disk first
         result = await self._disk.run_command(command, timeout_seconds, output_limit)
         unsaved = await self.unsaved_paths()
         if not unsaved:
@@ -187,7 +187,7 @@ class LspWorkspace:
     async def write(
         self, path: str, new_text: str, *, expected_version: str | None, create: bool
     ) -> WriteOutcome:
-        await disk_sync.settled(self.editor)  # an undone buffer on disk first
+        await disk_sync.settled(self.editor, self._emit)  # an undone buffer on disk first
         rel = self.relative(path)
         doc = self.open_document(rel)
         current = await self._current(rel, doc)
@@ -252,7 +252,7 @@ class LspWorkspace:
 
     async def apply_changes(self, changes: Sequence[FileChange], summary: str) -> ChangesOutcome:
         """One review and one applyEdit for every file (batch_edits.py)."""
-        await disk_sync.settled(self.editor)
+        await disk_sync.settled(self.editor, self._emit)
         return await batch_edits.apply_changes(self, changes, summary)
 
     # The single edit's steps, which batch_edits.py takes for several files.

@@ -110,8 +110,8 @@ class EditRejected(EventBase):
 
 
 class WaitingForSave(EventBase):
-    """A plain client's open buffers hold an accepted edit; the run waits for the
-    person's save (at most `seconds`, then agentls writes them itself)."""
+    """A plain client's open buffers hold an accepted edit (or an undo); the run waits
+    for the person's save (at most `seconds`, then agentls writes them itself)."""
 
     kind: Literal["waiting_for_save"] = "waiting_for_save"
     paths: list[str] = Field(description="the files to save, relative to the workspace")

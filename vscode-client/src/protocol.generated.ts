@@ -851,8 +851,8 @@ export interface UsageEvent {
 }
 
 /**
- * A plain client's open buffers hold an accepted edit; the run waits for the
- * person's save (at most `seconds`, then agentls writes them itself).
+ * A plain client's open buffers hold an accepted edit (or an undo); the run waits
+ * for the person's save (at most `seconds`, then agentls writes them itself).
  */
 export interface WaitingForSave {
   sessionId: string;

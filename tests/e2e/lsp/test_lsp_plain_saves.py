@@ -83,7 +83,13 @@ async def test_undo_of_an_open_buffer_waits_for_the_persons_save(
 
     editor.answers = ["Allow once"]
     fake.add(turn(tool_calls=[("toolu_c", "run_command", {"command": "cat a.py"})]), turn("Ok."))
+    seen = len(editor.events)
     await editor.ask("show a.py", sessionId=result["sessionId"])
+    await until(  # the command waits, and says so
+        lambda: any(e["kind"] == "waiting_for_save" for e in editor.events[seen:]), "the wait"
+    )
+    (waiting,) = [e for e in editor.events[seen:] if e["kind"] == "waiting_for_save"]
+    assert waiting["paths"] == ["a.py"] and waiting["runId"] != result["runId"]
     person_saves(editor, root, uri, "a.py")
     await editor.wait_finished()
     assert (root / "a.py").read_text() == "x = 1\n"
