@@ -45,16 +45,18 @@ class Simple:
     assignments: list[Word]
     words: list[Word]
     redirects: list[Redirect]
-    # A command of plain words only, each read as it stands: their text (and no
-    # Word objects, assignments or redirections).
-    literal: tuple[str, ...] = ()
+
+
+# A command of plain words only, each read as it stands: just their text (no Word
+# objects, assignments or redirections; the common case, kept cheap).
+Literal = tuple[str, ...]
 
 
 @dataclass(slots=True)
 class Script:
     """A flat view of one command line: what the gate needs, in source order."""
 
-    commands: list[Simple] = field(default_factory=list)
+    commands: list[Simple | Literal] = field(default_factory=list)
     loose_words: list[Word] = field(default_factory=list)  # for-loop lists
     redirects: list[Redirect] = field(default_factory=list)  # on compound commands
     functions: list[str] = field(default_factory=list)  # names of functions defined
@@ -202,7 +204,7 @@ class _Parser:
         if first in _STEP_STOPS:
             return False
         if step.re is _LITERAL_STEP and not ("=" in first and _ASSIGNMENT.match(first)):
-            script.commands.append(Simple([], [], [], tuple(words)))  # as literal_command
+            script.commands.append(tuple(words))  # as literal_command
         else:
             command = Simple([], [], [])
             if "<" in run or ">" in run:
@@ -271,7 +273,7 @@ class _Parser:
         if first in _RESERVED or ("=" in first and _ASSIGNMENT.match(first)):
             return False
         self.i = fast.end()
-        script.commands.append(Simple([], [], [], tuple(words)))
+        script.commands.append(tuple(words))
         return True
 
     def command(self, script: Script) -> None:

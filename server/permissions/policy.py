@@ -14,7 +14,7 @@ from pathlib import Path
 from agentls.contracts.decisions import PolicyDecision, Verdict
 from agentls.contracts.tooling import Risk
 from agentls.permissions.modes import Mode
-from agentls.permissions.rules import Rule, RuleSet, normalise_path
+from agentls.permissions.rules import Rule, RuleSet, first_could_match, normalise_path
 from agentls.permissions.shell import CommandAnalysis, SimpleCommand, analyse, inside_workspace
 from agentls.workspace.globs import escape_path, escape_text
 from agentls.workspace.interface import SubjectKind
@@ -58,12 +58,12 @@ class PermissionPolicy:
     def _command(self, tool: str, risk: Risk, analysis: CommandAnalysis) -> PolicyDecision:
         """Deny if any command could be denied; allow only what is fully resolved and
         named, every simple command of it, by allow rules."""
-        for command in analysis.commands:
-            for rule in self.rules.deny:
-                if rule.matches_command(tool, command, could=True):
-                    return PolicyDecision(
-                        Verdict.DENY, f"deny rule {rule} (matches `{command}`)", rule.stop
-                    )
+        denied = first_could_match(self.rules.deny, tool, analysis.commands)
+        if denied is not None:
+            rule, command = denied
+            return PolicyDecision(
+                Verdict.DENY, f"deny rule {rule} (matches `{command}`)", rule.stop
+            )
         writes = self._control_writes(analysis)
         if not analysis.resolved:
             why = "cannot be fully resolved: " + "; ".join(analysis.unresolved)
@@ -84,10 +84,10 @@ class PermissionPolicy:
             return self._needs_person(writes)
         if analysis.asks:
             return PolicyDecision(Verdict.ASK, "always asks: " + "; ".join(analysis.asks))
-        for command in analysis.commands:
-            for rule in self.rules.ask:
-                if rule.matches_command(tool, command, could=True):
-                    return self._ask(f"ask rule {rule} (matches `{command}`)")
+        asked = first_could_match(self.rules.ask, tool, analysis.commands)
+        if asked is not None:
+            rule, command = asked
+            return self._ask(f"ask rule {rule} (matches `{command}`)")
         covering = self._covering(tool, analysis.commands)
         if covering is not None:
             return PolicyDecision(Verdict.ALLOW, f"allow rule {', '.join(covering)}")

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -75,6 +76,37 @@ class Rule:
         if kind == "text":  # `*` crosses everything here: the subject is not a path
             return match_text(self.pattern, subject)
         return self.pattern == subject
+
+
+def first_could_match(
+    rules: Sequence[Rule], tool: str, commands: Sequence[SimpleCommand]
+) -> tuple[Rule, SimpleCommand] | None:
+    """The first command (and rule) that one of ``rules`` could name, commands first.
+
+    Each rule's program is read once: a command running another is passed over without
+    matching it word by word (a long line runs many commands)."""
+    screens: list[tuple[Rule, str | None]] = []
+    for rule in rules:
+        if not rule.applies_to(tool):
+            continue
+        program = None
+        if rule.pattern is not None:
+            wanted = _pattern_words(rule.pattern)
+            if not wanted:
+                continue  # names no command
+            if _is_literal(wanted[0]) and "/" not in wanted[0]:
+                program = wanted[0]
+        screens.append((rule, program))
+    if not screens:
+        return None
+    for command in commands:
+        name = command.name
+        for rule, program in screens:
+            if program is not None and program != name:
+                continue
+            if rule.matches_command(tool, command, could=True):
+                return rule, command
+    return None
 
 
 def normalise_path(path: str) -> str:

@@ -210,14 +210,14 @@ def _read(node: grammar.Word, walk: Walk, *, assignment_value: bool = False) -> 
     return word
 
 
-def _command(node: grammar.Simple, walk: Walk) -> None:
-    if node.literal:  # plain words only: each means itself
-        values = node.literal
-        name = values[0].rpartition("/")[2]
-        if name in _SPECIAL or name.startswith("python"):
-            _add([static_word(v) for v in values], walk)
+def _command(node: grammar.Simple | grammar.Literal, walk: Walk) -> None:
+    if isinstance(node, tuple):  # plain words only: each means itself
+        name = node[0].rpartition("/")[2]
+        role = _ROLES.get(name, 0)
+        if role or name.startswith("python"):
+            _listed(name, [static_word(v) for v in node], node, None, role or _CODE, walk)
         else:
-            walk.commands.append(SimpleCommand(values))  # an ordinary program
+            walk.commands.append(SimpleCommand(node))  # an ordinary program
         return
     for assignment in node.assignments:
         for inner in assignment.scripts:
@@ -281,9 +281,22 @@ def _add(words: Sequence[Word], walk: Walk, *, known_tail: bool = True) -> None:
             walk.commands.append(SimpleCommand(values, known))
             return  # an ordinary program: nothing more to look at
         role = _CODE
+    _listed(name, words, values, known, role, walk, known_tail)
+
+
+def _listed(
+    name: str,
+    words: Sequence[Word],
+    values: tuple[str, ...],
+    known: int | None,
+    role: int,
+    walk: Walk,
+    known_tail: bool = True,
+) -> None:
+    """A command whose name has a role (``role``, from _ROLES): listed, then looked at."""
     # A wrapper's grammar always names the command it runs (perhaps none): allow rules
     # look only at that one.
-    walk.commands.append(SimpleCommand(values, known, wrapper=bool(role & _WRAPPER)))
+    walk.commands.append(SimpleCommand(values, known, bool(role & _WRAPPER)))
     if role & _BUILTIN:
         walk.fail(_UNRESOLVED_BUILTINS[name])
         return
@@ -291,7 +304,7 @@ def _add(words: Sequence[Word], walk: Walk, *, known_tail: bool = True) -> None:
         walk.fail(f"{name} runs a program through options this analysis does not model")
         # For deny rules only: every later word might be the program it runs.
         for start in range(1, len(words)):
-            if statics[start] and not values[start].startswith("-"):
+            if words[start].static and not values[start].startswith("-"):
                 walk.also(words[start:])
         return
     if role & _CD:
