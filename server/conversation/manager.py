@@ -429,17 +429,25 @@ class ConversationManager:
         *,
         edits_reviewed_by_workspace: bool = False,
     ) -> Conversation:
-        """As `open`, the session log made or read (a resumed one whole) on a thread."""
+        """As `open`, the provider made (its SDK imported) and the session log made or read
+        (a resumed one whole) on a thread."""
         if session_id is not None and session_id in self.conversations:
             return self.conversations[session_id]
-        provider = self._provider(settings)
-        opened = await asyncio.to_thread(self._open_log, workspace.root, settings, session_id)
+        provider, opened = await asyncio.to_thread(
+            self._provider_and_log, workspace.root, settings, session_id
+        )
         if session_id is not None and session_id in self.conversations:  # opened meanwhile
             opened[1].close()
             return self.conversations[session_id]
         return self._conversation(
             workspace, settings, provider, opened, edits_reviewed_by_workspace
         )
+
+    def _provider_and_log(
+        self, root: Path, settings: Settings, session_id: str | None
+    ) -> tuple[ModelProvider, tuple[str, SessionLog, SessionState | None, SessionClaim]]:
+        provider = self._provider(settings)  # first: a missing key fails before any write
+        return provider, self._open_log(root, settings, session_id)
 
     def _provider(self, settings: Settings) -> ModelProvider:
         provider = self.provider_factory(settings)

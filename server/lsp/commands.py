@@ -72,11 +72,12 @@ def for_editors(message: str) -> str:
 def register(server: AgentServer) -> None:
     @server.command(ASK)
     async def ask(ls: AgentServer, *args: Any) -> dict[str, Any]:
+        await ls.wait_for_settings()  # a run right after start-up uses the editor's settings
+        # (and finds these loaded by then, on the start-up thread, not on the event loop)
         from agentls.lsp.events import LspRunObserver, shows_cost
         from agentls.protocol.commands import AskFinished, AskParams, AskStarted
 
         params = parse(AskParams, args, ASK)
-        await ls.wait_for_settings()  # a run right after start-up uses the editor's settings
         try:
             root = ls.root_for(params.uri)
             conversation = await ls.conversation_for_async(params.session_id, root)
