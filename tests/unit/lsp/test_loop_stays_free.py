@@ -200,3 +200,82 @@ async def test_probing_the_sandbox_at_start(monkeypatch: Any, isolated_state: Pa
     editor.offers_configuration = lambda: False  # type: ignore[attr-defined]
     await while_slow(slow, refresh_configuration(server))
     assert editor.told == ["agentls: no bubblewrap here"]
+
+
+async def test_a_checkpoint_snapshot(monkeypatch: Any, tmp_path: Path) -> None:
+    from agentls.checkpoints.gitstore import GitStore
+
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "a.py").write_text("x = 1\n")
+    store = GitStore(tmp_path / "state", root)
+    slow = SlowCall(store._git)  # every git process of the snapshot runs through it
+    monkeypatch.setattr(store, "_git", slow)
+    commit = await while_slow(slow, store.snapshot("s/1/before"))
+    assert (await store.read(commit, "a.py")) == b"x = 1\n"
+    await store.aclose()
+
+
+async def test_opening_a_session(monkeypatch: Any, isolated_state: Path, tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    root.mkdir()
+    server = AgentServer(SessionStore(isolated_state))
+    editor = FakeEditor()
+    editor.documents = Workspace(None)
+    server.editor = editor  # type: ignore[assignment]
+    editor.offers_configuration = lambda: False  # type: ignore[attr-defined]
+    server.init_options = {"model": "scripted:demo"}
+    await refresh_configuration(server)
+    sessions = server.manager.store
+    slow = SlowCall(sessions.create)
+    monkeypatch.setattr(sessions, "create", slow)
+    conversation = await while_slow(slow, server.conversation_for_async(None, root))
+    workspace = conversation.workspace
+    assert isinstance(workspace, LspWorkspace)
+    assert workspace.session_id == conversation.session_id
+    assert workspace.policy is conversation.policy
+    assert await server.conversation_for_async(conversation.session_id, root) is conversation
+    server.manager.close()
+
+
+async def test_resuming_a_session_reads_its_log_off_the_loop(
+    monkeypatch: Any, isolated_state: Path, tmp_path: Path
+) -> None:
+    root = tmp_path / "ws"
+    root.mkdir()
+    first = AgentServer(SessionStore(isolated_state))
+    first.editor = FakeEditor()  # type: ignore[assignment]
+    first.editor.offers_configuration = lambda: False  # type: ignore[attr-defined]
+    first.init_options = {"model": "scripted:demo"}
+    await refresh_configuration(first)
+    session_id = (await first.conversation_for_async(None, root)).session_id
+    first.manager.close()
+    server = AgentServer(SessionStore(isolated_state))
+    server.editor = FakeEditor()  # type: ignore[assignment]
+    server.editor.offers_configuration = lambda: False  # type: ignore[attr-defined]
+    server.init_options = {"model": "scripted:demo"}
+    await refresh_configuration(server)
+    sessions = server.manager.store
+    slow = SlowCall(sessions.open)
+    monkeypatch.setattr(sessions, "open", slow)
+    resumed = await while_slow(slow, server.conversation_for_async(session_id, root))
+    assert resumed.session_id == session_id
+    server.manager.close()
+
+
+async def test_a_tool_reading_a_file_without_the_editor(tmp_path: Path, monkeypatch: Any) -> None:
+    (tmp_path / "a.py").write_text("on disk\n")
+    disk = LocalWorkspace(tmp_path)
+    slow = SlowCall(disk._read)
+    monkeypatch.setattr(disk, "_read", slow)
+    assert (await while_slow(slow, disk.read("a.py"))).data == b"on disk\n"
+
+
+async def test_listing_checks_its_folder_off_the_loop(tmp_path: Path, monkeypatch: Any) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "a.py").write_text("x = 1\n")
+    disk = LocalWorkspace(tmp_path, use_ripgrep=False)
+    slow = SlowCall(disk._existing)
+    monkeypatch.setattr(disk, "_existing", slow)
+    listing = await while_slow(slow, disk.list_files("pkg", None, 10))
+    assert "pkg/a.py" in str(listing)
