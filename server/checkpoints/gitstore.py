@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import os
 import secrets
@@ -118,11 +119,11 @@ class GitStore:
         self._lock = threading.Lock()  # the instance's state is one operation's at a time
 
     async def _off_loop(self, work: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
-        return await asyncio.to_thread(self._locked, work, *args, **kwargs)
+        return await asyncio.to_thread(self._locked, functools.partial(work, *args, **kwargs))
 
-    def _locked(self, work: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
+    def _locked(self, work: Callable[[], _T]) -> _T:
         with self._lock:
-            return work(*args, **kwargs)
+            return work()
 
     def _env(self, git_dir: Path | None, index: Path | None) -> dict[str, str]:
         # Nothing inherited may point git elsewhere (GIT_OBJECT_DIRECTORY, GIT_COMMON_DIR,
