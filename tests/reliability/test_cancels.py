@@ -58,7 +58,7 @@ CHILDREN = children(MARKER)
 END_BOUND = 10.0  # seconds from the cancel to the run's end (and its processes' end)
 
 
-async def until(predicate: Any, what: str, timeout: float = 20.0) -> None:
+async def until(predicate: Any, what: str, timeout: float = 60.0) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while not predicate():
@@ -129,7 +129,10 @@ class Lane:
             types.WORKSPACE_EXECUTE_COMMAND, params, msg_id=f"ask-{n}"
         )
         if how != "request":
-            started = await asyncio.wait_for(asyncio.wrap_future(pending), 10)
+            # The first ask loads the core and may wait for the editor's settings: on a
+            # busy machine that alone can take longer than a later ask's bound.
+            bound = 60 if self.session_id is None else 10
+            started = await asyncio.wait_for(asyncio.wrap_future(pending), bound)
             self.session_id = started["sessionId"]
 
         def seen(kind: str) -> bool:
@@ -138,7 +141,7 @@ class Lane:
         if point == "stream":
             await until(lambda: seen("text"), "streamed text")
         elif point == "approval":
-            await asyncio.wait_for(self.prompt_shown.wait(), 20)
+            await asyncio.wait_for(self.prompt_shown.wait(), 60)
         elif point == "command":
             await until(lambda: len(processes_with(MARKER)) >= 2, "the command's children")
         else:
