@@ -84,21 +84,26 @@ _SIMPLE_WORD = f"(?:{_UNQUOTED}|{_DOUBLE_QUOTED})++"
 # # starts a comment; a backslash-newline before a word is a blank).
 _FAST_WORDS = re.compile(rf"(?:[ \t]*+(?!#|\\\n){_SIMPLE_WORD}(?=[ \t\n;&|)]|\Z))++")
 _ONE_WORD = re.compile(_SIMPLE_WORD)
+# In a step, a word may also hold $(…) around plain words only: a command substitution
+# whose command line is one literal command (read here, as inner() would read it).
+_LITERAL_SUBSTITUTION = rf"\$\([ \t]*+{_LITERAL_WORD}(?:[ \t]++{_LITERAL_WORD})*+[ \t]*+\)"
+_STEP_WORD = f"(?:{_UNQUOTED}|{_LITERAL_SUBSTITUTION}|{_DOUBLE_QUOTED})++"
+_SUBSTITUTIONS = re.compile(rf"'[^']*+'|\\[\s\S]|{_DOUBLE_QUOTED}|\$\(([^)]*+)\)")
 # The list operator that ends a step, and the blanks after it; a newline apart (the
 # here-documents waiting for it start right after it); or the end of the line or of
 # a subshell or substitution.
 _STEP_END = r"[ \t]*+(?:(?:&&|\|\||;(?!;)|&(?![>&]))[ \t]*+|(\n)|\Z|(?=(\))))"
 # A redirection to or from such a word (no duplication, here-document or noclobber).
 _FAST_REDIRECT = (
-    rf"[0-9]*+(?:>>|>(?![>&|(])|<(?![<>&(]))[ \t]*+(?!\\\n){_SIMPLE_WORD}(?=[ \t\n;&|)]|\Z)"
+    rf"[0-9]*+(?:>>|>(?![>&|(])|<(?![<>&(]))[ \t]*+(?!\\\n){_STEP_WORD}(?=[ \t\n;&|)]|\Z)"
 )
 _FAST_ITEM = re.compile(
-    rf"[ \t]*+(?:[0-9]*+(>>|>|<)[ \t]*+({_SIMPLE_WORD})|({_SIMPLE_WORD}))"
+    rf"[ \t]*+(?:[0-9]*+(>>|>|<)[ \t]*+({_STEP_WORD})|({_STEP_WORD}))"
 )  # one item of a _FAST_STEP match (whose groups cannot capture: possessive)
 # Such words and redirections, and the list operator after them (not a pipe, which
 # the pipeline reads; not ";;"): the step a chain of commands repeats, in one match.
 _FAST_STEP = re.compile(
-    rf"((?:[ \t]*+(?:{_FAST_REDIRECT}|(?!#|\\\n){_SIMPLE_WORD}(?=[ \t\n;&|)]|\Z)))++)" + _STEP_END
+    rf"((?:[ \t]*+(?:{_FAST_REDIRECT}|(?!#|\\\n){_STEP_WORD}(?=[ \t\n;&|)]|\Z)))++)" + _STEP_END
 )
 # The same for a command of plain words only (the most common step, and the quickest).
 _LITERAL_STEP = re.compile(rf"[ \t]*+({_LITERAL_WORD}(?:[ \t]++{_LITERAL_WORD})*+){_STEP_END}")
@@ -142,6 +147,27 @@ def _read_items(command: Simple, run: str) -> None:
             command.words.append(Word(text))
         else:
             command.assignments.append(Word(text))
+
+
+def _read_substituting(command: Simple, run: str) -> bool:
+    """_read_items for words that may hold $(…) with one literal command; False (and
+    nothing read) when such a command may be more (a reserved word, an assignment)."""
+    _read_items(command, run)
+    for word in (*command.assignments, *command.words, *(r.target for r in command.redirects)):
+        if word is None or "$(" not in word.raw:
+            continue
+        scripts: list[Script] = []
+        for found in _SUBSTITUTIONS.finditer(word.raw):
+            inner = found.group(1)
+            if inner is None:
+                continue  # quoted or escaped text
+            words = inner.split()
+            first = words[0]
+            if first in _STEP_STOPS or ("=" in first and _ASSIGNMENT.match(first)):
+                return False
+            scripts.append(Script([tuple(words)]))
+        word.scripts = scripts
+    return True
 
 
 class _Parser:
@@ -207,7 +233,10 @@ class _Parser:
             script.commands.append(tuple(words))  # as literal_command
         else:
             command = Simple([], [], [])
-            if "<" in run or ">" in run:
+            if "$(" in run:
+                if not _read_substituting(command, run):
+                    return False
+            elif "<" in run or ">" in run:
                 _read_items(command, run)
             else:
                 _read_run(command, run)
