@@ -47,9 +47,12 @@ while True:
         if not pulled:
             time.sleep(1.5)
         pulled = True
-        problem = {"range": {"start": {"line": 0, "character": 0},
-                             "end": {"line": 0, "character": 1}},
-                   "severity": 1, "message": "slow but sure", "source": "fake"}
+        problem = {
+            "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}},
+            "severity": 1,
+            "message": "slow but sure",
+            "source": "fake",
+        }
         report = {"kind": "full", "items": [problem]}
         send({"jsonrpc": "2.0", "id": message["id"], "result": report})
     elif method == "exit":
