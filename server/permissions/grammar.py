@@ -90,9 +90,9 @@ _LITERAL_SUBSTITUTION = rf"\$\([ \t]*+{_LITERAL_WORD}(?:[ \t]++{_LITERAL_WORD})*
 _STEP_WORD = f"(?:{_UNQUOTED}|{_LITERAL_SUBSTITUTION}|{_DOUBLE_QUOTED})++"
 _SUBSTITUTIONS = re.compile(rf"'[^']*+'|\\[\s\S]|{_DOUBLE_QUOTED}|\$\(([^)]*+)\)")
 # The list operator that ends a step, and the blanks after it; a newline apart (the
-# here-documents waiting for it start right after it); or the end of the line or of
-# a subshell or substitution.
-_STEP_END = r"[ \t]*+(?:(?:&&|\|\||;(?!;)|&(?![>&]))[ \t]*+|(\n)|\Z|(?=(\))))"
+# here-documents waiting for it start right after it); the end of the line or of a
+# subshell or substitution; or a pipe (the pipeline goes on).
+_STEP_END = r"[ \t]*+(?:(?:&&|\|\||;(?!;)|&(?![>&]))[ \t]*+|(\n)|\Z|(?=(\)))|(\|&?))"
 # A redirection to or from such a word (no duplication, here-document or noclobber).
 _FAST_REDIRECT = (
     rf"[0-9]*+(?:>>|>(?![>&|(])|<(?![<>&(]))[ \t]*+(?!\\\n){_STEP_WORD}(?=[ \t\n;&|)]|\Z)"
@@ -115,6 +115,9 @@ _CLOSERS = {"then", "else", "elif", "fi", "do", "done", "}"}
 # A first word that may make the command more than a simple one.
 _STEP_STOPS = frozenset(_RESERVED | _RESERVED_UNSUPPORTED | _CLOSERS)
 _METACHARS = " \t\n;&|()<>"
+
+
+_TAKEN, _PIPED, _NOT_TAKEN = "taken", "piped", "not taken"  # what fast_step did
 
 
 def parse(source: str) -> Script:
@@ -192,9 +195,14 @@ class _Parser:
                 if closer:
                     return closer
             step = _LITERAL_STEP.match(s, self.i) or _FAST_STEP.match(s, self.i)
-            if step is not None and self.fast_step(script, step, closers):
+            taken = self.fast_step(script, step, closers) if step is not None else _NOT_TAKEN
+            if taken is _TAKEN:
                 continue
-            self.pipeline(script)
+            if taken is _PIPED:
+                self.skip_separators()
+                self.piped(script)
+            else:
+                self.pipeline(script)
             if self.i < end and s[self.i] in " \t\\":
                 self.blanks()
             if self.i >= end:
@@ -218,24 +226,25 @@ class _Parser:
                     return word
                 raise Unsupported(f"unexpected {s[self.i : self.i + 10]!r}")
 
-    def fast_step(self, script: Script, step: re.Match[str], closers: tuple[str, ...]) -> bool:
-        """One command of words without substitutions or redirections, and the list
-        operator after it, read as pipeline() would read them; False when its first
-        word may be a reserved word (the general path reads it then)."""
-        run, newline, closing = step.groups()
+    def fast_step(self, script: Script, step: re.Match[str], closers: tuple[str, ...]) -> str:
+        """One command of words (and plain redirections and substitutions), and the
+        operator after it, read as pipeline() would read them; _PIPED when a pipe
+        follows; _NOT_TAKEN when its first word may be a reserved word (the general
+        path reads it then)."""
+        run, newline, closing, pipe = step.groups()
         if closing and ")" not in closers:
-            return False  # a stray ")": the general path says so
+            return _NOT_TAKEN  # a stray ")": the general path says so
         words = run.split()
         first = words[0]
         if first in _STEP_STOPS:
-            return False
+            return _NOT_TAKEN
         if step.re is _LITERAL_STEP and not ("=" in first and _ASSIGNMENT.match(first)):
             script.commands.append(tuple(words))  # as literal_command
         else:
             command = Simple([], [], [])
             if "$(" in run:
                 if not _read_substituting(command, run):
-                    return False
+                    return _NOT_TAKEN
             elif "<" in run or ">" in run:
                 _read_items(command, run)
             else:
@@ -246,7 +255,7 @@ class _Parser:
             self.newline()  # here-documents may be waiting for it
         else:
             self.i = step.end()
-        return True
+        return _PIPED if pipe else _TAKEN
 
     def skip_separators(self) -> None:
         s = self.s
@@ -282,6 +291,11 @@ class _Parser:
             self.blanks()
         if s.startswith("!", self.i) and s[self.i + 1 : self.i + 2] in (" ", "\t"):
             self.i += 1
+        self.piped(script)
+
+    def piped(self, script: Script) -> None:
+        """The commands of a pipeline from here, each after a pipe."""
+        s = self.s
         while True:
             self.command(script)
             if self.i < len(s) and s[self.i] in " \t\\":
