@@ -230,8 +230,8 @@ class LocalWorkspace:
     async def run_command(
         self, command: str, timeout_seconds: float, output_limit: int
     ) -> CommandResult:
-        env = sandbox.command_environment(self.sandbox, os.environ)
-        prefix = sandbox.sandbox_prefix(self._root, self.sandbox, env.get("PATH", ""))
+        # On a thread: finding bubblewrap looks along PATH on the disk.
+        env, prefix = await asyncio.to_thread(self._command_setup)
         result = await process.run_shell(
             command, self._root, timeout_seconds, output_limit, prefix or (), env
         )
@@ -245,6 +245,10 @@ class LocalWorkspace:
             )
             result = replace(result, output=result.output + note)
         return result
+
+    def _command_setup(self) -> tuple[dict[str, str], list[str] | None]:
+        env = sandbox.command_environment(self.sandbox, os.environ)
+        return env, sandbox.sandbox_prefix(self._root, self.sandbox, env.get("PATH", ""))
 
 
 def check_changes(
