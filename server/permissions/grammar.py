@@ -94,14 +94,17 @@ _SUBSTITUTIONS = re.compile(rf"'[^']*+'|\\[\s\S]|{_DOUBLE_QUOTED}|\$\(([^)]*+)\)
 # subshell or substitution; or a pipe (the pipeline goes on).
 _STEP_END = r"[ \t]*+(?:(?:&&|\|\||;(?!;)|&(?![>&]))[ \t]*+|(\n)|\Z|(?=(\)))|(\|&?))"
 # A redirection to or from such a word (no duplication, here-document or noclobber).
+# Or a duplication written without a blank (2>&1, >&-).
+_DUPLICATION = r"[0-9]*+(>&|<&)(?:[0-9]++-?|-)(?=[ \t\n;&|)]|\Z)"
 _FAST_REDIRECT = (
     rf"[0-9]*+(?:>>|>(?![>&|(])|<(?![<>&(]))[ \t]*+(?!\\\n){_STEP_WORD}(?=[ \t\n;&|)]|\Z)"
+    rf"|{_DUPLICATION.replace('(>&|<&)', '(?:>&|<&)')}"
 )
 _FAST_ITEM = re.compile(
-    rf"[ \t]*+(?:[0-9]*+(>>|>|<)[ \t]*+({_STEP_WORD})|({_STEP_WORD}))"
+    rf"[ \t]*+(?:{_DUPLICATION}|[0-9]*+(>>|>|<)[ \t]*+({_STEP_WORD})|({_STEP_WORD}))"
 )  # one item of a _FAST_STEP match (whose groups cannot capture: possessive)
-# Such words and redirections, and the list operator after them (not a pipe, which
-# the pipeline reads; not ";;"): the step a chain of commands repeats, in one match.
+# Such words and redirections, and the operator after them (not ";;"): the step a
+# chain of commands repeats, in one match.
 _FAST_STEP = re.compile(
     rf"((?:[ \t]*+(?:{_FAST_REDIRECT}|(?!#|\\\n){_STEP_WORD}(?=[ \t\n;&|)]|\Z)))++)" + _STEP_END
 )
@@ -143,8 +146,10 @@ def _read_run(command: Simple, run: str) -> None:
 def _read_items(command: Simple, run: str) -> None:
     """Words and redirections (a _FAST_STEP match), as simple() reads them."""
     for item in _FAST_ITEM.finditer(run):
-        op, target, text = item.groups()
-        if op is not None:
+        duplication, op, target, text = item.groups()
+        if duplication is not None:
+            command.redirects.append(Redirect(duplication, None))
+        elif op is not None:
             command.redirects.append(Redirect(op, Word(target)))
         elif command.words or not _ASSIGNMENT.match(text):
             command.words.append(Word(text))
