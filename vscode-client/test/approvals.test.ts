@@ -41,6 +41,18 @@ describe('approval prompts', () => {
     assert.equal(isApprovalRequest({ type: 2, message: MESSAGE, actions: ACTIONS }), true);
     assert.equal(isApprovalRequest({ type: 2, message: 'x', actions: [{ title: 'Apply' }, { title: 'Show diff' }, { title: 'Reject' }] }), false);
     assert.equal(isApprovalRequest({ type: 2, message: 'x', actions: null }), false);
+    assert.equal(isApprovalRequest({ type: 2, message: 'x', actions: [{ title: 'Allow once' }, { title: 'Deny' }] }), true);
+    assert.equal(isApprovalRequest({ type: 2, message: 'x', actions: [{ title: 'Allow once' }, { title: 'Always allow' }] }), false);
+    assert.equal(isApprovalRequest({ type: 2, message: 'x', actions: [{ title: 'Deny' }, { title: 'Allow once' }] }), false);
+  });
+
+  it('offers only the titles the server sent: no Always allow without a rule', async () => {
+    const shown: Shown[] = [];
+    const message = "agentls wants to use run_command:\npython3 -c 'print(1)'";
+    const actions = [{ title: 'Allow once' }, { title: 'Deny' }];
+    const b = broker(fakeUi('Always allow', shown), [pending({ rule: '' })]);
+    assert.equal(await b.ask({ type: 2, message, actions }), null);
+    assert.deepEqual(shown[0]?.titles, ['Allow once', 'Deny']);
   });
 
   it('reads the tool, the command and the rule from the message', () => {

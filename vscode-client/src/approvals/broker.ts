@@ -2,9 +2,9 @@
 // notification otherwise, and in both cases the chat view's inline buttons;
 // the first answer wins. The UI is injected, so this runs in tests as is.
 import type { ApprovalItem } from '../chat/model';
-import { APPROVAL_ACTIONS, type ApprovalTitle } from '../protocol';
+import type { ApprovalTitle } from '../protocol';
 import type { ModalApprovals } from '../settings/serverSettings';
-import { dialogText, matchPending, type MessageRequest, parseApprovalMessage, shouldBeModal } from './prompt';
+import { approvalTitles, dialogText, matchPending, type MessageRequest, parseApprovalMessage, shouldBeModal } from './prompt';
 
 export interface ApprovalUi {
   /** A modal dialog; undefined when dismissed (Cancel or Escape). */
@@ -41,12 +41,13 @@ export class ApprovalBroker {
       fromChat = new Promise<string>((resolve) => this.inline.set(callId, resolve));
     }
     const text = dialogText(parsed, item);
+    const titles: readonly string[] = approvalTitles(params) ?? [];
     const shown = modal
-      ? this.context.ui.modal(text.message, text.detail, APPROVAL_ACTIONS)
-      : this.context.ui.notify(params.message, APPROVAL_ACTIONS);
+      ? this.context.ui.modal(text.message, text.detail, titles)
+      : this.context.ui.notify(params.message, titles);
     try {
       const title = await (fromChat ? Promise.race([shown, fromChat]) : shown);
-      return title && (APPROVAL_ACTIONS as readonly string[]).includes(title) ? { title } : null;
+      return title && titles.includes(title) ? { title } : null;
     } finally {
       if (item) {
         this.inline.delete(item.callId);

@@ -1,7 +1,7 @@
 // Reading the server's approval prompt (window/showMessageRequest) and deciding
 // how VS Code shows it. Pure.
 import type { ApprovalItem } from '../chat/model';
-import { APPROVAL_ACTIONS } from '../protocol';
+import { APPROVAL_ACTIONS, type ApprovalTitle } from '../protocol';
 import type { ModalApprovals } from '../settings/serverSettings';
 
 export interface MessageRequest {
@@ -10,10 +10,19 @@ export interface MessageRequest {
   actions?: { title: string }[] | null;
 }
 
-/** The server titles its approval actions exactly `Allow once`, `Always allow`, `Deny`. */
-export function isApprovalRequest(params: MessageRequest): boolean {
+/**
+ * The server titles its approval actions exactly `Allow once`, `Always allow`, `Deny`,
+ * leaving out `Always allow` when no rule could cover the call.
+ */
+export function approvalTitles(params: MessageRequest): ApprovalTitle[] | null {
   const titles = (params.actions ?? []).map((a) => a.title);
-  return titles.length === APPROVAL_ACTIONS.length && APPROVAL_ACTIONS.every((t, i) => titles[i] === t);
+  const offered = APPROVAL_ACTIONS.filter((t) => titles.includes(t));
+  const exact = offered.length === titles.length && offered.every((t, i) => titles[i] === t);
+  return exact && offered.includes('Allow once') && offered.includes('Deny') ? offered : null;
+}
+
+export function isApprovalRequest(params: MessageRequest): boolean {
+  return approvalTitles(params) !== null;
 }
 
 export interface ParsedApproval {

@@ -127,7 +127,8 @@ export class ItemList {
         buttons.append(button(option.title.split(':')[0] ?? option.title, option.answer !== 'allow_once', () => this.post({ type: 'answer', id: item.callId, answer: option.answer })));
       }
     } else {
-      for (const title of APPROVAL_ACTIONS) {
+      // Always allow only where there is a rule to add (the server offers it only then).
+      for (const title of APPROVAL_ACTIONS.filter((t) => t !== 'Always allow' || item.rule)) {
         buttons.append(button(title, title !== 'Allow once', () => this.post({ type: 'approve', callId: item.callId, title })));
       }
     }
