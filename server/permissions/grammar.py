@@ -18,106 +18,30 @@ consumed by one regular expression.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, field
 
-
-class Unsupported(Exception):
-    """The line uses grammar this parser does not read."""
-
-
-@dataclass(slots=True)
-class Word:
-    raw: str  # the source text, quotes and all
-    scripts: Sequence[Script] = ()  # inside $(…), `…`, <(…)
-
-
-@dataclass(slots=True)
-class Redirect:
-    op: str  # > >> >| < <> << <<- <<< >& <& &> &>>
-    target: Word | None  # None for a duplication such as 2>&1 written without a word
-    body: str | None = None  # a here-document's text
-    quoted: bool = False  # a here-document whose delimiter was quoted: its body is literal
-
-
-@dataclass(slots=True)
-class Simple:
-    assignments: list[Word]
-    words: list[Word]
-    redirects: list[Redirect]
-
-
-# A command of plain words only, each read as it stands: just their text (no Word
-# objects, assignments or redirections; the common case, kept cheap).
-Literal = tuple[str, ...]
-
-
-@dataclass(slots=True)
-class Script:
-    """A flat view of one command line: what the gate needs, in source order."""
-
-    commands: list[Simple | Literal] = field(default_factory=list)
-    loose_words: list[Word] = field(default_factory=list)  # for-loop lists
-    redirects: list[Redirect] = field(default_factory=list)  # on compound commands
-    functions: list[str] = field(default_factory=list)  # names of functions defined
-
-
-_PLAIN = re.compile(r"[^\s|&;()<>'\"\\$`]+")
-_QUOTED_RUN = re.compile(r'[^"\\$`]+')
-_FUNCTION = re.compile(r"[^\s|&;()<>'\"\\$`]++[ \t]*+\([ \t]*+\)")
-# A whole simple command of plain words (no glob, brace or tilde characters either,
-# so each word means itself), up to an operator that ends it; not "&>", a redirection.
-# Possessive: a line that is not such a command is told so without backtracking.
-_LITERAL_WORD = r"[A-Za-z0-9_./,:@%+=-]++"
-_FAST_COMMAND = re.compile(
-    rf"[ \t]*+({_LITERAL_WORD}(?:[ \t]++{_LITERAL_WORD})*+)[ \t]*+(?=[\n;|)]|&(?!>)|\Z)"
+from agentls.permissions.bash_tokens import (
+    ASSIGNMENT,
+    BLANKS,
+    CLOSERS,
+    FAST_COMMAND,
+    FAST_STEP,
+    FAST_WORDS,
+    FUNCTION,
+    LITERAL_STEP,
+    METACHARS,
+    PLAIN,
+    QUOTED_RUN,
+    REDIRECT,
+    RESERVED,
+    RESERVED_UNSUPPORTED,
+    STEP_STOPS,
+    read_items,
+    read_run,
+    read_substituting,
 )
-_RESERVED = {"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "for", "in",
-             "function", "case", "esac", "select", "coproc", "time", "{", "}", "!"}  # fmt: skip
-# A word with no substitution in it: ordinary characters, single quotes, escapes,
-# double quotes, and $ that starts no ( { [ or ' (so no command, arithmetic or
-# parameter expansion with operators, and no $'…' to read).
-_DOUBLE_QUOTED = r'"(?:[^"\\$`]++|\\[\s\S]|\$(?![({\[\'`]))*+"'
-_UNQUOTED = r"[^\s|&;()<>'\"\\$`]++|'[^']*+'|\\[\s\S]|\$(?![({\['])"
-_SIMPLE_WORD = f"(?:{_UNQUOTED}|{_DOUBLE_QUOTED})++"
-# One or more such words, each ended by a blank or an operator (a word starting with
-# # starts a comment; a backslash-newline before a word is a blank).
-_FAST_WORDS = re.compile(rf"(?:[ \t]*+(?!#|\\\n){_SIMPLE_WORD}(?=[ \t\n;&|)]|\Z))++")
-_ONE_WORD = re.compile(_SIMPLE_WORD)
-# In a step, a word may also hold $(…) around plain words only: a command substitution
-# whose command line is one literal command (read here, as inner() would read it).
-_LITERAL_SUBSTITUTION = rf"\$\([ \t]*+{_LITERAL_WORD}(?:[ \t]++{_LITERAL_WORD})*+[ \t]*+\)"
-_STEP_WORD = f"(?:{_UNQUOTED}|{_LITERAL_SUBSTITUTION}|{_DOUBLE_QUOTED})++"
-_SUBSTITUTIONS = re.compile(rf"'[^']*+'|\\[\s\S]|{_DOUBLE_QUOTED}|\$\(([^)]*+)\)")
-# The list operator that ends a step, and the blanks after it; a newline apart (the
-# here-documents waiting for it start right after it); the end of the line or of a
-# subshell or substitution; or a pipe (the pipeline goes on).
-_STEP_END = r"[ \t]*+(?:(?:&&|\|\||;(?!;)|&(?![>&]))[ \t]*+|(\n)|\Z|(?=(\)))|(\|&?))"
-# A redirection to or from such a word (no duplication, here-document or noclobber).
-# Or a duplication written without a blank (2>&1, >&-).
-_DUPLICATION = r"[0-9]*+(>&|<&)(?:[0-9]++-?|-)(?=[ \t\n;&|)]|\Z)"
-_FAST_REDIRECT = (
-    rf"[0-9]*+(?:>>|>(?![>&|(])|<(?![<>&(]))[ \t]*+(?!\\\n){_STEP_WORD}(?=[ \t\n;&|)]|\Z)"
-    rf"|{_DUPLICATION.replace('(>&|<&)', '(?:>&|<&)')}"
-)
-_FAST_ITEM = re.compile(
-    rf"[ \t]*+(?:{_DUPLICATION}|[0-9]*+(>>|>|<)[ \t]*+({_STEP_WORD})|({_STEP_WORD}))"
-)  # one item of a _FAST_STEP match (whose groups cannot capture: possessive)
-# Such words and redirections, and the operator after them (not ";;"): the step a
-# chain of commands repeats, in one match.
-_FAST_STEP = re.compile(
-    rf"((?:[ \t]*+(?:{_FAST_REDIRECT}|(?!#|\\\n){_STEP_WORD}(?=[ \t\n;&|)]|\Z)))++)" + _STEP_END
-)
-# The same for a command of plain words only (the most common step, and the quickest).
-_LITERAL_STEP = re.compile(rf"[ \t]*+({_LITERAL_WORD}(?:[ \t]++{_LITERAL_WORD})*+){_STEP_END}")
-_BLANKS = re.compile(r"(?:[ \t]|\\\n)+")
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
-_REDIRECT = re.compile(r"(\d+)?(&>>|&>|<<<|<<-|<<|<>|>>|>\||>&|<&|>|<)")
-_RESERVED_UNSUPPORTED = {"case", "select", "coproc", "time", "[[", "((", "esac", "]]"}
-_CLOSERS = {"then", "else", "elif", "fi", "do", "done", "}"}
-# A first word that may make the command more than a simple one.
-_STEP_STOPS = frozenset(_RESERVED | _RESERVED_UNSUPPORTED | _CLOSERS)
-_METACHARS = " \t\n;&|()<>"
+from agentls.permissions.script import Literal, Redirect, Script, Simple, Unsupported, Word
+
+__all__ = ["Literal", "Redirect", "Script", "Simple", "Unsupported", "Word", "parse"]
 
 
 _TAKEN, _PIPED, _NOT_TAKEN = "taken", "piped", "not taken"  # what fast_step did
@@ -130,52 +54,6 @@ def parse(source: str) -> Script:
     if parser.i < len(source):
         raise Unsupported(f"unexpected {source[parser.i : parser.i + 10]!r}")
     return script
-
-
-def _read_run(command: Simple, run: str) -> None:
-    """Words without substitutions or redirections (a _FAST_WORDS match), split by
-    blanks unless quotes or escapes may hold some."""
-    quoted = "'" in run or '"' in run or "\\" in run
-    for text in _ONE_WORD.findall(run) if quoted else run.split():
-        if command.words or not _ASSIGNMENT.match(text):
-            command.words.append(Word(text))
-        else:
-            command.assignments.append(Word(text))
-
-
-def _read_items(command: Simple, run: str) -> None:
-    """Words and redirections (a _FAST_STEP match), as simple() reads them."""
-    for item in _FAST_ITEM.finditer(run):
-        duplication, op, target, text = item.groups()
-        if duplication is not None:
-            command.redirects.append(Redirect(duplication, None))
-        elif op is not None:
-            command.redirects.append(Redirect(op, Word(target)))
-        elif command.words or not _ASSIGNMENT.match(text):
-            command.words.append(Word(text))
-        else:
-            command.assignments.append(Word(text))
-
-
-def _read_substituting(command: Simple, run: str) -> bool:
-    """_read_items for words that may hold $(…) with one literal command; False (and
-    nothing read) when such a command may be more (a reserved word, an assignment)."""
-    _read_items(command, run)
-    for word in (*command.assignments, *command.words, *(r.target for r in command.redirects)):
-        if word is None or "$(" not in word.raw:
-            continue
-        scripts: list[Script] = []
-        for found in _SUBSTITUTIONS.finditer(word.raw):
-            inner = found.group(1)
-            if inner is None:
-                continue  # quoted or escaped text
-            words = inner.split()
-            first = words[0]
-            if first in _STEP_STOPS or ("=" in first and _ASSIGNMENT.match(first)):
-                return False
-            scripts.append(Script([tuple(words)]))
-        word.scripts = scripts
-    return True
 
 
 class _Parser:
@@ -199,7 +77,7 @@ class _Parser:
                 closer = self.peek_closer(closers)
                 if closer:
                     return closer
-            step = _LITERAL_STEP.match(s, self.i) or _FAST_STEP.match(s, self.i)
+            step = LITERAL_STEP.match(s, self.i) or FAST_STEP.match(s, self.i)
             taken = self.fast_step(script, step, closers) if step is not None else _NOT_TAKEN
             if taken is _TAKEN:
                 continue
@@ -241,19 +119,19 @@ class _Parser:
             return _NOT_TAKEN  # a stray ")": the general path says so
         words = run.split()
         first = words[0]
-        if first in _STEP_STOPS:
+        if first in STEP_STOPS:
             return _NOT_TAKEN
-        if step.re is _LITERAL_STEP and not ("=" in first and _ASSIGNMENT.match(first)):
+        if step.re is LITERAL_STEP and not ("=" in first and ASSIGNMENT.match(first)):
             script.commands.append(tuple(words))  # as literal_command
         else:
             command = Simple([], [], [])
             if "$(" in run:
-                if not _read_substituting(command, run):
+                if not read_substituting(command, run):
                     return _NOT_TAKEN
             elif "<" in run or ">" in run:
-                _read_items(command, run)
+                read_items(command, run)
             else:
-                _read_run(command, run)
+                read_run(command, run)
             script.commands.append(command)
         if newline:
             self.i = step.end() - 1
@@ -282,11 +160,11 @@ class _Parser:
         return word if word in closers else ""
 
     def peek_word_text(self) -> str:
-        match = _PLAIN.match(self.s, self.i)
+        match = PLAIN.match(self.s, self.i)
         if match is None:
             return "{" if self.s.startswith("{", self.i) else ""
         end = match.end()
-        if end < len(self.s) and self.s[end] not in _METACHARS:
+        if end < len(self.s) and self.s[end] not in METACHARS:
             return ""  # more follows (quotes, $...): not a bare reserved word
         return match.group()
 
@@ -313,12 +191,12 @@ class _Parser:
     def literal_command(self, script: Script) -> bool:
         """A command of ordinary words up to an operator, if one starts here: no quotes,
         expansions, redirections or reserved words to read (the common case, one step)."""
-        fast = _FAST_COMMAND.match(self.s, self.i)
+        fast = FAST_COMMAND.match(self.s, self.i)
         if fast is None:
             return False
         words = fast.group(1).split()
         first = words[0]
-        if first in _RESERVED or ("=" in first and _ASSIGNMENT.match(first)):
+        if first in RESERVED or ("=" in first and ASSIGNMENT.match(first)):
             return False
         self.i = fast.end()
         script.commands.append(tuple(words))
@@ -341,9 +219,9 @@ class _Parser:
             self.compound_redirects(script)
             return
         head = self.peek_word_text()
-        if head in _RESERVED_UNSUPPORTED:
+        if head in RESERVED_UNSUPPORTED:
             raise Unsupported(head)
-        if head in _CLOSERS:
+        if head in CLOSERS:
             raise Unsupported(f"unexpected {head}")
         if head == "{" and self.s[self.i + 1 : self.i + 2] in (" ", "\t", "\n"):
             self.i += 1
@@ -363,7 +241,7 @@ class _Parser:
         elif head == "function":
             self.i += len(head)
             self.blanks()
-            name = _PLAIN.match(self.s, self.i)
+            name = PLAIN.match(self.s, self.i)
             if name is None:
                 raise Unsupported("function without a name")
             self.i = name.end()
@@ -372,7 +250,7 @@ class _Parser:
                 self.i += 2
             self.function(script, name.group())
         elif head and self.is_function_definition():
-            match = _FUNCTION.match(self.s, self.i)
+            match = FUNCTION.match(self.s, self.i)
             assert match is not None
             self.i = match.end()
             self.function(script, match.group().split("(")[0].strip())
@@ -380,7 +258,7 @@ class _Parser:
             self.simple(script)
 
     def is_function_definition(self) -> bool:
-        return _FUNCTION.match(self.s, self.i) is not None
+        return FUNCTION.match(self.s, self.i) is not None
 
     def function(self, script: Script, name: str) -> None:
         script.functions.append(name)
@@ -438,12 +316,12 @@ class _Parser:
         command = Simple([], [], [])
         s = self.s
         while True:
-            fast = _FAST_WORDS.match(s, self.i)
+            fast = FAST_WORDS.match(s, self.i)
             if fast is not None:
                 # Words without substitutions or redirections (the common case), read
                 # in one step; split by blanks unless quotes or escapes may hold some.
                 self.i = fast.end()
-                _read_run(command, fast.group())
+                read_run(command, fast.group())
                 continue
             if self.i < len(s) and s[self.i] in " \t\\":
                 self.blanks()
@@ -462,7 +340,7 @@ class _Parser:
             if self.s[self.i] == "(":
                 raise Unsupported("'(' inside a command")
             word = self.word()
-            if not command.words and _ASSIGNMENT.match(word.raw):
+            if not command.words and ASSIGNMENT.match(word.raw):
                 if self.s.startswith("(", self.i):
                     raise Unsupported("an array assignment")
                 command.assignments.append(word)
@@ -473,7 +351,7 @@ class _Parser:
         script.commands.append(command)
 
     def redirect(self) -> Redirect | None:
-        match = _REDIRECT.match(self.s, self.i)
+        match = REDIRECT.match(self.s, self.i)
         if match is None:
             if self.s.startswith("{", self.i) and re.match(r"\{\w+\}[<>]", self.s[self.i :]):
                 raise Unsupported("a redirection to a named descriptor")
@@ -486,12 +364,12 @@ class _Parser:
         if op in (">&", "<&"):
             dup = re.match(r"\d+-?|-", self.s[self.i :])
             if dup is not None and (
-                self.i + dup.end() >= len(self.s) or self.s[self.i + dup.end()] in _METACHARS
+                self.i + dup.end() >= len(self.s) or self.s[self.i + dup.end()] in METACHARS
             ):
                 self.i += dup.end()
                 return Redirect(op, None)
         procsub = self.s.startswith(("<(", ">("), self.i)
-        if self.i >= len(self.s) or (self.s[self.i] in _METACHARS and not procsub):
+        if self.i >= len(self.s) or (self.s[self.i] in METACHARS and not procsub):
             raise Unsupported(f"{op} without a target")
         target = self.word()
         redirect = Redirect(op, target)
@@ -524,7 +402,7 @@ class _Parser:
 
     def blanks(self) -> None:
         if self.i < len(self.s) and self.s[self.i] in " \t\\":
-            match = _BLANKS.match(self.s, self.i)
+            match = BLANKS.match(self.s, self.i)
             if match is not None:
                 self.i = match.end()
 
@@ -535,7 +413,7 @@ class _Parser:
         scripts: list[Script] = []
         s = self.s
         while self.i < len(s):
-            match = _PLAIN.match(s, self.i)
+            match = PLAIN.match(s, self.i)
             if match is not None:
                 self.i = match.end()
                 continue
@@ -559,7 +437,7 @@ class _Parser:
         s = self.s
         self.i += 1
         while self.i < len(s):
-            run = _QUOTED_RUN.match(s, self.i)
+            run = QUOTED_RUN.match(s, self.i)
             if run is not None:
                 self.i = run.end()
                 continue
