@@ -204,21 +204,6 @@ class AgentServer(LanguageServer):
             self.tell_once(choice.note)
         return choice.root
 
-    def conversation_for(self, session_id: str | None, root: Path) -> Conversation:
-        """As `conversation_for_async`, on the caller's thread (no editor waits on it)."""
-        existing = self._existing(session_id)
-        if existing is not None:
-            return existing
-        link, workspace = self._workspace_for(root)
-        try:
-            conversation = self.manager.open(
-                workspace, self.settings_for(root), session_id, edits_reviewed_by_workspace=True
-            )
-        except _open_errors() as exc:
-            raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
-        link.bind(conversation.session_id, conversation.policy)
-        return conversation
-
     async def conversation_for_async(self, session_id: str | None, root: Path) -> Conversation:
         """The open session, or one opened (or resumed) with its settings files and its
         log made or read on a thread: the editor stays served meanwhile."""
@@ -251,17 +236,9 @@ class AgentServer(LanguageServer):
         except ValueError as exc:
             raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
 
-    def settings_for(self, root: Path) -> Settings:
-        """The settings files for this root, under what the editor sent."""
-        from agentls.lsp.settings import editor_layers
-
-        loaded = self.manager.settings_files.load(root, *editor_layers(*self.editor_layers))
-        for note in loaded.notes:
-            self.tell_once(f"agentls: {note}", types.MessageType.Warning)
-        return loaded.settings
-
     async def settings_for_async(self, root: Path) -> Settings:
-        """As `settings_for`, the files read on a thread: the editor stays served."""
+        """The settings files for this root, under what the editor sent; the files are read on
+        a thread, so the editor stays served."""
         from agentls.lsp.settings import editor_layers
 
         layers = editor_layers(*self.editor_layers)

@@ -91,7 +91,7 @@ async def test_the_editor_layers_sit_above_the_files(isolated_state: Path, tmp_p
     editor = ConfiguredEditor({"maxTurns": 8})
     server = server_with(editor, isolated_state)
     await refresh_configuration(server)
-    for settings in (server.settings_for(root), await server.settings_for_async(root)):
+    for settings in (await server.settings_for_async(root), await server.settings_for_async(root)):
         assert (settings.limits.max_turns, settings.limits.max_tokens) == (8, 1000)
         assert settings.model.id != "openai:y"  # the workspace file is not approved
     notes = [told for told in editor.told if "agentls trust" in told]
@@ -106,7 +106,7 @@ async def test_a_conversations_workspace_is_wired_when_it_opens(
     editor = ConfiguredEditor({"model": "scripted:demo", "mode": "accept-edits"})
     server = server_with(editor, isolated_state)
     await refresh_configuration(server)
-    conversation = server.conversation_for(None, root)
+    conversation = await server.conversation_for_async(None, root)
     workspace = conversation.workspace
     assert isinstance(workspace, LspWorkspace) and workspace.editor is editor
     assert workspace.session_id == conversation.session_id != ""
