@@ -23,13 +23,15 @@ def register(server: AgentServer) -> None:
     @server.feature(types.INITIALIZED)
     async def initialized(ls: AgentServer, params: types.InitializedParams) -> None:
         try:
-            await refresh_configuration(ls)
+            async with ls.settings_update():
+                await refresh_configuration(ls)
         finally:
             ls.settings_ready.set()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def changed(ls: AgentServer, params: types.DidChangeConfigurationParams) -> None:
-        await refresh_configuration(ls, pushed=params.settings)
+        async with ls.settings_update():  # an ask sent after this change runs with it
+            await refresh_configuration(ls, pushed=params.settings)
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls: AgentServer, params: types.DidOpenTextDocumentParams) -> None:

@@ -10,7 +10,9 @@ to register their handlers.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -113,6 +115,10 @@ class AgentServer(LanguageServer):
         self.editor_layers: list[Any] = []
         self.init_options: Any = None
         self._settings_ready: asyncio.Event | None = None
+        self._settings_updates = 0  # didChangeConfiguration refreshes still under way
+        self._settings_settled: asyncio.Event | None = None
+        self._settings_order = asyncio.Lock()
+        self.settings_generation = 0  # counts applied settings: an open racing one re-reads
         self._told: set[str] = set()
 
     # --- the core, loaded on first use -------------------------------------
@@ -169,9 +175,34 @@ class AgentServer(LanguageServer):
             self._settings_ready = asyncio.Event()
         return self._settings_ready
 
+    @property
+    def settings_settled(self) -> asyncio.Event:
+        """Set while no settings change the editor announced is still being read."""
+        if self._settings_settled is None:
+            self._settings_settled = asyncio.Event()
+            self._settings_settled.set()
+        return self._settings_settled
+
+    @contextlib.asynccontextmanager
+    async def settings_update(self) -> AsyncIterator[None]:
+        """Marks a refresh as under way from its first step, so a request the editor sent
+        after the change waits for it (messages start in the order they came); refreshes
+        run one after another."""
+        self._settings_updates += 1
+        self.settings_settled.clear()
+        try:
+            async with self._settings_order:  # one at a time: the last change read wins
+                yield
+        finally:
+            self._settings_updates -= 1
+            if self._settings_updates == 0:
+                self.settings_settled.set()
+
     async def wait_for_settings(self, timeout: float = 5.0) -> None:
+        """The first settings, and any change announced before this request, are in."""
         try:
             await asyncio.wait_for(self.settings_ready.wait(), timeout)
+            await asyncio.wait_for(self.settings_settled.wait(), timeout)
         except TimeoutError:
             log.warning("no settings from the editor after %g s; using what there is", timeout)
             self.settings_ready.set()
@@ -211,11 +242,14 @@ class AgentServer(LanguageServer):
         if existing is not None:
             return existing
         link, workspace = self._workspace_for(root)
+        generation = self.settings_generation
         try:
             settings = await self.settings_for_async(root)
             conversation = await self.manager.open_async(
                 workspace, settings, session_id, edits_reviewed_by_workspace=True
             )
+            if self.settings_generation != generation:  # changed while it opened
+                conversation.apply_settings(await self.settings_for_async(root))
         except _open_errors() as exc:
             raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
         # The policy is built with the conversation, from its workspace: the link is
@@ -251,6 +285,7 @@ class AgentServer(LanguageServer):
         """What the editor sent, for new sessions and for each open one (files read on a thread)."""
         self.settings = settings
         self.editor_layers = editor_layers
+        self.settings_generation += 1
         for conversation in list(self.manager.conversations.values()):
             try:
                 conversation.apply_settings(

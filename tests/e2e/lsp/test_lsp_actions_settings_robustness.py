@@ -7,6 +7,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from lsprotocol import types
@@ -72,6 +73,35 @@ async def test_settings_from_configuration_and_bad_settings(
     fake.add(turn(tool_calls=[("toolu_2", "list_files", {})]))
     again = await editor.ask("list", wait=True)
     assert again["terminalReason"] == "max_turns"  # the good settings stayed in force
+
+
+async def test_an_ask_sent_after_a_settings_change_runs_with_it(
+    open_editor, fake: FakeAnthropic
+) -> None:
+    editor: Editor = await open_editor(configuration={"maxTurns": 3})
+    fake.add(turn("ready"))
+    await editor.ask("hello", wait=True)
+    features = editor.client.protocol.fm.features
+    answer_default = features.pop(types.WORKSPACE_CONFIGURATION)
+    asked, release = asyncio.Event(), asyncio.Event()
+
+    @editor.client.feature(types.WORKSPACE_CONFIGURATION)
+    async def slow_editor(params: types.ConfigurationParams) -> Any:
+        asked.set()  # an editor slow to answer: the ask below is already on its way
+        await release.wait()
+        return answer_default(params)
+
+    editor.client.set_configuration({"maxTurns": 3, "mode": "plan"}, section="agentls")
+    editor.client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings=None)
+    )
+    fake.add(turn("planned"))
+    ask = asyncio.ensure_future(editor.ask("plan it", wait=True))
+    await asked.wait()
+    release.set()
+    assert (await ask)["terminalReason"] == "completed"
+    shown = [tool["name"] for tool in fake.requests[-1].body["tools"]]
+    assert "read_file" in shown and "edit_file" not in shown and "run_command" not in shown
 
 
 async def test_bad_command_arguments_are_invalid_params(editor: Editor) -> None:
