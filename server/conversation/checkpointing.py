@@ -9,6 +9,7 @@ switch checkpoints off for the session; they never break a run.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from pathlib import Path
@@ -50,7 +51,10 @@ class Checkpointer:
         self.outside = OutsideChanges(workspace.root)
         self._before: str | None = None
         self._ran_commands = False
-        self._number = _last_number(session_log.path)
+        # Numbered on from the log's checkpoints, read by `recover` (on a thread) before
+        # the first run and after another process wrote to the session.
+        self._number = 0
+        self._recovered = False
         # The last snapshot and the buffers in it; what the watcher saw since decides
         # whether the next snapshot looks anywhere.
         self._last: str | None = None
@@ -59,8 +63,8 @@ class Checkpointer:
         self._reads: dict[str, str] = {}
 
     def catch_up(self) -> None:
-        """Number on after the checkpoints another process added to the session."""
-        self._number = _last_number(self.log.path)
+        """Another process added to the session: its checkpoints are read before the next run."""
+        self._recovered = False
         self._last = None  # that process may have changed files
 
     async def before_act(self, run_id: str, turn: int, intents: Sequence[ToolIntent]) -> None:
@@ -99,9 +103,19 @@ class Checkpointer:
         return await self.outside.notes(self.context, ran_commands=self._ran_commands)
 
     async def recover(self) -> None:
-        """A turn a crash interrupted is closed with the files as the crash left them."""
+        """Before a run: the log's checkpoints read once (not again while only this process
+        writes them), and a turn a crash interrupted closed with the files as it left them."""
+        if self._recovered:
+            return
         try:
-            await finish_interrupted(self.store, self.log)
+            events = await _checkpoint_events_async(self.log.path)
+        except OSError as exc:
+            log.warning("the session's checkpoints could not be read: %s", exc)
+            return
+        self._number = max(self._number, _highest(events))
+        self._recovered = True
+        try:
+            await close_interrupted(self.store, self.log, events)
         except (GitError, OSError) as exc:
             log.warning("an interrupted checkpoint could not be closed: %s", exc)
 
@@ -212,7 +226,18 @@ async def record(
 
 async def finish_interrupted(store: GitStore, session_log: SessionLog) -> None:
     """Close checkpoints whose turn never reached its end (the process died)."""
-    events = read_events(session_log.path, kinds=(ev.CHECKPOINT, ev.CHECKPOINT_STARTED))
+    await close_interrupted(store, session_log, await _checkpoint_events_async(session_log.path))
+
+
+async def _checkpoint_events_async(path: Path) -> Sequence[ev.Event]:
+    """The log's checkpoint events, read on a thread: a long session's log is long."""
+    return await asyncio.to_thread(read_events, path, kinds=(ev.CHECKPOINT, ev.CHECKPOINT_STARTED))
+
+
+async def close_interrupted(
+    store: GitStore, session_log: SessionLog, events: Sequence[ev.Event]
+) -> None:
+    """Close the checkpoints among ``events`` whose turn never reached its end."""
     done = {e.number for e in events if isinstance(e, ev.Checkpoint)}
     for started in events:
         if not isinstance(started, ev.CheckpointStarted) or started.number in done:
@@ -232,8 +257,7 @@ async def finish_interrupted(store: GitStore, session_log: SessionLog) -> None:
         )
 
 
-def _last_number(path: Path) -> int:
-    events = read_events(path, kinds=(ev.CHECKPOINT, ev.CHECKPOINT_STARTED))
+def _highest(events: Sequence[ev.Event]) -> int:
     numbers = [e.number for e in events if isinstance(e, ev.Checkpoint | ev.CheckpointStarted)]
     return max(numbers, default=0)
 

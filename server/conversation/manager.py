@@ -380,6 +380,8 @@ class Conversation:
         if self.languages is not None:
             self.languages.detach(self.workspace.root)
             self.languages = None
+        if self.claim is not None:
+            self.claim.close()
         self.log.close()
 
 
@@ -438,6 +440,7 @@ class ConversationManager:
         )
         if session_id is not None and session_id in self.conversations:  # opened meanwhile
             opened[1].close()
+            opened[3].close()
             return self.conversations[session_id]
         return self._conversation(
             workspace, settings, provider, opened, edits_reviewed_by_workspace
@@ -464,14 +467,20 @@ class ConversationManager:
     ) -> tuple[str, SessionLog, SessionState | None, SessionClaim]:
         if session_id is None:
             session_id, log = self.store.create(root, settings.model.id)
-            return session_id, log, None, self.store.claim(session_id, self.face)
+            return session_id, log, None, self._claim(session_id)
         log, state = self.store.open(session_id)
         if Path(state.workspace).resolve() != root.resolve():
             log.close()
             raise ConfigError(
                 f"session {session_id} belongs to workspace {state.workspace}, not {root}"
             )
-        return session_id, log, state, self.store.claim(session_id, self.face)
+        return session_id, log, state, self._claim(session_id)
+
+    def _claim(self, session_id: str) -> SessionClaim:
+        claim = self.store.claim(session_id, self.face)
+        with contextlib.suppress(OSError):  # the first run says what is wrong
+            claim.prepare()  # here (on the opening thread), not in the first ask
+        return claim
 
     def _conversation(
         self,

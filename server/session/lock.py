@@ -51,18 +51,33 @@ class SessionHeld(Exception):
         )
 
 
+# The holder's record is written over this many bytes (padded with spaces, which JSON
+# allows), so taking the lock is one pwrite and letting go another: no truncation.
+RECORD_BYTES = 128
+
+
 class SessionClaim:
-    """The right to write one session's log; ``acquire`` or ``with``, then ``release``."""
+    """The right to write one session's log; ``acquire`` or ``with``, then ``release``.
+
+    The lock file stays open from the first ``acquire`` (or ``prepare``) to ``close``, so
+    the runs of an open session take and drop the lock without reopening it.
+    """
 
     def __init__(self, log_path: Path, face: str) -> None:
         self.path = log_path.with_suffix(".lock")
         self.session_id = log_path.stem
         self.face = face
         self._fd: int | None = None
+        self._held = False
+        self._sized = False  # the file is no longer than our record (else cut, holding the lock)
 
     @property
     def held(self) -> bool:
-        return self._fd is not None
+        return self._held
+
+    def prepare(self) -> None:
+        """Open (and make) the lock file now, so the first run does not."""
+        self._file()
 
     def acquire(self, wait_seconds: float = 0.0) -> None:
         """Take the lock, trying for up to ``wait_seconds`` (a blocking wait: keep it 0 on an
@@ -74,39 +89,50 @@ class SessionClaim:
             time.sleep(0.05)
 
     def try_acquire(self) -> bool:
-        if self._fd is not None:
+        if self._held:
             return True
-        try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-        except FileNotFoundError:  # the sessions folder is made on first use only
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        fd = self._file()
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            os.close(fd)
             return False
-        except BaseException:
-            os.close(fd)
-            raise
         record = json.dumps({"face": self.face, "pid": os.getpid(), "since": time.time()})
         with contextlib.suppress(OSError):  # the name is for messages; the lock is what counts
-            data = record.encode()
-            # Write, then cut what a crashed holder may have left beyond it; a reader in
-            # between finds no valid record and looks again (_holder_once_written).
-            os.pwrite(fd, data, 0)
-            os.ftruncate(fd, len(data))
-        self._fd = fd
+            # Over what a crashed holder may have left; a reader in between finds no
+            # valid record and looks again (_holder_once_written).
+            os.pwrite(fd, record.encode().ljust(RECORD_BYTES), 0)
+            if not self._sized:  # an older, longer record: cut once
+                os.ftruncate(fd, max(RECORD_BYTES, len(record)))
+                self._sized = True
+        self._held = True
         return True
 
     def release(self) -> None:
         # The file stays: removing it would let a waiter lock a name no one else sees.
-        fd, self._fd = self._fd, None
-        if fd is None:
+        if not self._held or self._fd is None:
             return
+        self._held = False
         with contextlib.suppress(OSError):
-            os.ftruncate(fd, 0)
-        os.close(fd)  # closing drops the flock
+            os.pwrite(self._fd, b" " * RECORD_BYTES, 0)  # blank: no holder named
+        fcntl.flock(self._fd, fcntl.LOCK_UN)
+
+    def close(self) -> None:
+        """Let go of the lock and the file; safe to call twice."""
+        self.release()
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            os.close(fd)
+
+    def _file(self) -> int:
+        if self._fd is None:
+            try:
+                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            except FileNotFoundError:  # the sessions folder is made on first use only
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            # Our record covers a file this short whole: nothing left to cut.
+            self._sized = os.fstat(self._fd).st_size <= RECORD_BYTES
+        return self._fd
 
     def __enter__(self) -> SessionClaim:
         self.acquire()
@@ -118,7 +144,7 @@ class SessionClaim:
         exc: BaseException | None,
         traceback: TracebackType | None,
     ) -> None:
-        self.release()
+        self.close()
 
 
 def _holder_once_written(lock_path: Path) -> Holder | None:
@@ -135,7 +161,7 @@ def _holder_once_written(lock_path: Path) -> Holder | None:
 def read_holder(lock_path: Path) -> Holder | None:
     """Who holds the lock, as it wrote itself down (None: unknown or free)."""
     try:
-        record = json.loads(lock_path.read_text(encoding="utf-8") or "null")
+        record = json.loads(lock_path.read_text(encoding="utf-8").strip() or "null")
         return Holder(str(record["face"]), int(record["pid"]), float(record["since"]))
     except (OSError, ValueError, TypeError, KeyError):
         return None

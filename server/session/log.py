@@ -41,6 +41,7 @@ class SessionLog:
         self.sync_requested = False  # the process's fsync worker will sync this log
         self._closed = False
         self._seq = 1 if next_seq is None else next_seq
+        self._size: int | None = None  # the file's length after our last write, if known
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
@@ -79,7 +80,10 @@ class SessionLog:
                 written = os.write(self._fd, data)
                 if written != len(data):  # rare: the usual case is this one call
                     _write_all(self._fd, memoryview(data)[written:])
+                if self._size is not None:
+                    self._size += len(data)
             except OSError as exc:
+                self._size = None
                 self._record_error("append", exc)
             return event
 
@@ -109,6 +113,8 @@ class SessionLog:
         with self._lock:
             if self._fd is None:
                 return
+            if os.fstat(self._fd).st_size == self._size:
+                return  # no one else wrote since our last event: nothing to read
             self._terminate_torn_line()
             self._seq = _last_seq(self.path) + 1
 
@@ -154,13 +160,14 @@ class SessionLog:
     def _terminate_torn_line(self) -> None:
         # A kill -9 can leave a partial last line; end it so our next event starts clean.
         assert self._fd is not None
-        size = os.fstat(self._fd).st_size
+        size = self._size = os.fstat(self._fd).st_size
         if size == 0:
             return
         with open(self.path, "rb") as f:
             f.seek(size - 1)
             if f.read(1) != b"\n":
                 _write_all(self._fd, b"\n")
+                self._size = size + 1
 
     def _record_error(self, action: str, exc: BaseException) -> None:
         self.errors += 1

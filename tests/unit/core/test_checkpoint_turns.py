@@ -17,7 +17,13 @@ from agentls.conversation.checkpointing import (
     CheckpointSettings,
     checkpoint_events,
 )
+from agentls.conversation.manager import ConversationManager
+from agentls.conversation.settings import load_settings
+from agentls.permissions.approvers import AutoApprover
+from agentls.providers.scripted import ScriptedProvider
 from agentls.runtime.registry import ToolRegistry
+from agentls.session import events as ev
+from agentls.session.log import SessionLog
 from agentls.session.store import SessionStore
 from agentls.tools import BUILTIN_TOOLS
 from agentls.workspace.interface import ToolContext
@@ -160,3 +166,38 @@ async def test_changes_seen_while_snapshotting_are_what_git_finds(tmp_path: Path
     ours = await store.changes(first, second)
     assert sorted((c.path, c.status) for c in ours) == by_git
     assert by_git == [("a.py", "M"), ("b.py", "D"), ("c.sh", "M"), ("link", "T")]
+
+
+async def test_a_checkpoint_another_process_left_open_is_closed_by_the_next_run(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "ws"
+    root.mkdir()
+    writes = [
+        [{"toolCalls": [{"id": f"c{n}", "name": "write_file",
+                         "input": {"path": f"new{n}.py", "content": f"N = {n}\n"}}]},
+         {"text": "written"}]
+        for n in (1, 2)
+    ]  # fmt: skip
+    provider = ScriptedProvider([*writes[0], *writes[1]])
+    manager = ConversationManager(
+        SessionStore(tmp_path / "state"), provider_factory=lambda settings: provider
+    )
+    settings = load_settings({"model": "scripted:test", "mode": "bypass"})
+    conversation = manager.open(LocalWorkspace(root), settings)
+    try:
+        await conversation.ask("first", approver=AutoApprover())
+        (first,) = checkpoint_events(conversation.log.path)
+        # Another process ran the session next and died in a turn's checkpoint.
+        other = SessionLog(conversation.log.path)
+        other.append(ev.CheckpointStarted(run="run-other", turn=1, number=2, before=first.after))
+        other.close()
+
+        await conversation.ask("second", approver=AutoApprover())
+        checkpoints = checkpoint_events(conversation.log.path)
+        assert [(c.number, c.interrupted) for c in checkpoints] == [
+            (1, False), (2, True), (3, False)
+        ]  # fmt: skip
+        assert [c.path for c in checkpoints[2].changed] == ["new2.py"]
+    finally:
+        manager.close()

@@ -38,6 +38,30 @@ def test_a_second_claim_is_refused_and_names_the_holder(tmp_path: Path) -> None:
     assert read_holder(first.path) is None
 
 
+def test_an_open_claim_takes_and_drops_the_lock_run_after_run(tmp_path: Path) -> None:
+    log = tmp_path / "s1.jsonl"
+    log.with_suffix(".lock").write_text(" " * 300 + "left by an older holder")
+    mine, other = SessionClaim(log, "lsp"), SessionClaim(log, "cli")
+    mine.prepare()
+    try:
+        for _ in range(3):  # one file, kept open: each run takes the lock and lets it go
+            mine.acquire()
+            holder = read_holder(mine.path)
+            assert holder is not None and holder.face == "lsp"
+            with pytest.raises(SessionHeld, match="the language server"):
+                other.acquire()
+            mine.release()
+            assert read_holder(mine.path) is None
+            other.acquire()  # free in between, for another process too
+            with pytest.raises(SessionHeld, match="`agentls ask`"):
+                mine.acquire()
+            other.release()
+    finally:
+        mine.close()
+        other.close()
+    assert read_holder(log.with_suffix(".lock")) is None
+
+
 def test_a_dead_holder_leaves_the_session_free(tmp_path: Path) -> None:
     log = tmp_path / "s1.jsonl"
     hold = (
