@@ -40,6 +40,7 @@ class Checkpointer:
         registry: ToolRegistry,
         context: ToolContext,
         settings: CheckpointSettings,
+        resumed: bool = True,
     ) -> None:
         self.session_id = session_id
         self.store = store
@@ -52,9 +53,9 @@ class Checkpointer:
         self._before: str | None = None
         self._ran_commands = False
         # Numbered on from the log's checkpoints, read by `recover` (on a thread) before
-        # the first run and after another process wrote to the session.
+        # the first run of a resumed session and after another process wrote to it.
         self._number = 0
-        self._recovered = False
+        self._recovered = not resumed
         # The last snapshot and the buffers in it; what the watcher saw since decides
         # whether the next snapshot looks anywhere.
         self._last: str | None = None

@@ -138,6 +138,7 @@ class Conversation:
             edits_reviewed_by_workspace=edits_reviewed_by_workspace,
             state_dir=state_dir,
             languages=languages,
+            resumed=unfinished is not None,
         )
         self.policy = parts.policy
         self.context = parts.context

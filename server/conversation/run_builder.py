@@ -172,6 +172,7 @@ def build_session(
     edits_reviewed_by_workspace: bool = False,
     state_dir: Path | None = None,
     languages: LanguageHub | None = None,
+    resumed: bool = True,
 ) -> SessionParts:
     """The policy, tool context (with language intelligence), projector and turn hooks
     (checkpoints, problems after edits) of a session."""
@@ -204,6 +205,7 @@ def build_session(
             registry=registry,
             context=context,
             settings=settings.checkpoints,
+            resumed=resumed,
         )
     return parts
 
