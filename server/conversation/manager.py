@@ -39,7 +39,7 @@ from agentls.permissions.approvers import Approver, DenyAllApprover
 from agentls.permissions.modes import Mode
 from agentls.permissions.rules import Rule
 from agentls.pricing import price_for
-from agentls.providers.base import ModelProvider
+from agentls.providers.base import ModelProvider, warm_up
 from agentls.providers.factory import make_provider
 from agentls.runtime.registry import ToolRegistry
 from agentls.session import events as ev
@@ -451,6 +451,7 @@ class ConversationManager:
         self, root: Path, settings: Settings, session_id: str | None
     ) -> tuple[ModelProvider, tuple[str, SessionLog, SessionState | None, SessionClaim]]:
         provider = self._provider(settings)  # first: a missing key fails before any write
+        warm_up(provider)  # on the opening thread, not in the first model call
         return provider, self._open_log(root, settings, session_id)
 
     def _provider(self, settings: Settings) -> ModelProvider:

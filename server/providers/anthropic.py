@@ -7,6 +7,7 @@ verbatim. Every SDK or httpx2 failure leaves as a one-line ModelError.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import AsyncIterator, Sequence
@@ -42,6 +43,7 @@ from agentls.contracts.model_io import (
 )
 from agentls.contracts.usage import Usage
 from agentls.providers.errors import describe, error_field, one_line
+from agentls.providers.warm import import_transport
 
 CREDENTIAL_VARS = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
 KNOWN_STOP_REASONS: frozenset[str] = frozenset(
@@ -94,6 +96,12 @@ class AnthropicProvider:
     @property
     def model_name(self) -> str:
         return self._model_name
+
+    def warm_up(self) -> None:
+        """Build the client and load what the first request would (blocking: a thread's)."""
+        import_transport()
+        with contextlib.suppress(ModelError):  # no key: the first request says so
+            self._get_client()
 
     def _get_client(self) -> anthropic.AsyncAnthropic:
         if self._client is None:

@@ -29,3 +29,11 @@ class ModelProvider(Protocol):
         Raises ModelError when the call fails after the provider's retries.
         """
         ...
+
+
+def warm_up(provider: ModelProvider) -> None:
+    """The blocking set-up a provider offers (a ``warm_up()`` method: its client built, what
+    its first request imports loaded), done now; call it on a thread."""
+    method = getattr(provider, "warm_up", None)
+    if callable(method):
+        method()

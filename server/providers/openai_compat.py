@@ -8,6 +8,7 @@ the same ModelEvents the Anthropic provider yields.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import AsyncIterator, Sequence
@@ -41,6 +42,7 @@ from agentls.contracts.model_io import (
 )
 from agentls.contracts.usage import Usage
 from agentls.providers.errors import describe, error_field, one_line
+from agentls.providers.warm import import_transport
 
 # A local server ignores the key, but the SDK insists on one.
 LOCAL_PLACEHOLDER_KEY = "not-needed"
@@ -108,6 +110,12 @@ class OpenAIProvider:
     @property
     def model_name(self) -> str:
         return self._model_name
+
+    def warm_up(self) -> None:
+        """Build the client and load what the first request would (blocking: a thread's)."""
+        import_transport()
+        with contextlib.suppress(ModelError):  # no key: the first request says so
+            self._get_client().chat.completions  # noqa: B018 (the SDK loads it on first use)
 
     def _get_client(self) -> openai.AsyncOpenAI:
         if self._client is None:
