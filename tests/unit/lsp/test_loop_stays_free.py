@@ -279,3 +279,38 @@ async def test_listing_checks_its_folder_off_the_loop(tmp_path: Path, monkeypatc
     monkeypatch.setattr(disk, "_existing", slow)
     listing = await while_slow(slow, disk.list_files("pkg", None, 10))
     assert "pkg/a.py" in str(listing)
+
+
+async def test_a_resumed_session_reads_its_checkpoints_off_the_loop(
+    monkeypatch: Any, tmp_path: Path
+) -> None:
+    from agentls.checkpoints.gitstore import GitStore
+    from agentls.conversation import checkpointing
+    from agentls.conversation.settings import CheckpointSettings
+    from agentls.runtime.registry import ToolRegistry
+    from agentls.session import events as ev
+    from agentls.tools import BUILTIN_TOOLS
+    from agentls.workspace.interface import ToolContext
+
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "a.py").write_text("x = 1\n")
+    session_id, log = SessionStore(tmp_path / "state").create(root, "scripted:test")
+    store = GitStore(tmp_path / "state", root)
+    before = await store.snapshot(f"{session_id}/4/before")
+    log.append(ev.CheckpointStarted(run="run-1", turn=1, number=4, before=before))  # then a crash
+    workspace = LocalWorkspace(root)
+    checkpointer = checkpointing.Checkpointer(
+        session_id=session_id, store=store, session_log=log, workspace=workspace,
+        registry=ToolRegistry(BUILTIN_TOOLS), context=ToolContext(workspace),
+        settings=CheckpointSettings(), resumed=True,
+    )  # fmt: skip
+    slow = SlowCall(checkpointing.read_events)
+    monkeypatch.setattr(checkpointing, "read_events", slow)
+    try:
+        await while_slow(slow, checkpointer.recover())
+        (closed,) = checkpointing.checkpoint_events(log.path)
+        assert (closed.number, closed.interrupted) == (4, True)
+    finally:
+        await checkpointer.close()
+        log.close()
