@@ -15,8 +15,9 @@ local function reporter()
   }
 end
 
--- The configured server command with `serve` swapped for `doctor --json`.
-local function doctor_cmd(cmd)
+-- The configured server command with `serve` swapped for `doctor --json`, checking
+-- the model set in setup({ settings = { model = … } }) when there is one.
+local function doctor_cmd(cmd, model)
   local out = {}
   for _, arg in ipairs(cmd) do
     if arg == 'serve' then
@@ -25,6 +26,9 @@ local function doctor_cmd(cmd)
     table.insert(out, arg)
   end
   vim.list_extend(out, { 'doctor', '--json', '--workspace', vim.fn.getcwd() })
+  if type(model) == 'string' and model ~= '' then
+    vim.list_extend(out, { '--model', model })
+  end
   return out
 end
 
@@ -53,12 +57,13 @@ function M.check()
   h.info('server command: ' .. table.concat(cmd, ' '))
   if vim.fn.executable(cmd[1]) ~= 1 then
     h.error('cannot run ' .. cmd[1], {
-      'install agentls (`pipx install agentls` or `uv tool install agentls`) so it is on PATH',
+      'install agentls (from a clone of its repository: `pipx install .` or `uv tool install .`) so it is on PATH',
       "or set cmd in require('agentls').setup({ cmd = { '/path/to/agentls', 'serve' } })",
     })
     return
   end
-  local text = vim.fn.system(doctor_cmd(cmd))
+  local settings = (ok and agentls.config and agentls.config.settings) or {}
+  local text = vim.fn.system(doctor_cmd(cmd, settings.model))
   local decoded, report = pcall(vim.fn.json_decode, text)
   if not decoded or type(report) ~= 'table' or report.version == nil then
     h.error('`agentls doctor --json` gave no report: ' .. vim.split(text, '\n')[1])

@@ -81,7 +81,12 @@ end
 
 local function append(lines)
   local buf = log_buf()
-  vim.api.nvim_buf_set_lines(buf, -1, -1, false, lines)
+  -- a buffer line cannot hold a newline: a multi-line detail or summary takes several
+  local split = {}
+  for _, line in ipairs(lines) do
+    vim.list_extend(split, vim.split(line, '\n', true))
+  end
+  vim.api.nvim_buf_set_lines(buf, -1, -1, false, split)
   M.state.in_text = false
   scroll(buf)
 end
@@ -592,6 +597,16 @@ function M.undo()
 end
 
 function M.set_mode(mode)
+  if not client() then
+    -- before the first ask: the server starts with this mode as its setting
+    M.config.settings = vim.tbl_extend('force', M.config.settings, { mode = mode })
+    M.attach(0)
+    if not client() then
+      M.start(vim.api.nvim_get_current_buf())
+    end
+    notify('mode ' .. mode)
+    return
+  end
   execute('agentls.setMode', { mode = mode, sessionId = M.state.session }, function(result)
     notify('mode ' .. result.mode)
   end)
