@@ -118,7 +118,7 @@ class AgentlsAgent:
     async def new_session(
         self, cwd: str, mcp_servers: list[Any] | None = None, **kwargs: Any
     ) -> NewSessionResponse:
-        session = self._open(cwd, None, mcp_servers)
+        session = await self._open(cwd, None, mcp_servers)
         self._announce(session)
         return NewSessionResponse(
             session_id=session.id,
@@ -132,11 +132,11 @@ class AgentlsAgent:
         known = self.sessions.get(session_id)
         if known is not None and known.conversation.running:
             raise invalid_request("that session has a prompt running")
-        session = known or self._open(cwd, session_id, mcp_servers)
+        session = known or await self._open(cwd, session_id, mcp_servers)
         log_path = self.manager.store.path_for(session.id)
-        if known is None:
-            session.cost_usd = session_cost(log_path)  # the next usage_update adds to it
-        titles = call_titles(log_path)
+        if known is None:  # the next usage_update adds to it
+            session.cost_usd = await asyncio.to_thread(session_cost, log_path)
+        titles = await asyncio.to_thread(call_titles, log_path)
         history = history_updates(session.conversation.messages, session.workspace.root, titles)
         for update in history:
             session.updates.push(update)
@@ -164,8 +164,10 @@ class AgentlsAgent:
             ]
         )
 
-    def _open(self, cwd: str, session_id: str | None, servers: list[Any] | None) -> AcpSession:
-        session = open_session(
+    async def _open(
+        self, cwd: str, session_id: str | None, servers: list[Any] | None
+    ) -> AcpSession:
+        session = await open_session(
             manager=self.manager,
             client=self._client(),
             capabilities=self.capabilities,
@@ -174,8 +176,8 @@ class AgentlsAgent:
             session_id=session_id,
             servers=servers,
         )
-        self.sessions[session.id] = session
-        return session
+        # A second load of one session while the first was opening: the first stays.
+        return self.sessions.setdefault(session.id, session)
 
     def _announce(self, session: AcpSession) -> None:
         # Pushed last in the handler: the answer is written before the pump runs.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from agentls.workspace.sandbox import startup_warning
 log = logging.getLogger(__name__)
 
 
-def open_session(
+async def open_session(
     *,
     manager: ConversationManager,
     client: Client,
@@ -33,9 +34,11 @@ def open_session(
     session_id: str | None,
     servers: list[Any] | None,
 ) -> AcpSession:
-    """A new session in ``cwd``, or an earlier one (``session_id``) rebuilt from its log."""
+    """A new session in ``cwd``, or an earlier one (``session_id``) rebuilt from its log.
+    Its settings files, provider and log are made or read on a thread, so the client's
+    other sessions keep streaming meanwhile."""
     root = Path(cwd)
-    if not root.is_absolute() or not root.is_dir():
+    if not root.is_absolute() or not await asyncio.to_thread(root.is_dir):
         raise invalid_params(f"cwd {cwd!r} is not an absolute folder")
     fs = capabilities.fs
     files = ClientFiles(client, "", bool(fs and fs.read_text_file), bool(fs and fs.write_text_file))
@@ -44,9 +47,11 @@ def open_session(
     asker = PermissionAsker(client, "", updates.flush, lambda: holder[0].cancel())
     workspace = AcpWorkspace(root.resolve(), files, updates, asker)
     try:
-        settings = session_settings(manager.settings_files, root, model, servers)
+        settings = await asyncio.to_thread(
+            session_settings, manager.settings_files, root, model, servers
+        )
         # Edits are reviewed by AcpWorkspace as a diff, so the gate lets them through to it.
-        conversation = manager.open(
+        conversation = await manager.open_async(
             workspace, settings, session_id, edits_reviewed_by_workspace=True
         )
     except ConfigError as exc:

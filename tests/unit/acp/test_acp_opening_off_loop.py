@@ -1,0 +1,50 @@
+"""The ACP agent opens and loads sessions off its event loop: while a session's log is
+read, the loop goes on (other sessions keep streaming)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+from typing import Any
+
+from agentls.acp.agent import AgentlsAgent
+from agentls.conversation.manager import ConversationManager
+from agentls.session.store import SessionStore
+from tests.unit.lsp.test_loop_stays_free import HOLD_SECONDS, SlowCall
+
+
+class RecordingClient:
+    def __init__(self) -> None:
+        self.updates: list[tuple[str, Any]] = []
+
+    async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
+        self.updates.append((session_id, update))
+
+
+def agent_for(state: Path) -> AgentlsAgent:
+    agent = AgentlsAgent(ConversationManager(SessionStore(state)), model="scripted:demo")
+    agent.on_connect(RecordingClient())  # type: ignore[arg-type]
+    return agent
+
+
+async def test_loading_a_session_reads_its_log_off_the_loop(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    root = tmp_path / "ws"
+    root.mkdir()
+    first = agent_for(tmp_path / "state")
+    session_id = (await first.new_session(cwd=str(root))).session_id
+    first.manager.close()
+
+    other = agent_for(tmp_path / "state")  # another process, loading the session
+    slow = SlowCall(other.manager.store.open)
+    monkeypatch.setattr(other.manager.store, "open", slow)
+    loading = asyncio.ensure_future(other.load_session(cwd=str(root), session_id=session_id))
+    assert await asyncio.to_thread(slow.entered.wait, HOLD_SECONDS)  # the loop ran meanwhile
+    assert not loading.done()
+    slow.release.set()
+    await loading
+    assert threading.main_thread() not in slow.threads
+    assert other.sessions[session_id].conversation.session_id == session_id
+    other.manager.close()
