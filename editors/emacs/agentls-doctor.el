@@ -18,9 +18,12 @@
 (require 'seq)
 
 (defun agentls-doctor--command (root)
-  "The doctor command line for ROOT, from `agentls-command' up to its \"serve\"."
-  (append (seq-take-while (lambda (arg) (not (equal arg "serve"))) agentls-command)
-          (list "doctor" "--workspace" (expand-file-name root))))
+  "The doctor command line for ROOT, from `agentls-command' up to its \"serve\".
+It checks the model of `agentls-settings' when that names one."
+  (let ((model (plist-get agentls-settings :model)))
+    (append (seq-take-while (lambda (arg) (not (equal arg "serve"))) agentls-command)
+            (list "doctor" "--workspace" (expand-file-name root))
+            (and (stringp model) (not (string-empty-p model)) (list "--model" model)))))
 
 ;;;###autoload
 (defun agentls-doctor ()

@@ -449,6 +449,8 @@ The session goes on from the last ask, unless NEW-SESSION (a prefix argument)."
   (interactive
    (list (read-string (if (use-region-p) "Ask agentls about the region: " "Ask agentls: "))
          current-prefix-arg))
+  (when (string-empty-p (string-trim prompt))
+    (user-error "agentls: nothing to ask"))
   (let ((argument (list :prompt prompt)))
     (when (and agentls--session (not new-session))
       (setq argument (plist-put argument :sessionId agentls--session)))
@@ -512,6 +514,11 @@ The session goes on from the last ask, unless NEW-SESSION (a prefix argument)."
   (agentls--execute "agentls.setMode"
                     (if agentls--session (list :mode mode :sessionId agentls--session)
                       (list :mode mode))))
+
+;; M-x agentls-doctor is in agentls-doctor.el; loaded with this file from
+;; `load-path' (not as a package, whose autoloads name it), it is found here.
+(autoload 'agentls-doctor "agentls-doctor"
+  "Show what blocks or weakens the next ask, in *agentls doctor*." t)
 
 (provide 'agentls)
 ;;; agentls.el ends here

@@ -51,9 +51,12 @@
   (lsp-workspace-command-execute "agentls.cancel"))
 
 (defun lsp-agentls-transcript ()
-  "Open the latest session's transcript."
+  "Open the latest session's transcript.
+The server opens it with window/showDocument where lsp-mode has it; else here."
   (interactive)
-  (lsp-workspace-command-execute "agentls.showTranscript"))
+  (let ((result (lsp-workspace-command-execute "agentls.showTranscript")))
+    (when (and result (not (eq (lsp-get result :shown) t)))
+      (find-file-other-window (lsp--uri-to-path (lsp-get result :uri))))))
 
 (provide 'lsp-mode-agentls)
 ;;; lsp-mode-agentls.el ends here
