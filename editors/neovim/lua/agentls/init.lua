@@ -292,12 +292,21 @@ local render = {
   end,
 }
 
+-- what a run says first: a run not started by :AgentAsk (a code action) opens the log too
+local OPENING = { text = true, tool_started = true, approval_asked = true, question = true }
+
 local function on_event(_, ev)
   if type(ev) ~= 'table' then
     return
   end
   if ev.sessionId and M.state.session == nil then
     M.state.session = ev.sessionId
+  end
+  if not M.state.running and OPENING[ev.kind] then
+    M.state.running = true
+    M.state.last_result = nil
+    M.show_log()
+    append({ '', '» (asked from a code action)' })
   end
   local handler = render[ev.kind]
   if handler then
