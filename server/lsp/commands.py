@@ -187,10 +187,12 @@ def register(server: AgentServer) -> None:
         if params.session_id is None:
             from agentls.conversation.settings import load_settings
 
-            layers = [*ls.editor_layers, {"mode": mode.value}]
-            await ls.apply_settings_async(
-                load_settings({"mode": mode.value}, base=ls.settings), layers
-            )
+            async with ls.settings_update():  # after a refresh under way, and it outlives them
+                ls.modes.choose(mode)
+                layers = [*ls.editor_layers, {"mode": mode.value}]
+                await ls.apply_settings_async(
+                    load_settings({"mode": mode.value}, base=ls.settings), layers
+                )
         else:
             conversation = ls.manager.get(params.session_id)
             if conversation is None:

@@ -90,5 +90,9 @@ async def _apply(server: AgentServer, *layers: Any) -> None:
             f"agentls: {exc}. The previous settings stay in force.", types.MessageType.Error
         )
         return
+    chosen = server.modes.after_settings(layers)
+    if chosen is not None:  # agentls.setMode's choice outlives refreshes that keep the mode
+        layers = (*layers, {"mode": chosen.value})
+        settings = merge_settings(*layers)
     server.editor.face = face
     await server.apply_settings_async(settings, list(layers))

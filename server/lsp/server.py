@@ -25,6 +25,7 @@ from pygls.uris import to_fs_path
 
 from agentls import __version__
 from agentls.contracts.errors import ConfigError
+from agentls.lsp.chosen_mode import ChosenMode
 from agentls.lsp.editor_client import LspEditorClient
 from agentls.lsp.questions import QuestionBoard
 from agentls.workspace.roots import NoProjectRoot, choose_root
@@ -119,6 +120,7 @@ class AgentServer(LanguageServer):
         self._settings_settled: asyncio.Event | None = None
         self._settings_order = asyncio.Lock()
         self.settings_generation = 0  # counts applied settings: an open racing one re-reads
+        self.modes = ChosenMode()  # agentls.setMode without a session
         self._told: set[str] = set()
 
     # --- the core, loaded on first use -------------------------------------

@@ -254,7 +254,9 @@ async def start_editor(
     caps: types.ClientCapabilities | None = None,
     init_options: Any = None,
     configuration: dict[str, Any] | None = None,
+    prepare: Callable[[LanguageClient], None] | None = None,
 ) -> Editor:
+    """``prepare`` changes the client before it sends ``initialize``."""
     config = ClientServerConfig(
         server_command=[sys.executable, "-m", "agentls", "serve"],
         server_env={**os.environ, **env},
@@ -264,6 +266,8 @@ async def start_editor(
     if configuration is not None:
         client.set_configuration(configuration, section="agentls")
     _fix_code_action_union(client)
+    if prepare is not None:
+        prepare(client)
     editor = Editor(client, root)
     await client.initialize_session(
         types.InitializeParams(

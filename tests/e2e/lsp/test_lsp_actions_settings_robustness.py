@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from pytest_lsp import LanguageClient
 
 from tests.e2e.lsp.editor import Editor, start_editor
 from tests.fakes.anthropic_server import FakeAnthropic, turn
@@ -102,6 +103,52 @@ async def test_an_ask_sent_after_a_settings_change_runs_with_it(
     assert (await ask)["terminalReason"] == "completed"
     shown = [tool["name"] for tool in fake.requests[-1].body["tools"]]
     assert "read_file" in shown and "edit_file" not in shown and "run_command" not in shown
+
+
+def offered(fake: FakeAnthropic) -> list[str]:
+    return [tool["name"] for tool in fake.requests[-1].body["tools"]]
+
+
+async def test_a_mode_chosen_at_start_outlives_the_settings_refreshes(
+    open_editor, fake: FakeAnthropic
+) -> None:
+    asked, release = asyncio.Event(), asyncio.Event()
+
+    def slow_first_answer(client: LanguageClient) -> None:
+        answer = client.protocol.fm.features.pop(types.WORKSPACE_CONFIGURATION)
+        calls: list[object] = []
+
+        @client.feature(types.WORKSPACE_CONFIGURATION)
+        async def slow_at_start(params: types.ConfigurationParams) -> Any:
+            calls.append(params)
+            if len(calls) == 1:  # the start-up refresh waits for this editor's answer
+                asked.set()
+                await release.wait()
+            return answer(params)
+
+    editor: Editor = await open_editor(configuration={"maxTurns": 3}, prepare=slow_first_answer)
+    await asked.wait()
+    choosing = asyncio.ensure_future(editor.command("agentls.setMode", {"mode": "plan"}))
+    release.set()
+    await choosing
+    fake.add(turn("planned"))
+    await editor.ask("plan it", wait=True)
+    assert "read_file" in offered(fake) and "edit_file" not in offered(fake)
+
+    def change(settings: dict[str, Any]) -> None:
+        editor.client.set_configuration(settings, section="agentls")
+        editor.client.workspace_did_change_configuration(
+            types.DidChangeConfigurationParams(settings=None)
+        )
+
+    change({"maxTurns": 4})  # another setting: the chosen mode stands
+    fake.add(turn("still planning"))
+    await editor.ask("again", wait=True)
+    assert "edit_file" not in offered(fake)
+    change({"maxTurns": 4, "mode": "default"})  # the mode setting itself: the newer choice
+    fake.add(turn("editing"))
+    await editor.ask("now edit", wait=True)
+    assert "edit_file" in offered(fake)
 
 
 async def test_bad_command_arguments_are_invalid_params(editor: Editor) -> None:
