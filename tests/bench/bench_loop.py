@@ -6,6 +6,7 @@ string; call N returns the final text. us/turn = wall time / (N+1).
 
     python -m tests.bench.bench_loop --n 50 --reps 5
     python -m tests.bench.bench_loop --n 500 --profile 25   # where a turn's time goes
+    python -m tests.bench.bench_loop --n 500 --ablate       # what each part costs, taken away
 """
 
 from __future__ import annotations
@@ -99,9 +100,14 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--profile", type=int, metavar="ROWS", default=0,
                         help="cProfile the runs instead; print the top ROWS")  # fmt: skip
+    parser.add_argument("--ablate", action="store_true",
+                        help="measure again with parts taken away, one after another")  # fmt: skip
     args = parser.parse_args()
     if args.profile:
         profile(args.n, args.reps, args.profile)
+        return
+    if args.ablate:
+        ablate(args.n, max(args.reps, 5))
         return
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -119,6 +125,47 @@ def main() -> None:
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         "python": sys.version.split()[0],
     }))  # fmt: skip
+
+
+def cpu_per_turn(n: int, reps: int) -> float:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        asyncio.run(one_run(5, root))  # warm-up
+        cpus = [asyncio.run(one_run(n, root))[1] for _ in range(reps)]
+    return statistics.median(cpus) / (n + 1) * 1e6
+
+
+def ablate(n: int, reps: int) -> None:
+    """Where a turn's time goes, without a profiler's distortion: the same runs with one
+    part after another replaced by nothing (in this process only; a bench, not a mode)."""
+    from agentls.runtime import runtime, shaping
+    from agentls.session.log import SessionLog
+
+    def stamp_only(log: SessionLog, event: Any) -> Any:
+        event.seq = log._seq
+        log._seq += 1
+        return event
+
+    async def run_without_timeout(
+        self: runtime.ToolRuntime, intent: Any, tool: Any, args: Any, limit: int
+    ) -> Any:
+        output = await tool.run(args, self.context)
+        return shaping.ok(intent, output.text, limit, dict(output.meta))
+
+    steps: list[tuple[str, Any]] = [
+        ("as shipped", None),
+        ("without writing the session log", lambda: setattr(SessionLog, "append", stamp_only)),
+        ("... nor masking secrets in tool output",
+         lambda: setattr(shaping, "mask_secrets", lambda text: (text, 0))),
+        ("... nor the per-call timeout",
+         lambda: setattr(runtime.ToolRuntime, "_run", run_without_timeout)),
+    ]  # fmt: skip
+    print(f"| N = {n}, {reps} runs | CPU us/turn |")
+    print("|---|---|")
+    for label, take_away in steps:
+        if take_away is not None:
+            take_away()
+        print(f"| {label} | {cpu_per_turn(n, reps):.1f} |", flush=True)
 
 
 def profile(n: int, reps: int, rows: int) -> None:
