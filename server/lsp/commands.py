@@ -132,14 +132,17 @@ def register(server: AgentServer) -> None:
         return CancelResult(session_id=params.session_id, cancelled=cancelled).wire()
 
     @server.command(SESSIONS)
-    def sessions(ls: AgentServer, *args: Any) -> list[dict[str, Any]]:
+    async def sessions(ls: AgentServer, *args: Any) -> list[dict[str, Any]]:
         from agentls.protocol.commands import SessionInfo
 
         if args:
             raise JsonRpcInvalidParams(message=f"{SESSIONS} takes no arguments")
         listed = []
-        for root in ls.roots():
-            for info in ls.store.list(root):
+        # Every session file of the workspace is read: on a thread, the editor served.
+        roots, store = ls.roots(), ls.store
+        stored = await asyncio.to_thread(lambda: [store.list(root) for root in roots])
+        for infos in stored:
+            for info in infos:
                 conversation = ls.manager.get(info.id)
                 listed.append(
                     SessionInfo(
@@ -164,12 +167,12 @@ def register(server: AgentServer) -> None:
         else:
             params = parse(TranscriptParams, args, SHOW_TRANSCRIPT)
         # Editors that cannot pass arguments: the latest session.
-        session_id = latest_session(ls) if params.session_id is None else params.session_id
+        session_id = await latest_session(ls) if params.session_id is None else params.session_id
         try:
             path = ls.store.path_for(session_id)
         except ValueError as exc:
             raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
-        if not path.exists():
+        if not await asyncio.to_thread(path.exists):
             raise JsonRpcInvalidParams(message=f"agentls: no session {session_id}")
         uri = (await asyncio.to_thread(write_transcript, ls, session_id)).as_uri()
         shown = await ls.show_document(uri)
@@ -203,11 +206,13 @@ def register(server: AgentServer) -> None:
         return ModeSet(mode=mode, session_id=params.session_id).wire()
 
 
-def latest_session(server: AgentServer) -> str:
-    """The session asked last in this server, else the newest of the workspace folders."""
+async def latest_session(server: AgentServer) -> str:
+    """The session asked last in this server, else the newest of the workspace folders
+    (their session files read on a thread)."""
     if server.last_session is not None:
         return server.last_session
-    stored = [info for root in server.roots() for info in server.store.list(root)]
+    roots, store = server.roots(), server.store
+    stored = await asyncio.to_thread(lambda: [info for root in roots for info in store.list(root)])
     if not stored:
         raise JsonRpcInvalidParams(message="agentls: no session yet in this workspace")
     return max(stored, key=lambda info: info.created_at).id

@@ -8,6 +8,7 @@ after this command has answered (disk_sync.after_undo).
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,7 +34,7 @@ def register(server: AgentServer) -> None:
             path = ls.store.path_for(params.session_id)
         except ValueError as exc:
             raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
-        if not path.exists():
+        if not await asyncio.to_thread(path.exists):
             raise JsonRpcInvalidParams(message=f"agentls: no session {params.session_id}")
         conversation = ls.manager.get(params.session_id)
         from agentls.conversation.manager import SessionBusy  # loaded by ls.manager
@@ -57,7 +58,8 @@ async def _undo(
     if conversation is not None and isinstance(conversation.workspace, LspWorkspace):
         workspace = conversation.workspace
     else:
-        root = Path(reduce(read_events(path, kinds=("session_started",))).workspace)
+        started = await asyncio.to_thread(read_events, path, kinds=("session_started",))
+        root = Path(reduce(started).workspace)
         workspace = LspWorkspace(ls, root)
     log = conversation.log if conversation is not None else None
     state_dir = ls.store.state_dir

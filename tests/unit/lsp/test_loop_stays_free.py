@@ -314,3 +314,37 @@ async def test_a_resumed_session_reads_its_checkpoints_off_the_loop(
     finally:
         await checkpointer.close()
         log.close()
+
+
+async def test_listing_the_sessions_reads_their_files_off_the_loop(
+    monkeypatch: Any, tmp_path: Path
+) -> None:
+    from agentls.lsp import commands
+
+    root = tmp_path / "ws"
+    root.mkdir()
+    store = SessionStore(tmp_path / "state")
+    session_id, log = store.create(root, "scripted:demo")
+    log.close()
+    server = AgentServer(store)
+    server.roots = lambda: [root]  # type: ignore[method-assign]
+    handlers: dict[str, Any] = {}
+    registry = SimpleNamespace(
+        command=lambda name: lambda handler: handlers.setdefault(name, handler)
+    )
+    commands.register(registry)  # type: ignore[arg-type]
+    real_list = store.list
+    slow = SlowCall(real_list)
+    monkeypatch.setattr(store, "list", slow)
+    listed = await while_slow(slow, handlers[commands.SESSIONS](server))
+    assert [item["sessionId"] for item in listed] == [session_id]
+
+    shown = handlers[commands.SHOW_TRANSCRIPT]  # no id: the newest session, found the same way
+    slow = SlowCall(real_list)
+    monkeypatch.setattr(store, "list", slow)
+    monkeypatch.setattr(server, "show_document", _not_shown)
+    assert (await while_slow(slow, shown(server)))["sessionId"] == session_id
+
+
+async def _not_shown(uri: str) -> bool:
+    return False
