@@ -151,7 +151,7 @@ class AgentlsAgent:
         self, cwd: str | None = None, cursor: str | None = None, **kwargs: Any
     ) -> ListSessionsResponse:
         root = Path(cwd) if cwd else None
-        infos = self.manager.store.list(root)
+        infos = await asyncio.to_thread(self.manager.store.list, root)  # reads every log
         return ListSessionsResponse(
             sessions=[
                 SessionInfo(
