@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import defaultdict, deque
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,6 +43,9 @@ from agentls.conversation.run_builder import (
     make_projector,
 )
 from agentls.conversation.settings import load_settings
+from agentls.mcp.config import McpServerConfig
+from agentls.mcp.tools import PREFIX as MCP_PREFIX
+from agentls.mcp.tools import recorded_definition
 from agentls.permissions.modes import Mode
 from agentls.runtime.registry import ToolRegistry
 from agentls.session import events as ev
@@ -158,9 +161,14 @@ class _Capture:
 
 def _recorded_tools(
     observations: dict[str, deque[ev.ObservationEvent]],
+    external: set[str],
+    servers: Mapping[str, McpServerConfig],
 ) -> list[ToolDefinition[Any]]:
-    def runner(name: str) -> Any:
-        async def run(args: BaseModel, ctx: ToolContext) -> ToolOutput:
+    """The built-in tools and the run's MCP tools (``external``), each giving back what the
+    live run's calls gave, in order."""
+
+    def recorded(name: str) -> Callable[[], Awaitable[ToolOutput]]:
+        async def give() -> ToolOutput:
             queue = observations.get(name)
             if not queue:
                 raise ToolError(ErrorCode.EXECUTION_FAILED, "replay: no recorded result")
@@ -171,9 +179,39 @@ def _recorded_tools(
             message = recorded.content.removeprefix(f"Error ({code.value}): ")
             raise ToolError(code, message, retryable=recorded.retryable)
 
+        return give
+
+    def runner(name: str) -> Any:
+        give = recorded(name)
+
+        async def run(args: BaseModel, ctx: ToolContext) -> ToolOutput:
+            return await give()
+
         return run
 
-    return [dataclasses.replace(tool, run=runner(tool.name)) for tool in BUILTIN_TOOLS]
+    def call(name: str) -> Callable[[dict[str, Any]], Awaitable[ToolOutput]]:
+        give = recorded(name)
+
+        async def run(arguments: dict[str, Any]) -> ToolOutput:
+            return await give()
+
+        return run
+
+    builtin = [dataclasses.replace(tool, run=runner(tool.name)) for tool in BUILTIN_TOOLS]
+    return builtin + [recorded_definition(name, servers, call(name)) for name in sorted(external)]
+
+
+def _external_tools(recorded: Sequence[SessionEvent]) -> set[str]:
+    """The MCP tools the live run had: named by its calls and not refused as unknown."""
+    unknown = {
+        e.call_id for e in recorded
+        if isinstance(e, ev.ObservationEvent) and e.error is ErrorCode.NOT_FOUND
+    }  # fmt: skip
+    return {
+        e.name for e in recorded
+        if isinstance(e, ev.ToolIntent) and e.name.startswith(f"{MCP_PREFIX}__")
+        and e.call_id not in unknown
+    }  # fmt: skip
 
 
 async def replay_session(events: Sequence[SessionEvent]) -> ReplayReport:
@@ -234,7 +272,9 @@ async def _replay_run(
     budget = dataclasses.replace(live.budget, timeout_seconds=None)
     config = dataclasses.replace(live, budget=budget)
     report.configs[run_id] = config
-    registry = ToolRegistry(_recorded_tools(executed))
+    registry = ToolRegistry(
+        _recorded_tools(executed, _external_tools(recorded), settings.mcp_servers)
+    )
     capture = _Capture()
     answers = _RecordedAnswers(decisions)
     local = LocalWorkspace(root)

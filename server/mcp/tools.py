@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,7 @@ from mcp.types import (
 )
 
 from agentls.contracts.tooling import ErrorCode, Risk, ToolError, ToolOutput
+from agentls.mcp.config import McpServerConfig
 from agentls.mcp.connection import McpConnection
 from agentls.mcp.schema import ExternalArguments, arguments_model
 from agentls.workspace.interface import ToolContext, ToolDefinition
@@ -94,16 +96,45 @@ def _definition(
     model: type[ExternalArguments],
 ) -> ToolDefinition[ExternalArguments]:
     server, remote = connection.name, tool.name
-    subject_argument = connection.config.subject_argument
 
-    async def run(args: ExternalArguments, context: ToolContext) -> ToolOutput:
-        result = await connection.call(remote, args.arguments)
+    async def call(arguments: dict[str, Any]) -> ToolOutput:
+        result = await connection.call(remote, arguments)
         text = result_text(result)
         if result.is_error:
             raise ToolError(
                 ErrorCode.EXECUTION_FAILED, f"{remote} on MCP server {server!r} failed: {text}"
             )
         return ToolOutput(text, {"mcpServer": server, "mcpTool": remote})
+
+    annotations = tool.annotations
+    return external_definition(
+        name=name,
+        description=_description(server, tool),
+        schema=schema,
+        model=model,
+        subject_argument=connection.config.subject_argument,
+        where=f"MCP server {server!r} ({connection.config.target()}), tool {remote!r}",
+        read_only=bool(annotations is not None and annotations.read_only_hint),
+        call=call,
+    )
+
+
+def external_definition(
+    *,
+    name: str,
+    description: str,
+    schema: dict[str, Any],
+    model: type[ExternalArguments],
+    subject_argument: str | None,
+    where: str,
+    read_only: bool,
+    call: Callable[[dict[str, Any]], Awaitable[ToolOutput]],
+) -> ToolDefinition[ExternalArguments]:
+    """An external tool as the gate and the model see it: risk `external`, its subject the
+    configured argument or the canonical JSON of all of them."""
+
+    async def run(args: ExternalArguments, context: ToolContext) -> ToolOutput:
+        return await call(args.arguments)
 
     def subject(args: ExternalArguments) -> str:
         if subject_argument is not None:
@@ -120,13 +151,11 @@ def _definition(
         shown = json.dumps(args.arguments, indent=2, ensure_ascii=False)
         if len(shown) > MAX_DETAIL:
             shown = shown[:MAX_DETAIL] + "\n… (cut)"
-        where = connection.config.target()
-        return f"MCP server {server!r} ({where}), tool {remote!r}, arguments:\n{shown}"
+        return f"{where}, arguments:\n{shown}"
 
-    annotations = tool.annotations
     return ToolDefinition(
         name=name,
-        description=_description(server, tool),
+        description=description,
         input_model=model,
         risk=Risk.EXTERNAL,
         run=run,
@@ -135,7 +164,32 @@ def _definition(
         summary=summary,
         detail=detail,
         json_schema=schema,
-        read_only_hint=bool(annotations is not None and annotations.read_only_hint),
+        read_only_hint=read_only,
+    )
+
+
+def recorded_definition(
+    name: str,
+    servers: Mapping[str, McpServerConfig],
+    call: Callable[[dict[str, Any]], Awaitable[ToolOutput]],
+) -> ToolDefinition[ExternalArguments]:
+    """An MCP tool known only from a session log (for replay): any arguments, the subject
+    its server's settings name, and ``call`` giving what was recorded."""
+    server = max(
+        (s for s in servers if name.startswith(_UNSAFE.sub("_", f"{PREFIX}__{s}__"))),
+        key=len,
+        default=None,
+    )
+    schema: dict[str, Any] = {"type": "object"}
+    return external_definition(
+        name=name,
+        description=f"(A tool of the MCP server {server!r}, as recorded.)",
+        schema=schema,
+        model=arguments_model(name, schema),
+        subject_argument=servers[server].subject_argument if server is not None else None,
+        where=f"MCP server {server!r} (recorded), tool {name!r}",
+        read_only=False,
+        call=call,
     )
 
 

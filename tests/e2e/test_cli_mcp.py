@@ -103,6 +103,36 @@ def test_a_rule_allows_a_call(cli: Cli, tmp_path: Path) -> None:
     assert decisions(cli)[0]["source"] == "allow rule mcp__test__add"
 
 
+def test_a_session_with_mcp_calls_replays_with_the_same_decisions(cli: Cli, tmp_path: Path) -> None:
+    configure(cli, {"test": {**stdio_config(), "subjectArgument": "text"}})
+    model = script(tmp_path, [
+        {"toolCalls": [ADD, {"name": "mcp__test__echo", "input": {"text": "hello"}},
+                       {"name": "mcp__test__echo", "input": {"text": "other"}},
+                       {"name": "mcp__test__nothing", "input": {}}]},
+        {"expect": {"lastToolResultContains": "the user denied"}, "text": "done"},
+    ])  # fmt: skip
+    proc = cli.run("ask", "add", "--model", model,
+                   "--allow", "mcp__test__add", "--allow", "mcp__test__echo(hello)")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert [o.get("error") for o in observations(cli)] == [
+        None, None, "permission_denied", "not_found"
+    ]  # fmt: skip
+    path = cli.session_files()[0]
+    same = cli.run("replay", path.stem)
+    assert same.returncode == 0, same.stdout + same.stderr
+    assert "same decisions" in same.stdout and "4 tool call" in same.stdout
+
+    # Without its subject argument the echo rule no longer covers the call: a divergence.
+    events = [json.loads(line) for line in path.read_text().splitlines()]
+    for event in events:
+        if event["kind"] == "run_started":
+            del event["settings"]["mcpServers"]["test"]["subjectArgument"]
+    path.write_text("".join(json.dumps(e) + "\n" for e in events))
+    diverged = cli.run("replay", path.stem)
+    assert diverged.returncode == 1, diverged.stdout + diverged.stderr
+    assert "first divergence" in diverged.stdout
+
+
 def test_a_crash_is_a_clear_error_restarted_once_then_left_out(cli: Cli, tmp_path: Path) -> None:
     marker = tmp_path / "starts.txt"
     configure(cli, {"test": stdio_config(env={"MCP_FAKE_MARKER": str(marker)})})
