@@ -32,6 +32,7 @@ from agentls.permissions.modes import is_visible
 from agentls.permissions.policy import PermissionPolicy
 from agentls.permissions.rules import Rule
 from agentls.runtime import shaping
+from agentls.runtime.deadlines import CallDeadlines
 from agentls.runtime.registry import ToolRegistry
 from agentls.runtime.subjects import strictest
 from agentls.session import events as ev
@@ -90,6 +91,7 @@ class ToolRuntime:
         self._crashes = 0
         self._failures = 0
         self._approval_lock = asyncio.Lock()
+        self._deadlines = CallDeadlines()
         # Observations of the current batch, kept so an abort can close the rest.
         self.completed: dict[str, Observation] = {}
 
@@ -274,22 +276,24 @@ class ToolRuntime:
     async def _run(
         self, intent: ToolIntent, tool: ToolDefinition[Any], args: BaseModel, limit: int
     ) -> Observation:
+        deadline = self._deadlines.start(self.call_timeout_seconds)
+        timed_out = False
         try:
-            async with asyncio.timeout(self.call_timeout_seconds):
+            try:
                 output = await tool.run(args, self.context)
+            finally:  # however the call ends, its limit goes with it
+                timed_out = deadline is not None and deadline.end()
+        except asyncio.CancelledError:
+            if not timed_out:
+                raise  # the run was cancelled, not just this call
+            return self._timed_out(intent, tool)
         except ToolError as exc:
+            if timed_out:
+                return self._timed_out(intent, tool)
             return self._tool_error(intent, exc)
-        except TimeoutError:
-            return self._failure(
-                intent,
-                shaping.error(
-                    intent,
-                    ErrorCode.TIMEOUT,
-                    f"{tool.name} did not finish within {self.call_timeout_seconds:g} s",
-                    retryable=True,
-                ),
-            )
         except Exception as exc:  # a tool bug or a broken workspace, not the model's fault
+            if timed_out:
+                return self._timed_out(intent, tool)
             log.exception("tool %s crashed", tool.name)
             self._crashes += 1
             if self._crashes >= CRASHES_BEFORE_STOP:
@@ -300,8 +304,21 @@ class ToolRuntime:
                 intent,
                 shaping.error(intent, ErrorCode.EXECUTION_FAILED, f"{tool.name} crashed: {exc!r}"),
             )
+        if timed_out:  # the tool swallowed its cancellation
+            return self._timed_out(intent, tool)
         self._crashes = self._failures = 0
         return shaping.ok(intent, output.text, limit, dict(output.meta))
+
+    def _timed_out(self, intent: ToolIntent, tool: ToolDefinition[Any]) -> Observation:
+        return self._failure(
+            intent,
+            shaping.error(
+                intent,
+                ErrorCode.TIMEOUT,
+                f"{tool.name} did not finish within {self.call_timeout_seconds:g} s",
+                retryable=True,
+            ),
+        )
 
     def _tool_error(self, intent: ToolIntent, exc: ToolError) -> Observation:
         observation = shaping.error(

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest, Verdict
 from agentls.contracts.observer import NullObserver
@@ -224,6 +227,49 @@ async def test_per_call_timeout(tmp_path: Path) -> None:
     rt, _ = runtime(tmp_path, make_tools(gates), call_timeout=0.1)
     obs = await rt.execute(ToolIntent("c1", "wait_read", {"name": "never"}), 1)
     assert obs.error is ErrorCode.TIMEOUT and obs.retryable
+
+
+async def test_calls_running_together_each_time_out_and_the_run_goes_on(tmp_path: Path) -> None:
+    gates = Gates()
+    rt, _ = runtime(tmp_path, make_tools(gates), call_timeout=0.1)
+    both = [
+        ToolIntent("c1", "wait_read", {"name": "a"}),
+        ToolIntent("c2", "wait_read", {"name": "b"}),
+    ]
+    observed = await rt.execute_batch(both, 1)
+    assert [o.error for o in observed] == [ErrorCode.TIMEOUT, ErrorCode.TIMEOUT]
+    assert asyncio.current_task().cancelling() == 0  # type: ignore[union-attr]
+    after = await rt.execute(ToolIntent("c3", "echo", {"text": "next"}), 2)
+    assert after.ok and after.content == "echo: next"
+
+
+async def test_a_tool_that_ignores_its_cancellation_still_times_out(tmp_path: Path) -> None:
+    async def stubborn(args: EchoInput, ctx: ToolContext) -> ToolOutput:
+        with contextlib.suppress(asyncio.CancelledError):  # carries on as if nothing happened
+            await asyncio.Event().wait()
+        return ToolOutput("finished anyway")
+
+    tool = ToolDefinition(
+        "stubborn", "Ignore cancellation.", EchoInput, Risk.READ, stubborn, "none",
+        lambda a: a.text, lambda a: a.text,
+    )  # fmt: skip
+    rt, _ = runtime(tmp_path, [tool], call_timeout=0.1)
+    observed = await rt.execute(ToolIntent("c1", "stubborn", {"text": "x"}), 1)
+    assert observed.error is ErrorCode.TIMEOUT
+    assert asyncio.current_task().cancelling() == 0  # type: ignore[union-attr]
+
+
+async def test_cancelling_the_run_during_a_call_is_not_a_timeout(tmp_path: Path) -> None:
+    gates = Gates()
+    rt, audit = runtime(tmp_path, make_tools(gates))
+    calling = asyncio.ensure_future(rt.execute(ToolIntent("c1", "wait_read", {"name": "g"}), 1))
+    entered, _ = gates.pair("g")
+    await entered.wait()
+    calling.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await calling
+    (recorded,) = [e for e in audit.events if e["kind"] == "observation"]
+    assert recorded["error"] == "cancelled"
 
 
 async def test_tool_error_keeps_code_and_retryable(tmp_path: Path) -> None:
