@@ -63,6 +63,8 @@ def test_neovim_checkhealth_passes_from_a_plugin_manager_folder(
     assert "- OK: model anthropic:claude-sonnet-4-5: ANTHROPIC_API_KEY is set" in report
     assert "- OK: ready to ask" in report
     assert "ERROR" not in report and KEY not in report
+    # Each language server the doctor knows: used, or why not and how to install it.
+    assert "- INFO: language server gopls not used: gopls was not found on PATH; install it: " in report
 
 
 @pytest.mark.skipif(NVIM is None, reason="neovim is not installed")

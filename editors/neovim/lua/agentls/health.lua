@@ -80,13 +80,15 @@ function M.check()
   local sandbox = (report.sandbox.on and 'on: ' or 'off: ') .. report.sandbox.detail
   h.info('sandbox ' .. sandbox)
   h.info('state ' .. report.folders.state .. ', config ' .. report.folders.config)
-  local servers = {}
   for _, server in ipairs(report.languageServers or {}) do
-    if server.found then
-      table.insert(servers, server.name)
+    if server.wouldRun then
+      h.ok('language server ' .. server.name .. ' for ' .. table.concat(server.filePatterns, ' ')
+        .. ' (' .. (server.path or server.command) .. ')')
+    else
+      h.info('language server ' .. server.name .. ' not used: ' .. (server.reason or 'off')
+        .. (server.install and ('; install it: ' .. server.install) or ''))
     end
   end
-  h.info('language servers on PATH: ' .. (#servers > 0 and table.concat(servers, ', ') or 'none'))
   local running = ok and agentls.language_status and agentls.language_status() or ''
   if running ~= '' then
     h.info('running for this Neovim: ' .. running:gsub('^agentls: ', ''))
