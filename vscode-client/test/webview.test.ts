@@ -7,7 +7,7 @@ import { runEndNumbers } from '../src/chat/numbers';
 import { reduce } from '../src/chat/reducer';
 import { contextLabel } from '../src/client/asks';
 import { sessionLabel, undoSummary, whenText } from '../src/commands/sessionLabels';
-import { asAgentEvent } from '../src/protocol';
+import { asAgentEvent, type UndoResult } from '../src/protocol';
 import { renderMarkdown } from '../src/webview/markdown';
 
 describe('chat webview', () => {
@@ -64,11 +64,15 @@ describe('chat webview', () => {
   });
 
   it('says what an undo did', () => {
-    assert.equal(undoSummary({ turn: 2, restored: ['a.py'], removed: ['t.py'], conflicts: [] }), 'Undid turn 2: restored a.py; removed t.py.');
-    assert.equal(undoSummary({ turn: 1, restored: [], removed: [], conflicts: [] }), 'Undid turn 1: nothing had changed.');
-    assert.match(undoSummary({ turn: 3, restored: [], removed: [], conflicts: ['a.py'] }), /stopped: a.py changed since/);
+    // As the server answers agentls.undo (UndoResult in docs/protocol.schema.json).
+    const undone = (turn: number, more: Partial<UndoResult>): UndoResult => ({
+      turn, turns: [turn], ask: false, runId: null, restored: [], removed: [], conflicts: [], done: true, ...more,
+    });
+    assert.equal(undoSummary(undone(2, { restored: ['a.py'], removed: ['t.py'] })), 'Undid turn 2: restored a.py; removed t.py.');
+    assert.equal(undoSummary(undone(1, {})), 'Undid turn 1: nothing had changed.');
+    assert.match(undoSummary(undone(3, { conflicts: ['a.py'], done: false })), /stopped: a.py changed since/);
     assert.equal(
-      undoSummary({ turn: 1, turns: [1, 2], ask: true, restored: ['a.py'], removed: ['copy.py'], conflicts: [] }),
+      undoSummary(undone(2, { turns: [1, 2], ask: true, runId: 'run-1', restored: ['a.py'], removed: ['copy.py'] })),
       'Undid the last ask (turns 1–2): restored a.py; removed copy.py.',
     );
   });

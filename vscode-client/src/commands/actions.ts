@@ -8,9 +8,9 @@ import type { ChatStore } from '../chat/store';
 import type { AgentConnection } from '../client/connection';
 import { errorText } from '../client/connection';
 import { trackAsk } from '../client/asks';
-import { APPROVAL_ANSWER_OF, type ApprovalTitle, type AskParams, type AskStarted, COMMANDS, MODES, type Range } from '../protocol';
+import { APPROVAL_ANSWER_OF, type ApprovalTitle, type AskParams, type AskStarted, COMMANDS, MODES, type Range, type UndoResult } from '../protocol';
 import { fixPrompt, pickProblem, selectedLines } from './problems';
-import { sessionLabel, type UndoResult, undoSummary } from './sessionLabels';
+import { sessionLabel, undoSummary } from './sessionLabels';
 
 export interface ActionDeps {
   connection: AgentConnection;

@@ -1,35 +1,11 @@
 // `agentls.doctor`'s report (the same as `agentls doctor --json`) as markdown.
 // Free of `vscode`, so it is unit-tested.
 
-interface Report {
-  version: string;
-  python: { version: string; executable: string };
-  workspace: string | null;
-  model: { id: string | null; keyVariable: string | null; keySet: boolean | null; baseUrl?: string | null };
-  ripgrep: { found: boolean; path: string | null; version: string | null };
-  sandbox: { on: boolean; detail: string };
-  folders: { state: string; config: string };
-  settings: Record<string, { path: string; exists: boolean; trusted?: boolean | null; error?: string }>;
-  mcpServers: string[];
-  languageServers: LanguageServer[];
-  editors: { editor: string; path: string; version: string | null }[];
-  blocking: string[];
-  warnings: string[];
-  ok: boolean;
-}
-
-interface LanguageServer {
-  name: string;
-  found: boolean;
-  version: string | null;
-  wouldRun?: boolean;
-  reason?: string | null;
-  install?: string | null;
-}
+import type { DoctorReport, LanguageServerInfo, SettingsFileState } from '../protocol';
 
 /** agentls's own servers: those that would run, then each that would not, why and how to install it. */
-function languageServerRows(servers: LanguageServer[]): string[] {
-  const runs = (s: LanguageServer) => s.wouldRun ?? s.found;
+function languageServerRows(servers: LanguageServerInfo[]): string[] {
+  const runs = (s: LanguageServerInfo) => s.wouldRun;
   const running = servers.filter(runs).map((s) => `${s.name} ${s.version ?? ''}`.trim());
   const rows = [`| language servers | ${running.join(', ') || 'none would run'} |`];
   for (const s of servers.filter((server) => !runs(server))) {
@@ -40,13 +16,14 @@ function languageServerRows(servers: LanguageServer[]): string[] {
 }
 
 export function renderDoctor(data: unknown, clientVersion: string): string {
-  const r = data as Report;
+  const r = data as DoctorReport;
   if (!r || typeof r !== 'object' || typeof r.version !== 'string') {
     return '# agentls doctor\n\nThe server sent no report.\n';
   }
   const key =
     r.model.keySet === null ? 'no key needed' : `\`${r.model.keyVariable}\` ${r.model.keySet ? 'is set' : '**is not set**'}`;
-  const settings = Object.entries(r.settings).map(([scope, s]) => {
+  const files = Object.entries(r.settings).filter((entry): entry is [string, SettingsFileState] => entry[1] !== undefined);
+  const settings = files.map(([scope, s]) => {
     const trust = s.trusted === true ? ', approved' : s.trusted === false ? ', **not approved** (`agentls trust`)' : '';
     return `| ${scope} settings | \`${s.path}\`: ${s.exists ? 'present' : 'none'}${trust}${s.error ? `, **error**: ${s.error}` : ''} |`;
   });

@@ -1,5 +1,5 @@
 // How a stored session reads in a picker. Pure.
-import type { SessionInfo } from '../protocol';
+import type { SessionInfo, UndoResult } from '../protocol';
 
 export interface SessionLabel {
   label: string;
@@ -26,20 +26,11 @@ export function sessionLabel(info: SessionInfo, now: Date = new Date()): Session
   };
 }
 
-export interface UndoResult {
-  turn: number;
-  turns?: number[]; // every turn the undo put back (a whole ask)
-  ask?: boolean; // true when the last ask was undone, not one turn by number
-  restored: string[];
-  removed: string[];
-  conflicts: string[];
-}
-
 function undoneWhat(result: UndoResult): string {
   if (!result.ask) {
     return `turn ${result.turn}`;
   }
-  const turns = result.turns ?? [result.turn];
+  const turns = result.turns.length > 0 ? result.turns : [result.turn];
   const span = turns.length > 1 ? `turns ${turns[0]}–${turns[turns.length - 1]}` : `turn ${turns[0]}`;
   return `the last ask (${span})`;
 }
