@@ -66,6 +66,9 @@ class SessionStore:
     def __init__(self, state_dir: Path) -> None:
         self.state_dir = state_dir
         self.sessions_dir = state_dir / "sessions"
+        # Each listed session's summary, by its file's size and change time: a session
+        # picker lists every session again and again, and most of them are idle.
+        self._summaries: dict[Path, tuple[tuple[int, int], float, SessionInfo]] = {}
 
     def path_for(self, session_id: str) -> Path:
         if not _ID_PATTERN.fullmatch(session_id):
@@ -117,18 +120,32 @@ class SessionStore:
         except FileNotFoundError:
             return []
         for path in paths:
-            try:
-                events = read_events(path, _SUMMARY_KINDS)
-            except (OSError, SessionFormatError) as exc:
-                logger.warning("skipping session %s: %s", path.name, exc)
-                continue
-            if not events:
-                continue
-            info = _summarise(path.stem, events)
-            if wanted is None or info.workspace == wanted:
-                found.append((events[0].ts, info))
+            summary = self._summary(path)
+            if summary is not None and (wanted is None or summary[1].workspace == wanted):
+                found.append(summary)
         found.sort(key=lambda pair: (pair[0], pair[1].id), reverse=True)
         return [info for _, info in found]
+
+    def _summary(self, path: Path) -> tuple[float, SessionInfo] | None:
+        """When the session started and its summary; read again only when the file changed."""
+        try:
+            stat = path.stat()
+        except OSError:
+            return None  # gone since the folder was read
+        version = (stat.st_size, stat.st_mtime_ns)
+        cached = self._summaries.get(path)
+        if cached is not None and cached[0] == version:
+            return cached[1], cached[2]
+        try:
+            events = read_events(path, _SUMMARY_KINDS)
+        except (OSError, SessionFormatError) as exc:
+            logger.warning("skipping session %s: %s", path.name, exc)
+            return None
+        if not events:
+            return None
+        info = _summarise(path.stem, events)
+        self._summaries[path] = (version, events[0].ts, info)
+        return events[0].ts, info
 
 
 def _summarise(session_id: str, events: list[SessionEvent]) -> SessionInfo:

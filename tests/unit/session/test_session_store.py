@@ -81,6 +81,33 @@ def test_list_is_newest_first_filtered_by_workspace(tmp_path: Path) -> None:
     assert [i.id for i in store.list(ws_b)] == [other]
 
 
+def test_listing_again_reads_only_the_sessions_that_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agentls.session import store as store_module
+
+    store = SessionStore(tmp_path / "state")
+    idle, log = store.create(tmp_path, "m")
+    log.close()
+    busy, busy_log = store.create(tmp_path, "m")
+    read: list[str] = []
+
+    def counted(path: Path, kinds: object = None) -> list[ev.Event]:
+        read.append(path.stem)
+        return read_events(path, kinds)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store_module, "read_events", counted)
+    assert {i.id for i in store.list()} == {idle, busy}
+    assert sorted(read) == sorted([idle, busy])
+    read.clear()
+    assert {i.id for i in store.list()} == {idle, busy}
+    assert read == []  # nothing changed: nothing read
+    with busy_log:
+        busy_log.append(ev.RunStarted(run="r1", prompt="now running"))
+    (again,) = [i for i in store.list() if i.id == busy]
+    assert read == [busy] and (again.runs, again.first_prompt) == (1, "now running")
+
+
 def test_list_of_an_empty_state_dir_is_empty(tmp_path: Path) -> None:
     assert SessionStore(tmp_path / "nothing").list() == []
 
