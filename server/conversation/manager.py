@@ -416,10 +416,10 @@ class ConversationManager:
 
         The provider is made first, so a missing key fails before anything is written.
         """
-        if session_id is not None and session_id in self.conversations:
-            return self.conversations[session_id]
-        provider = self._provider(settings)
-        opened = self._open_log(workspace.root, settings, session_id)
+        known = self._known(session_id)
+        if known is not None:
+            return known
+        provider, opened = self._provider_and_log(workspace.root, settings, session_id)
         return self._conversation(
             workspace, settings, provider, opened, edits_reviewed_by_workspace
         )
@@ -434,18 +434,23 @@ class ConversationManager:
     ) -> Conversation:
         """As `open`, the provider made (its SDK imported) and the session log made or read
         (a resumed one whole) on a thread."""
-        if session_id is not None and session_id in self.conversations:
-            return self.conversations[session_id]
+        known = self._known(session_id)
+        if known is not None:
+            return known
         provider, opened = await asyncio.to_thread(
             self._provider_and_log, workspace.root, settings, session_id
         )
-        if session_id is not None and session_id in self.conversations:  # opened meanwhile
+        known = self._known(session_id)
+        if known is not None:  # opened meanwhile
             opened[1].close()
             opened[3].close()
-            return self.conversations[session_id]
+            return known
         return self._conversation(
             workspace, settings, provider, opened, edits_reviewed_by_workspace
         )
+
+    def _known(self, session_id: str | None) -> Conversation | None:
+        return None if session_id is None else self.get(session_id)
 
     def _provider_and_log(
         self, root: Path, settings: Settings, session_id: str | None

@@ -80,19 +80,19 @@ def _load_core() -> None:
 
 
 async def _apply(server: AgentServer, *layers: Any) -> None:
-    from agentls.lsp.settings import merge_face_settings, merge_settings
+    from agentls.lsp.settings import merge_settings
 
     try:
         settings = merge_settings(*layers)
-        face = merge_face_settings(*layers)
     except ConfigError as exc:
         server.tell(
             f"agentls: {exc}. The previous settings stay in force.", types.MessageType.Error
         )
         return
     chosen = server.modes.after_settings(layers)
-    if chosen is not None:  # agentls.setMode's choice outlives refreshes that keep the mode
+    if chosen is not None and chosen is not settings.permissions.mode:
+        # agentls.setMode's choice outlives refreshes that keep the mode setting
         layers = (*layers, {"mode": chosen.value})
         settings = merge_settings(*layers)
-    server.editor.face = face
+    server.editor.face = settings.face
     await server.apply_settings_async(settings, list(layers))
