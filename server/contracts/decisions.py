@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 
 from agentls.contracts.tooling import Risk
+from agentls.contracts.values import value
 
 
 class Verdict(StrEnum):
@@ -29,7 +29,7 @@ class ApprovalAnswer(StrEnum):
         return self in (ApprovalAnswer.ALLOW_ALWAYS, ApprovalAnswer.ALLOW_ALWAYS_WORKSPACE)
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class PolicyDecision:
     """What the rules and the mode say about one call, before any person is asked."""
 
@@ -40,7 +40,7 @@ class PolicyDecision:
     person_only: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class ApprovalRequest:
     """One question to a person: may this call run?"""
 
@@ -55,7 +55,7 @@ class ApprovalRequest:
     person_only: bool = False  # see PolicyDecision.person_only
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class RuntimeDecision:
     """The final word on one call, as written to the log."""
 

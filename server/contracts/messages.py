@@ -1,23 +1,25 @@
 """Conversation messages and their content blocks.
 
-Plain frozen dataclasses: they are built and read on every turn, so they stay
+Immutable value classes (`values.value`): they are built and read on every turn, so they stay
 cheap; the session log converts them to and from dicts.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal
+
+from agentls.contracts.values import value
 
 Role = Literal["user", "assistant"]
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class TextBlock:
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class ThinkingBlock:
     """Kept verbatim (signature included) so it can be sent back unchanged."""
 
@@ -26,7 +28,7 @@ class ThinkingBlock:
     redacted_data: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class ToolUseBlock:
     id: str
     name: str
@@ -38,7 +40,7 @@ class ToolUseBlock:
 INVALID_JSON_KEY = "__invalid_json__"
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class ToolResultBlock:
     tool_use_id: str
     content: str
@@ -48,7 +50,7 @@ class ToolResultBlock:
 ContentBlock = TextBlock | ThinkingBlock | ToolUseBlock | ToolResultBlock
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Message:
     role: Role
     content: tuple[ContentBlock, ...] = field(default_factory=tuple)

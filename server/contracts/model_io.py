@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Literal
 
 from agentls.contracts.messages import ContentBlock, Message
 from agentls.contracts.usage import Usage
+from agentls.contracts.values import value
 
 StopReason = Literal[
     "end_turn", "tool_use", "max_tokens", "stop_sequence", "refusal", "pause_turn", "other"
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class ToolSpec:
     """A tool as the model sees it: a definition, never the code."""
 
@@ -24,7 +24,7 @@ class ToolSpec:
     input_schema: dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class ModelInput:
     system: str
     messages: Sequence[Message]
@@ -39,38 +39,38 @@ class ModelInput:
 # A provider yields these in order; the last one is always MessageDone.
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class TextDelta:
     index: int
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class ThinkingDelta:
     index: int
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class ToolUseStarted:
     index: int
     id: str
     name: str
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class ToolInputDelta:
     index: int
     partial_json: str
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class BlockFinished:
     index: int
     block: ContentBlock
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class MessageDone:
     message: Message
     stop_reason: StopReason

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Literal
 
 from agentls.contracts.model_io import StopReason
 from agentls.contracts.usage import Usage
+from agentls.contracts.values import value
 
 
 class TerminalReason(StrEnum):
@@ -37,7 +37,7 @@ EXIT_USAGE = 2
 BudgetLimit = Literal["tokens", "cost_usd", "turns", "wall_seconds"]
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class BudgetOverrun:
     """Which limit was hit and by how much (``used - limit``)."""
 
@@ -58,7 +58,7 @@ class BudgetOverrun:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class RunResult:
     reason: TerminalReason
     text: str

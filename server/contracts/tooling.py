@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import StrEnum
 from typing import Any
+
+from agentls.contracts.values import value
 
 
 class Risk(StrEnum):
@@ -25,7 +27,7 @@ class ErrorCode(StrEnum):
     CANCELLED = "cancelled"
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class ToolIntent:
     """The model asked for this call; nothing has been decided yet."""
 
@@ -34,7 +36,7 @@ class ToolIntent:
     input: dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Observation:
     """What came of one tool call; goes back to the model as a tool_result."""
 
@@ -60,7 +62,7 @@ class ToolError(Exception):
         self.retryable = retryable
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class ToolOutput:
     """A tool's successful result: text for the model plus facts for the log."""
 

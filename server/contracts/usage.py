@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from agentls.contracts.values import value
 
-@dataclass(frozen=True, slots=True)
+
+@value
 class Usage:
     input_tokens: int = 0
     output_tokens: int = 0

@@ -74,6 +74,8 @@ class ScriptedProvider:
         self._turns = list(turns)
         self._name = name
         self.calls: list[RecordedCall] = []
+        self._last_tools: object = None
+        self._last_names: tuple[str, ...] = ()
 
     @classmethod
     def from_file(cls, spec: str) -> ScriptedProvider:
@@ -101,13 +103,11 @@ class ScriptedProvider:
     async def stream(self, request: ModelInput) -> AsyncIterator[ModelEvent]:
         index = len(self.calls)
         messages = request.messages
+        tools = request.tools
+        if tools is not self._last_tools:  # the same list turn after turn: named once
+            self._last_tools, self._last_names = tools, tuple([t.name for t in tools])
         self.calls.append(
-            RecordedCall(
-                index,
-                len(messages),
-                tuple(t.name for t in request.tools),
-                messages[-1] if messages else None,
-            )
+            RecordedCall(index, len(messages), self._last_names, messages[-1] if messages else None)
         )
         if index >= len(self._turns):
             raise ModelError(
@@ -116,10 +116,12 @@ class ScriptedProvider:
                 kind=ModelErrorKind.SCRIPT,
             )
         turn = self._turns[index]
-        _check_expectations(turn.get("expect"), request, index)
-        delay = float(turn.get("delaySeconds", 0))
-        if delay > 0:
-            await asyncio.sleep(delay)
+        if "expect" in turn:
+            _check_expectations(turn["expect"], request, index)
+        if "delaySeconds" in turn:
+            delay = float(turn["delaySeconds"])
+            if delay > 0:
+                await asyncio.sleep(delay)
         error = turn.get("error")
         if error is not None:
             raise ModelError(
@@ -204,22 +206,24 @@ def _render_turn(turn: dict[str, Any], index: int, message_count: int) -> list[M
     text = turn.get("text")
     if text:
         text_block = TextBlock(str(text))
-        for chunk in _chunks(text_block.text):
-            events.append(TextDelta(len(blocks), chunk))
-        events.append(BlockFinished(len(blocks), text_block))
+        position = len(blocks)
+        events += [TextDelta(position, chunk) for chunk in _chunks(text_block.text)]
+        events.append(BlockFinished(position, text_block))
         blocks.append(text_block)
-    for number, call in enumerate(turn.get("toolCalls", [])):
+    calls = turn.get("toolCalls")
+    for number, call in enumerate(calls or ()):
+        given = call.get("input")
         use = ToolUseBlock(
             str(call.get("id") or f"toolu_scripted_{index}_{number}"),
             str(call["name"]),
-            dict(call.get("input", {})),
+            {} if given is None else dict(given),
         )
-        events.append(ToolUseStarted(len(blocks), use.id, use.name))
-        events.append(ToolInputDelta(len(blocks), orjson.dumps(use.input).decode()))
-        events.append(BlockFinished(len(blocks), use))
+        position = len(blocks)
+        events.append(ToolUseStarted(position, use.id, use.name))
+        events.append(ToolInputDelta(position, orjson.dumps(use.input).decode()))
+        events.append(BlockFinished(position, use))
         blocks.append(use)
-    has_calls = any(isinstance(b, ToolUseBlock) for b in blocks)
-    stop: StopReason = turn.get("stopReason") or ("tool_use" if has_calls else "end_turn")
+    stop: StopReason = turn.get("stopReason") or ("tool_use" if calls else "end_turn")
     usage = _usage(turn.get("usage"), message_count, blocks)
     events.append(MessageDone(Message("assistant", tuple(blocks)), stop, usage))
     return events
