@@ -33,18 +33,37 @@ def test_ruff_lint_and_format() -> None:
     assert fmt.returncode == 0, fmt.stdout + fmt.stderr
 
 
-def test_mypy_strict_on_server_and_tools(tmp_path: Path) -> None:
+def _agentls_tree(where: Path) -> None:
     # The package is `agentls` but lives in server/ (and tools/): give mypy a
     # tree under the real name, made of links, so it checks the files in place.
-    tree = tmp_path / "agentls"
+    tree = where / "agentls"
     tree.mkdir()
     for entry in (ROOT / "server").iterdir():
         if entry.name != "__pycache__":
             os.symlink(entry, tree / entry.name)
     os.symlink(ROOT / "tools", tree / "tools")
+
+
+def test_mypy_strict_on_server_and_tools(tmp_path: Path) -> None:
+    _agentls_tree(tmp_path)
     cache = ROOT / ".mypy_cache"
     result = subprocess.run(
         [_tool("mypy"), "--strict", "--cache-dir", str(cache), "-p", "agentls"],
         cwd=tmp_path, capture_output=True, text=True,
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_value_classes_are_frozen_to_the_type_checker(tmp_path: Path) -> None:
+    # @value classes skip the frozen dataclass's run-time guard for speed; mypy is the guard.
+    _agentls_tree(tmp_path)
+    snippet = tmp_path / "assigns.py"
+    snippet.write_text(
+        "from agentls.contracts.usage import Usage\nusage = Usage(1, 2)\nusage.input_tokens = 3\n"
+    )
+    result = subprocess.run(
+        [_tool("mypy"), "--strict", "--cache-dir", str(ROOT / ".mypy_cache"), str(snippet)],
+        cwd=tmp_path, capture_output=True, text=True,
+    )  # fmt: skip
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert 'Property "input_tokens" defined in "Usage" is read-only' in result.stdout
