@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from agentls.context.elision import elide_message
 from agentls.context.estimate import Calibration, measure, message_tokens, tools_tokens
@@ -30,10 +29,11 @@ from agentls.context.summary import head_message, summary_request
 from agentls.contracts.messages import Message, ToolResultBlock, ToolUseBlock
 from agentls.contracts.model_io import ModelInput, ToolSpec
 from agentls.contracts.usage import Usage
+from agentls.contracts.values import value
 from agentls.session.events import ContextProjected
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Projection:
     request: ModelInput
     estimated_tokens: int
@@ -42,7 +42,7 @@ class Projection:
     changed: ContextProjected | None
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class CompactionJob:
     start: int  # the previous cut: messages start..cut-1 are new to the summary
     cut: int

@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from agentls.contracts.outcomes import BudgetOverrun, TerminalReason
 from agentls.contracts.tooling import ToolIntent
+from agentls.contracts.values import value
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class RunAgain:
     """The model asked for tools: run them, then infer again."""
 
     intents: tuple[ToolIntent, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Finish:
     reason: TerminalReason
     detail: str = ""

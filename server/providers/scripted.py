@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -54,12 +53,13 @@ from agentls.contracts.model_io import (
     ToolUseStarted,
 )
 from agentls.contracts.usage import Usage
+from agentls.contracts.values import value
 
 BUILTIN_SCRIPTS = {"demo": "data/demo/script.json"}
 _STOP_REASONS = {"end_turn", "tool_use", "max_tokens", "stop_sequence", "refusal", "pause_turn"}
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class RecordedCall:
     """What the model was shown on one call (cheap: no copy of the history)."""
 
