@@ -111,21 +111,36 @@ class ServerChoice:
     why_missing: str = ""
 
 
+@lru_cache(maxsize=1)
+def _defaults() -> dict[str, LanguageServerConfig]:
+    """DEFAULT_SERVERS validated once per process (the configs are frozen; only read)."""
+    return {name: LanguageServerConfig.model_validate(raw) for name, raw in DEFAULT_SERVERS.items()}
+
+
 def effective_servers(
     settings: Mapping[str, LanguageServerConfig | None], path_env: str | None = None
 ) -> list[ServerChoice]:
     """The defaults merged with the settings, each resolved on PATH."""
-    merged: dict[str, LanguageServerConfig | None] = {
-        name: LanguageServerConfig.model_validate(raw) for name, raw in DEFAULT_SERVERS.items()
-    }
-    merged.update(settings)
+    path = path_env if path_env is not None else os.environ.get("PATH")
+    if not settings:  # most sessions: the defaults alone, the same for every session
+        return list(_default_choices(path))
+    return _choose(settings, path)
+
+
+@lru_cache(maxsize=8)
+def _default_choices(path_env: str | None) -> tuple[ServerChoice, ...]:
+    return tuple(_choose({}, path_env))
+
+
+def _choose(
+    settings: Mapping[str, LanguageServerConfig | None], path_env: str | None
+) -> list[ServerChoice]:
+    merged: dict[str, LanguageServerConfig | None] = {**_defaults(), **settings}
     choices = []
     for name, config in merged.items():
         if config is None or not config.enabled:
             continue
-        executable = _which(
-            config.command, path_env if path_env is not None else os.environ.get("PATH")
-        )
+        executable = _which(config.command, path_env)
         why = "" if executable else _missing(config)
         choices.append(ServerChoice(name, config, executable, why))
     present = {c.name for c in choices if c.executable}
@@ -144,6 +159,12 @@ def _which(command: str, path_env: str | None) -> str | None:
     return shutil.which(command, path=path_env)
 
 
+def forget_lookups() -> None:
+    """Look on PATH again from now on (a server may have been installed since)."""
+    _which.cache_clear()
+    _default_choices.cache_clear()
+
+
 def _missing(config: LanguageServerConfig) -> str:
     how = f"; install it: {config.install}" if config.install else ""
     return f"{config.command} was not found on PATH{how}"
@@ -157,7 +178,7 @@ def discover_language_servers(
     ``fresh`` looks on PATH again, so a server installed since shows up.
     """
     if fresh:
-        _which.cache_clear()
+        forget_lookups()
     return effective_servers(settings or {}, os.environ.get("PATH"))
 
 
