@@ -103,9 +103,9 @@ class GitStore:
     """
 
     def __init__(self, state_dir: Path, root: Path) -> None:
-        self.root = root.resolve()
-        digest = hashlib.sha256(str(self.root).encode()).hexdigest()[:16]
-        self.git_dir = state_dir / "checkpoints" / f"{digest}.git"
+        # Where the store is, worked out when first needed (on a worker thread): a
+        # session with checkpoints off never needs it.
+        self._given = (state_dir, root)
         self._ready = False
         self._index: Path | None = None  # this instance's own, warm between snapshots
         self._trees: dict[str, str] = {}  # commit -> tree, for snapshots made here
@@ -117,6 +117,15 @@ class GitStore:
         self._last: str | None = None
         self._diffs: dict[tuple[str, str], list[Change]] = {}  # seen while snapshotting
         self._lock = threading.Lock()  # the instance's state is one operation's at a time
+
+    @functools.cached_property
+    def root(self) -> Path:
+        return self._given[1].resolve()
+
+    @functools.cached_property
+    def git_dir(self) -> Path:
+        digest = hashlib.sha256(str(self.root).encode()).hexdigest()[:16]
+        return self._given[0] / "checkpoints" / f"{digest}.git"
 
     async def _off_loop(self, work: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
         return await asyncio.to_thread(self._locked, functools.partial(work, *args, **kwargs))
