@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
 import os
 import stat
@@ -31,6 +32,20 @@ def version_of(st: os.stat_result) -> str:
     return f"{st.st_mtime_ns}:{st.st_size}"
 
 
+def _real_dir(root: Path) -> Path:
+    """``root.resolve()``, checked to be a directory, with one stat (a session opens one)."""
+    real = Path(os.path.realpath(root))
+    try:
+        is_dir = stat.S_ISDIR(os.stat(real).st_mode)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # as Path.resolve says it
+            raise RuntimeError(f"Symlink loop from {exc.filename!r}") from None
+        is_dir = False
+    if not is_dir:
+        raise ValueError(f"workspace root {real} is not a directory")
+    return real
+
+
 class LocalWorkspace:
     """Implements the Workspace protocol against the local disk.
 
@@ -46,9 +61,7 @@ class LocalWorkspace:
     ) -> None:
         self.sandbox = sandbox or SandboxSettings()
         self._told_unsandboxed = False
-        self._root = Path(root).expanduser().resolve()
-        if not self._root.is_dir():
-            raise ValueError(f"workspace root {self._root} is not a directory")
+        self._root = _real_dir(Path(root).expanduser())
         self._use_ripgrep = use_ripgrep
         self.secrets = paths.SecretFiles(self._root, self.sandbox.secret_patterns)
 
