@@ -6,8 +6,9 @@ import logging
 import os
 import re
 import secrets
+import time
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 
 from agentls.session import events as ev
@@ -59,7 +60,7 @@ def default_state_dir() -> Path:
 
 def new_session_id() -> str:
     """``YYYYMMDD-HHMMSS-xxxxxx`` (UTC): sorts by creation time, unique by its random tail."""
-    return f"{datetime.now(UTC):%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
+    return f"{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}-{secrets.token_hex(3)}"
 
 
 class SessionStore:
@@ -84,14 +85,16 @@ class SessionStore:
         return SessionClaim(self.path_for(session_id), face)
 
     def create(self, workspace: Path, model: str) -> tuple[str, SessionLog]:
-        session_id = new_session_id()
-        while self.path_for(session_id).exists():
+        while True:
             session_id = new_session_id()
-        log = SessionLog(self.path_for(session_id), next_seq=1)
+            path = self.sessions_dir / f"{session_id}.jsonl"  # a valid id: no check needed
+            if not os.path.exists(path):
+                break
+        log = SessionLog(path, next_seq=1)
         log.append(
             ev.SessionStarted(
                 session_id=session_id,
-                workspace=str(workspace.resolve()),
+                workspace=os.path.realpath(workspace),  # Path.resolve's, without its Path
                 model=model,
                 created_at=datetime.now().astimezone().isoformat(timespec="seconds"),
             )
