@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -42,8 +42,10 @@ def _table() -> dict[str, Any]:
     return data
 
 
+@lru_cache(maxsize=64)
 def price_for(model_id: str) -> ModelPrice | None:
-    """``model_id`` is ``provider:name``; None when the price is unknown."""
+    """``model_id`` is ``provider:name``; None when the price is unknown. Looked up once per
+    model (the table is read once; a ModelPrice is frozen), since each run asks."""
     table = _table()
     key = table["aliases"].get(model_id, model_id)
     entry = table["models"].get(key)

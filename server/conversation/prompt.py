@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import platform
+from functools import lru_cache
 
 from agentls.permissions.modes import Mode
 
@@ -19,10 +20,11 @@ _PLAN = "\nPlan mode is read-only: investigate and propose a plan; do not try to
 
 
 def system_prompt(root: str, mode: Mode) -> str:
-    text = _BASE.format(
-        root=root,
-        date=datetime.date.today().isoformat(),
-        system=platform.system(),
-        mode=mode.value,
-    )
+    return _prompt(root, mode, datetime.date.today().isoformat())
+
+
+@lru_cache(maxsize=32)
+def _prompt(root: str, mode: Mode, date: str) -> str:
+    """Each run asks; the text changes only with the workspace, the mode and the day."""
+    text = _BASE.format(root=root, date=date, system=platform.system(), mode=mode.value)
     return text + (_PLAN if mode is Mode.PLAN else "")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from weakref import WeakKeyDictionary
 
 from agentls.checkpoints.gitstore import GitStore
 from agentls.context.projector import ContextProjector
@@ -59,7 +60,7 @@ class RunConfig:
             system=system_prompt(str(root), mode),
             max_output_tokens=settings.model.max_output_tokens,
             price=price_for(model_id),
-            budget=settings.limits.budget(),
+            budget=settings.budget,
         )
 
 
@@ -138,9 +139,17 @@ def make_projector(
 
 
 def write_tools(registry: ToolRegistry) -> frozenset[str]:
-    """Tools whose calls edit files: what the context layer pins as "files being edited"."""
-    tools = (registry.get(name) for name in registry.names)
-    return frozenset(t.name for t in tools if t is not None and t.risk is Risk.WRITE)
+    """Tools whose calls edit files: what the context layer pins as "files being edited"
+    (once per registry: a registry never changes; more tools make another one)."""
+    found = _WRITE_TOOLS.get(registry)
+    if found is None:
+        tools = (registry.get(name) for name in registry.names)
+        found = frozenset(t.name for t in tools if t is not None and t.risk is Risk.WRITE)
+        _WRITE_TOOLS[registry] = found
+    return found
+
+
+_WRITE_TOOLS: WeakKeyDictionary[ToolRegistry, frozenset[str]] = WeakKeyDictionary()
 
 
 def make_context(workspace: Workspace, settings: Settings) -> ToolContext:

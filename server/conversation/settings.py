@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 from typing import Any, Literal
 
 from pydantic import ValidationError
@@ -156,25 +157,45 @@ class Settings:
         for name, value in parts.items():
             object.__setattr__(self, name, value)  # frozen: set once, here
 
+    # What depends on the settings alone is worked out once per Settings (they are frozen;
+    # a change of settings is a new Settings): sessions open and runs start with it.
+
     def context_policy(self, model_id: str) -> ContextPolicy:
-        return ContextPolicy(
-            window=context_window(model_id, self.context.window),
-            max_output_tokens=self.model.max_output_tokens,
-            threshold=self.context.threshold,
-            verbatim_turns=self.context.verbatim_turns,
-            tool_result_budget=self.context.tool_result_budget,
-            compaction=self.context.compaction,
-        )
+        policy = self._policies.get(model_id)
+        if policy is None:
+            policy = self._policies[model_id] = ContextPolicy(
+                window=context_window(model_id, self.context.window),
+                max_output_tokens=self.model.max_output_tokens,
+                threshold=self.context.threshold,
+                verbatim_turns=self.context.verbatim_turns,
+                tool_result_budget=self.context.tool_result_budget,
+                compaction=self.context.compaction,
+            )
+        return policy
+
+    @cached_property
+    def _policies(self) -> dict[str, ContextPolicy]:  # by model (a ContextPolicy is frozen)
+        return {}
 
     def to_wire(self) -> dict[str, Any]:
         """The settings as a person would write them (camelCase keys), every key set."""
         return self.wire.model_dump(mode="json", by_alias=True)
 
     def to_log(self) -> dict[str, Any]:
-        """What a run logs: the wire form without face keys and without MCP secrets."""
+        """What a run logs: the wire form without face keys and without MCP secrets (one
+        dict per Settings, logged by every run: read it, do not change it)."""
+        return self._logged
+
+    @cached_property
+    def _logged(self) -> dict[str, Any]:
         logged = {k: v for k, v in self.to_wire().items() if k not in FACE_KEYS}
         logged["mcpServers"] = {k: for_log(v) for k, v in logged["mcpServers"].items()}
         return logged
+
+    @cached_property
+    def budget(self) -> Budget:
+        """The run budget (frozen) the limits set."""
+        return self.limits.budget()
 
 
 def load_settings(data: Any, *, base: Settings | None = None) -> Settings:
@@ -193,9 +214,21 @@ def load_settings(data: Any, *, base: Settings | None = None) -> Settings:
             value = {**(merged.get("mcpServers") or {}), **value}
         merged[key] = value
     try:
-        # Strict: the string "true" is no boolean and "5" no number. Through JSON so that
-        # enums and literals still take their string values.
-        wire = WireSettings.model_validate_json(json.dumps(merged), strict=True)
+        # Through JSON so that enums and literals still take their string values.
+        text = json.dumps(merged)
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"bad settings: not JSON data ({exc})") from None
+    return _settings_of(text)
+
+
+@lru_cache(maxsize=32)
+def _settings_of(text: str) -> Settings:
+    """The Settings of one JSON text: the same settings loaded again (a face that reads
+    them per session or per refresh) are the same frozen Settings, with what was worked
+    out from them. Errors are not kept: they are raised again."""
+    try:
+        # Strict: the string "true" is no boolean and "5" no number.
+        wire = WireSettings.model_validate_json(text, strict=True)
     except (TypeError, ValueError) as exc:
         if not isinstance(exc, ValidationError):
             raise ConfigError(f"bad settings: not JSON data ({exc})") from None
