@@ -41,19 +41,24 @@ _ASSIGNED = re.compile(
 )
 _ASSIGNED_HINTS = ("secret", "token", "passw", "key")
 
-# A byte-level picture of the text, for one-pass necessary conditions: every
+# Byte-level pictures of the text, for one-pass necessary conditions: every
 # prefixed token is a run of at least _SHORTEST_TOKEN [A-Za-z0-9_-] characters
 # ("t"), and every assigned secret a run of _SHORTEST_VALUE of those plus
-# "+/=." ("v" after the second translation).
+# "+/=." ("v"). A whole prefixed match is such a run too, of at least
+# _SHORTEST_MATCH (xoxb- and ten more; a JWT's dots are value characters), so a
+# text without a run of that many value characters holds neither kind: plain
+# source usually has none, and is read once.
 _TOKEN_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
 _SHAPE = bytes(
     ord("t") if b in _TOKEN_BYTES else ord("+") if b in b"+/=." else ord(" ") for b in range(256)
 )
-_VALUE_SHAPE = bytes.maketrans(b"t+", b"vv")
+_VALUES = bytes(ord("v") if b in _TOKEN_BYTES + b"+/=." else ord(" ") for b in range(256))
 _ONLY_RUNS = bytes.maketrans(b"+", b" ")
 _SHORTEST_TOKEN = 13  # a JWT's first part: eyJ and ten more
 _LONG_TOKEN = b"t" * _SHORTEST_TOKEN
 _SHORTEST_VALUE = 16
+_SHORTEST_MATCH = 15
+_LONG_VALUE = b"v" * _SHORTEST_MATCH
 _PREFIX_HINTS = ("sk-", "AKIA", "ASIA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_",
                  "glpat-", "xox", "AIza", "npm_", "pypi-", "eyJ")  # fmt: skip
 
@@ -99,12 +104,18 @@ def mask_secrets(text: str) -> tuple[str, int]:
     if "/" in text and "://" in text:  # one char is a memchr, three a slower search
         text = _URL_PASSWORD.sub(url, text)
     # One byte per character (non-ASCII ones become "?"), so offsets match the str.
-    shape = text.encode("ascii", "replace").translate(_SHAPE)
+    raw = text.encode("ascii", "replace")
+    values = raw.translate(_VALUES)
+    if _LONG_VALUE not in values:
+        return text, count  # no prefixed token, no assigned secret
+    shape = raw.translate(_SHAPE)
     if _LONG_TOKEN in shape:
-        text = _mask_long_tokens(text, shape, prefixed)
-        shape = text.encode("ascii", "replace").translate(_SHAPE)
+        masked = _mask_long_tokens(text, shape, prefixed)
+        if masked is not text:
+            text = masked
+            values = text.encode("ascii", "replace").translate(_VALUES)
     # An assigned secret needs ":" or "="; one-character checks are a memchr each.
-    if ("=" in text or ":" in text) and b"v" * _SHORTEST_VALUE in shape.translate(_VALUE_SHAPE):
+    if ("=" in text or ":" in text) and b"v" * _SHORTEST_VALUE in values:
         text = _mask_at(text, text.lower(), _ASSIGNED_HINTS, _ASSIGNED, assigned)
     return text, count
 
