@@ -73,16 +73,25 @@ def _any_path(patterns: tuple[str, ...]) -> Callable[[str], bool]:
         return lambda path: combined.match(_strip_dot(path)) is not None
 
     def matches(path: str) -> bool:
-        path = _strip_dot(path)
+        if path.startswith("./"):
+            path = _strip_dot(path)
         segments = path.split("/")
         if "" in segments or "." in segments or ".." in segments:
             return combined.match(path) is not None  # rare spellings: the exact regex
         count = len(segments)
-        for depth, regex in by_depth:
+        for depth, literals, prefixes, suffixes, rest in by_depth:
             if depth > count:
                 return False  # deeper tails cannot match a shorter path
-            tail = path if depth == count else "/".join(segments[-depth:])
-            if regex.match(tail) is not None:
+            if depth == count:
+                tail = path
+            else:
+                tail = segments[-1] if depth == 1 else "/".join(segments[-depth:])
+            if (
+                tail in literals
+                or tail.startswith(prefixes)
+                or tail.endswith(suffixes)
+                or (rest is not None and rest.match(tail) is not None)
+            ):
                 return True
         return False
 
@@ -99,18 +108,46 @@ def _union(patterns: tuple[str, ...]) -> re.Pattern[str]:
 # wcmatch's regex for a leading "**/" scans every position with a lookahead,
 # about 10 us per path for the secret patterns. A "**/TAIL" whose TAIL spans a
 # fixed number of segments matches exactly when the path's last segments match
-# TAIL, so each such set becomes one short regex per depth.
+# TAIL, so each such set becomes one matcher per depth.
 _NOT_FIXED = re.compile(r"\*\*|[{}\[\\]")
 
 
-def _trailing_tails(patterns: tuple[str, ...]) -> tuple[tuple[int, re.Pattern[str]], ...] | None:
-    tails: dict[int, list[str]] = {}
+def _trailing_tails(patterns: tuple[str, ...]) -> tuple[_Tails, ...] | None:
+    """Per depth, the tails split by kind (only "*" and "?" are special in them), matched
+    against that many segments with no "", "." or ".." among them: a literal tail is a
+    set lookup, and "PREFIX*" and "*SUFFIX" one startswith or endswith for all of them (a
+    star stays within the segment at its end, and may match nothing); the rest one regex.
+    Each wcmatch alternative costs a scan, and most secret patterns are of the first kinds."""
+    by_depth: dict[int, list[str]] = {}
     for pattern in patterns:
         tail = pattern[3:] if pattern.startswith("**/") else ""
-        if not tail or tail.endswith("/") or "//" in tail or _NOT_FIXED.search(tail):
+        if not tail or "/" in (tail[0], tail[-1]) or "//" in tail or _NOT_FIXED.search(tail):
             return None
-        tails.setdefault(tail.count("/") + 1, []).append(tail)
-    return tuple((depth, _union(tuple(group))) for depth, group in sorted(tails.items()))
+        by_depth.setdefault(tail.count("/") + 1, []).append(tail)
+    return tuple(_split_tails(depth, group) for depth, group in sorted(by_depth.items()))
+
+
+# depth, literal tails, prefixes, suffixes, and the regex of the others (None: no others)
+_Tails = tuple[int, frozenset[str], tuple[str, ...], tuple[str, ...], re.Pattern[str] | None]
+
+
+def _split_tails(depth: int, tails: list[str]) -> _Tails:
+    literals: set[str] = set()
+    prefixes: list[str] = []
+    suffixes: list[str] = []
+    rest: list[str] = []
+    for tail in tails:
+        wild = tail.count("*") + tail.count("?")
+        if not wild:
+            literals.add(tail)
+        elif wild == 1 and tail.endswith("*"):
+            prefixes.append(tail[:-1])
+        elif wild == 1 and tail.startswith("*"):
+            suffixes.append(tail[1:])
+        else:
+            rest.append(tail)
+    regex = _union(tuple(rest)) if rest else None
+    return depth, frozenset(literals), tuple(prefixes), tuple(suffixes), regex
 
 
 def normalise(path: str) -> str:
