@@ -18,7 +18,18 @@ from agentls.permissions.rules import Rule, RuleSet, first_could_match, normalis
 from agentls.permissions.shell import CommandAnalysis, SimpleCommand, analyse, inside_workspace
 from agentls.workspace.globs import escape_path, escape_text
 from agentls.workspace.interface import SubjectKind
-from agentls.workspace.paths import DEFAULT_SECRET_PATTERNS, is_secret_path
+from agentls.workspace.paths import DEFAULT_SECRET_PATTERNS, SecretPaths, secret_paths
+
+# The mode's answers (decisions are frozen: one of each serves every call).
+_READ = PolicyDecision(Verdict.ALLOW, "reads are allowed")
+_PLAN = PolicyDecision(Verdict.DENY, "plan mode is read-only")
+_BYPASS = PolicyDecision(Verdict.ALLOW, "bypass mode")
+_ACCEPT_EDITS = PolicyDecision(Verdict.ALLOW, "accept-edits mode")
+_REVIEWED = PolicyDecision(Verdict.ALLOW, "edit goes to review in the editor")
+_EDIT = PolicyDecision(Verdict.ASK, "edits need review")
+_EXTERNAL = PolicyDecision(Verdict.ASK, "external tools need approval")
+_COMMAND = PolicyDecision(Verdict.ASK, "commands need approval")
+_SECRET = PolicyDecision(Verdict.ASK, "secret file needs explicit permission")
 
 
 @dataclass
@@ -33,27 +44,39 @@ class PermissionPolicy:
     root: Path | None = None  # where commands run: redirections outside it need a person
     secret_patterns: tuple[str, ...] = DEFAULT_SECRET_PATTERNS
 
+    # Compiled for the secret_patterns above, rebuilt when they are replaced.
+    _secrets: SecretPaths | None = field(default=None, init=False, repr=False, compare=False)
+
     def evaluate(self, tool: str, risk: Risk, kind: SubjectKind, subject: str) -> PolicyDecision:
         if kind == "command":
             return self._command(tool, risk, analyse(subject, self.root))
-        for rule in self.rules.deny:
+        rules = self.rules
+        for rule in rules.deny:
             if rule.matches(tool, kind, subject):
                 return PolicyDecision(Verdict.DENY, f"deny rule {rule}", stop_run=rule.stop)
-        if risk is Risk.WRITE and kind == "path" and self._protected(subject):
+        path = kind == "path"
+        if path and risk is Risk.WRITE and self._protected(subject):
             return self._control_file(subject)
-        secret = kind == "path" and is_secret_path(subject, self.secret_patterns)
-        for rule in self.rules.ask:
+        secret = path and self._is_secret(subject)
+        for rule in rules.ask:
             if rule.matches(tool, kind, subject):
                 return self._ask(f"ask rule {rule}", keep_asking=secret)
-        for rule in self._allow_rules():
-            if not rule.matches(tool, kind, subject):
-                continue
-            if secret and rule.pattern is None:
-                continue  # a bare tool rule is no explicit permission for a secret file
-            return PolicyDecision(Verdict.ALLOW, f"allow rule {rule}")
+        for allow in (rules.allow, self.session_allow):
+            for rule in allow:
+                if not rule.matches(tool, kind, subject):
+                    continue
+                if secret and rule.pattern is None:
+                    continue  # a bare tool rule is no explicit permission for a secret file
+                return PolicyDecision(Verdict.ALLOW, f"allow rule {rule}")
         if secret:
-            return PolicyDecision(Verdict.ASK, "secret file needs explicit permission")
+            return _SECRET
         return self._by_mode(risk)
+
+    def _is_secret(self, path: str) -> bool:
+        secrets = self._secrets
+        if secrets is None or secrets.patterns is not self.secret_patterns:
+            secrets = self._secrets = secret_paths(self.secret_patterns)
+        return secrets(path)
 
     def _command(self, tool: str, risk: Risk, analysis: CommandAnalysis) -> PolicyDecision:
         """Deny if any command could be denied; allow only what is fully resolved and
@@ -150,22 +173,17 @@ class PermissionPolicy:
     def _by_mode(self, risk: Risk) -> PolicyDecision:
         mode = self.mode
         if risk is Risk.READ:
-            return PolicyDecision(Verdict.ALLOW, "reads are allowed")
+            return _READ
         if mode is Mode.PLAN:
-            if risk is Risk.EXTERNAL:  # shown only when its server says read-only; still asked
-                return PolicyDecision(Verdict.ASK, "external tools need approval")
-            return PolicyDecision(Verdict.DENY, "plan mode is read-only")
+            # an external tool is shown only when its server says read-only; still asked
+            return _EXTERNAL if risk is Risk.EXTERNAL else _PLAN
         if mode is Mode.BYPASS:
-            return PolicyDecision(Verdict.ALLOW, "bypass mode")
+            return _BYPASS
         if risk is Risk.WRITE:
             if mode is Mode.ACCEPT_EDITS:
-                return PolicyDecision(Verdict.ALLOW, "accept-edits mode")
-            if self.edits_reviewed_by_workspace:
-                return PolicyDecision(Verdict.ALLOW, "edit goes to review in the editor")
-            return PolicyDecision(Verdict.ASK, "edits need review")
-        if risk is Risk.EXTERNAL:
-            return PolicyDecision(Verdict.ASK, "external tools need approval")
-        return PolicyDecision(Verdict.ASK, "commands need approval")
+                return _ACCEPT_EDITS
+            return _REVIEWED if self.edits_reviewed_by_workspace else _EDIT
+        return _EXTERNAL if risk is Risk.EXTERNAL else _COMMAND
 
     def remember(self, rules: Sequence[Rule]) -> None:
         for rule in rules:

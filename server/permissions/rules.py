@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -235,5 +235,11 @@ class RuleSet:
 
     def is_protected(self, path: str) -> bool:
         """A control file: writing it always needs a person."""
-        # One combined regex for all the globs (wcmatch's matcher per glob costs ~1 us).
-        return any_path_matcher((*PROTECTED_PATHS, *self.protected))(normalise_path(path))
+        # Keyed by the list's content, so a changed list is a new matcher.
+        return _protected_matcher(tuple(self.protected))(normalise_path(path))
+
+
+@lru_cache(maxsize=16)
+def _protected_matcher(extra: tuple[str, ...]) -> Callable[[str], bool]:
+    """One combined regex for all the globs (wcmatch's matcher per glob costs ~1 us)."""
+    return any_path_matcher((*PROTECTED_PATHS, *extra))

@@ -5,8 +5,7 @@ from __future__ import annotations
 import os
 import stat
 import time
-from collections.abc import Callable
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from agentls.contracts.tooling import ErrorCode, ToolError
@@ -44,22 +43,52 @@ DEFAULT_SECRET_PATTERNS: tuple[str, ...] = (
 
 def is_secret_path(rel: str, patterns: tuple[str, ...] = DEFAULT_SECRET_PATTERNS) -> bool:
     """True when a workspace-relative path names a file that usually holds secrets."""
-    path = globs.normalise(rel.replace("\\", "/").lower())
-    if not path or path == "." or not _positives(patterns)(path):
-        return False  # the common case: one regex, no per-pattern loop
-    secret = False
-    for raw in patterns:
-        negated = raw.startswith("!")
-        if globs.match_path(_anywhere((raw[1:] if negated else raw).lower()), path):
-            secret = not negated
-    return secret
+    return secret_paths(patterns)(rel)
 
 
-@cache
-def _positives(patterns: tuple[str, ...]) -> Callable[[str], bool]:
-    return globs.any_path_matcher(
-        tuple(_anywhere(p.lower()) for p in patterns if not p.startswith("!"))
-    )
+class SecretPaths:
+    """Which paths name secret files under one tuple of patterns: compiled once, and each
+    path's verdict remembered. A verdict depends only on the path and the patterns, which
+    never change for this object: other patterns are another object (`secret_paths`)."""
+
+    __slots__ = ("_ordered", "_positives", "_seen", "patterns")
+    MEMO = 4096  # verdicts kept; a full memo starts again empty
+
+    def __init__(self, patterns: tuple[str, ...]) -> None:
+        self.patterns = patterns
+        self._positives = globs.any_path_matcher(
+            tuple(_anywhere(p.lower()) for p in patterns if not p.startswith("!"))
+        )
+        self._ordered = tuple(
+            (raw.startswith("!"), _anywhere(raw.removeprefix("!").lower())) for raw in patterns
+        )
+        self._seen: dict[str, bool] = {}
+
+    def __call__(self, rel: str) -> bool:
+        verdict = self._seen.get(rel)
+        if verdict is None:
+            verdict = self.judge(rel)
+            if len(self._seen) >= self.MEMO:
+                self._seen.clear()
+            self._seen[rel] = verdict
+        return verdict
+
+    def judge(self, rel: str) -> bool:
+        """The verdict, not remembered (for walks over a whole tree)."""
+        path = globs.normalise(rel.replace("\\", "/").lower())
+        if not path or path == "." or not self._positives(path):
+            return False  # the common case: one regex, no per-pattern loop
+        secret = False
+        for negated, pattern in self._ordered:
+            if globs.match_path(pattern, path):
+                secret = not negated
+        return secret
+
+
+@lru_cache(maxsize=16)
+def secret_paths(patterns: tuple[str, ...]) -> SecretPaths:
+    """The one `SecretPaths` for these patterns (settings loads keep their tuple)."""
+    return SecretPaths(patterns)
 
 
 @cache
@@ -119,11 +148,12 @@ class SecretFiles:
     def __init__(self, root: Path, patterns: tuple[str, ...] = DEFAULT_SECRET_PATTERNS) -> None:
         self.root = root
         self.patterns = patterns
+        self.by_name = secret_paths(patterns)
         # One scan serves a whole search walk (many linked files), then goes stale.
         self._scanned: tuple[float, dict[tuple[int, int], str], bool] | None = None
 
     def is_secret(self, rel: str) -> bool:
-        return is_secret_path(rel, self.patterns) or self.secret_behind(rel) is not None
+        return self.by_name(rel) or self.secret_behind(rel) is not None
 
     def secret_behind(self, rel: str, real: Path | None = None) -> str | None:
         """The secret file a path not secret by name leads to (symlink or hard link), if any;
@@ -137,7 +167,7 @@ class SecretFiles:
             return None
         if real != full and real.is_relative_to(self.root):
             target = _posix(real.relative_to(self.root))
-            if is_secret_path(target, self.patterns):
+            if self.by_name(target):
                 return target
         if st.st_nlink > 1 and stat.S_ISREG(st.st_mode):
             inodes, complete = self._secret_inodes()
@@ -166,7 +196,7 @@ class SecretFiles:
             base = Path(folder).relative_to(self.root)
             for name in files:
                 rel = _posix(base / name)
-                if not is_secret_path(rel, self.patterns):
+                if not self.by_name.judge(rel):  # a whole tree: not remembered
                     continue
                 try:
                     st = os.stat(self.root / rel, follow_symlinks=False)
