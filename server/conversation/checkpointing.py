@@ -70,9 +70,9 @@ class Checkpointer:
 
     async def before_act(self, run_id: str, turn: int, intents: Sequence[ToolIntent]) -> None:
         self._before = None
-        self._ran_commands = any(self._executes(i) for i in intents)
-        if not self.settings.enabled or not any(self._may_change(i) for i in intents):
-            return
+        may_change, self._ran_commands = self._effects(intents)
+        if not may_change or not self.settings.enabled:
+            return  # a turn of reads changes no file: no snapshot
         self.outside.start()  # from the first turn that may change files: snapshots use it
         self._number += 1
         self._touched = self._written_paths(intents)
@@ -128,13 +128,18 @@ class Checkpointer:
         except (GitError, OSError) as exc:
             log.warning("old checkpoints not pruned: %s", exc)
 
-    def _executes(self, intent: ToolIntent) -> bool:
-        tool = self.registry.get(intent.name)
-        return tool is None or tool.risk not in (Risk.READ, Risk.WRITE)
-
-    def _may_change(self, intent: ToolIntent) -> bool:
-        tool = self.registry.get(intent.name)
-        return tool is None or tool.risk is not Risk.READ
+    def _effects(self, intents: Sequence[ToolIntent]) -> tuple[bool, bool]:
+        """Whether a call may change files (anything but a read: an unknown tool too), and
+        whether one runs something that may change any file (not a read or our write)."""
+        may_change = False
+        for intent in intents:
+            tool = self.registry.get(intent.name)
+            risk = None if tool is None else tool.risk
+            if risk is not Risk.READ:
+                if risk is not Risk.WRITE:
+                    return True, True
+                may_change = True
+        return may_change, False
 
     async def _snapshot(self, name: str, turn: set[str] | None) -> str | None:
         """A snapshot that looks only where something may have changed: the paths the

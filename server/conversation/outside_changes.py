@@ -71,11 +71,14 @@ class OutsideChanges:
         anything, faster than the watcher reports); otherwise only the files
         the watcher saw move, and open buffers (the editor reports those).
         """
+        reads = context.reads
+        if not reads and not self.moved:
+            return []  # nothing read: nothing to tell (what moves later is still heard)
         with self._lock:
             moved, self.moved = self.moved, set()
         candidates = [
             path
-            for path, version in context.reads.items()
+            for path, version in reads.items()
             if ran_commands or path in moved or version.startswith("buffer:")
         ]
         changed = []

@@ -41,8 +41,11 @@ class ProblemsAfterEdits:
     async def before_act(self, run_id: str, turn: int, intents: Sequence[ToolIntent]) -> None:
         if not self.intelligence.problem_settings.after_edits:
             return
+        paths = self._edited_paths(intents)
+        if not paths:
+            return  # nothing to take a baseline of (a turn of reads)
         try:
-            await self.intelligence.capture(self._edited_paths(intents))
+            await self.intelligence.capture(paths)
         except Exception as exc:  # never a reason for a run to fail
             log.warning("problems before the edit were not taken: %r", exc)
 
@@ -62,6 +65,9 @@ class ProblemsAfterEdits:
         if not self.intelligence.problem_settings.after_edits:
             self.intelligence.pending.versions.clear()
             return []
+        pending = getattr(self.intelligence, "pending", None)  # a stand-in may keep none
+        if pending is not None and not pending.versions and not pending.problems:
+            return []  # no baseline taken since the last check (a turn of reads): nothing new
         try:
             problems, unsettled = await self.intelligence.introduced()
         except Exception as exc:
