@@ -26,6 +26,7 @@ from agentls.contracts.model_io import (
     ModelInput,
     TextDelta,
     ThinkingDelta,
+    ToolSpec,
 )
 from agentls.contracts.observer import RunObserver, notify
 from agentls.contracts.outcomes import BudgetOverrun, RunResult, TerminalReason, completion_note
@@ -77,6 +78,8 @@ class QueryLoop:
         self.max_output_tokens = max_output_tokens
         self.compactor = Compactor(provider, projector, audit)
         self.hooks: TurnHooks = hooks or NoHooks()
+        self._named_tools: Sequence[ToolSpec] | None = None
+        self._tool_names: list[str] = []
 
     async def run(
         self, run_id: str, prompt: Message, messages: list[Message], budget: Budget
@@ -162,9 +165,11 @@ class QueryLoop:
         if projection.changed is not None:
             self.audit.append(dataclasses.replace(projection.changed, run=run_id, turn=turn))
         if not projection.wants_compaction:
+            if tools is not self._named_tools:  # the same tuple turn after turn, per mode
+                self._named_tools, self._tool_names = tools, [t.name for t in tools]
             self.audit.append(ev.ModelRequest(
                 run=run_id, turn=turn, model=self.provider.model_id,
-                messages=len(projection.request.messages), tools=[t.name for t in tools],
+                messages=len(projection.request.messages), tools=self._tool_names,
                 estimated_tokens=projection.estimated_tokens,
             ))  # fmt: skip
         return projection
@@ -202,11 +207,13 @@ class QueryLoop:
         done: MessageDone | None = None
         try:
             async for event in self.provider.stream(request):
-                if isinstance(event, TextDelta):
+                # By exact type: the event classes have no subclasses, and most events
+                # of a tool turn match none of these.
+                if type(event) is TextDelta:
                     notify(self.observer.text_delta, turn, event.text)
-                elif isinstance(event, ThinkingDelta):
+                elif type(event) is ThinkingDelta:
                     notify(self.observer.thinking_delta, turn, event.text)
-                elif isinstance(event, MessageDone):
+                elif type(event) is MessageDone:
                     done = event
         except (ModelError, asyncio.CancelledError):
             raise

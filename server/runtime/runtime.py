@@ -104,6 +104,8 @@ class ToolRuntime:
         """In the model's order; only a run of adjacent read-only calls runs concurrently,
         so a read that follows a write in the same response sees the write."""
         self.completed = {}
+        if len(intents) == 1 and self.stop is None:  # the common turn: one call, no grouping
+            return [await self.execute(intents[0], turn)]
         results: list[Observation] = []
         for group in _runs_of_reads(intents, self._is_read_only):
             if self.stop is not None:
@@ -187,13 +189,19 @@ class ToolRuntime:
             )
         subject = tool.subject(args)
         decision = self.policy.evaluate(tool.name, tool.risk, tool.subject_kind, subject)
-        try:
-            subject, decision = await strictest(
-                self.policy, tool, args, self.context, subject, decision
+        if tool.more_subjects is not None:
+            try:
+                subject, decision = await strictest(
+                    self.policy, tool, args, self.context, subject, decision
+                )
+            except ToolError as exc:
+                return self._tool_error(intent, exc)
+        if decision.verdict is Verdict.ASK:
+            final = await self._ask(intent, turn, tool, args, subject, decision)
+        else:  # decided by a rule or the mode: nothing to wait for
+            final = self._log_decision(
+                turn, RuntimeDecision(intent.call_id, decision.verdict, decision.source)
             )
-        except ToolError as exc:
-            return self._tool_error(intent, exc)
-        final = await self._decide(intent, turn, tool, args, subject, decision)
         if final.verdict is Verdict.DENY:
             if decision.stop_run:
                 self.stop = StopSignal(
@@ -203,7 +211,7 @@ class ToolRuntime:
         self._denials = 0
         return await self._run(intent, tool, args, self.context.output_limit)
 
-    async def _decide(
+    async def _ask(
         self,
         intent: ToolIntent,
         turn: int,
@@ -212,10 +220,7 @@ class ToolRuntime:
         subject: str,
         decision: PolicyDecision,
     ) -> RuntimeDecision:
-        if decision.verdict is not Verdict.ASK:
-            return self._log_decision(
-                turn, RuntimeDecision(intent.call_id, decision.verdict, decision.source)
-            )
+        """The person decides a call the rules left to them."""
         rules = self.policy.suggested_rules(tool.name, tool.subject_kind, subject)
         shown = ", ".join(str(r) for r in rules)
         detail = ""
