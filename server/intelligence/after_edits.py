@@ -41,11 +41,10 @@ class ProblemsAfterEdits:
     async def before_act(self, run_id: str, turn: int, intents: Sequence[ToolIntent]) -> None:
         if not self.intelligence.problem_settings.after_edits:
             return
-        paths = self._edited_paths(intents)
-        if not paths:
-            return  # nothing to take a baseline of (a turn of reads)
         try:
-            await self.intelligence.capture(paths)
+            paths = self._edited_paths(intents)
+            if paths:  # none in a turn of reads: nothing to take a baseline of
+                await self.intelligence.capture(paths)
         except Exception as exc:  # never a reason for a run to fail
             log.warning("problems before the edit were not taken: %r", exc)
 

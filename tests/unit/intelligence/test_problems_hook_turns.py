@@ -65,3 +65,15 @@ async def test_a_baseline_a_tool_took_in_a_turn_of_reads_is_checked() -> None:
     notes = await problems.after_act("r", 1)
     assert intelligence.checks == 1 and len(notes) == 1 and "b.py" in notes[0]
     assert await problems.after_act("r", 2) == [] and intelligence.checks == 1
+
+
+async def test_a_failure_naming_the_edited_files_never_breaks_the_turn() -> None:
+    intelligence, events = FakeIntelligence(), []
+
+    def broken(path: str) -> str:
+        raise RuntimeError("the workspace is gone")
+
+    intelligence.workspace = SimpleNamespace(relative=broken)
+    problems = hook(intelligence, events)
+    await problems.before_act("r", 1, [ToolIntent("c1", "edit_file", {"path": "a.py"})])
+    assert await problems.after_act("r", 1) == [] and intelligence.captured == []
