@@ -76,11 +76,11 @@ class OutsideChanges:
             return []  # nothing read: nothing to tell (what moves later is still heard)
         with self._lock:
             moved, self.moved = self.moved, set()
-        candidates = [
-            path
-            for path, version in reads.items()
-            if ran_commands or path in moved or version.startswith("buffer:")
-        ]
+        if ran_commands:
+            candidates = list(reads)
+        else:  # what moved and what is open in the editor, not every file read
+            candidates = [path for path in moved if path in reads]
+            candidates += [path for path in reads.buffered if path not in moved]
         changed = []
         for path in candidates:
             seen = context.reads.get(path)

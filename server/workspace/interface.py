@@ -141,13 +141,58 @@ class Workspace(Protocol):
         ...
 
 
+BUFFER_VERSION_PREFIX = "buffer:"  # a version read from an editor's open buffer
+
+
+class ReadVersions(dict[str, str]):
+    """path -> the version the agent last read, knowing which were read from open
+    buffers (``buffered``), so a turn's look at them does not scan every read."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.buffered: set[str] = set()
+
+    def __setitem__(self, path: str, version: str) -> None:
+        super().__setitem__(path, version)
+        if version.startswith(BUFFER_VERSION_PREFIX):
+            self.buffered.add(path)
+        else:
+            self.buffered.discard(path)
+
+    def __delitem__(self, path: str) -> None:
+        super().__delitem__(path)
+        self.buffered.discard(path)
+
+    def pop(self, path: str, *default: str | None) -> str | None:  # type: ignore[override]
+        self.buffered.discard(path)
+        return super().pop(path, *default)
+
+    def clear(self) -> None:
+        super().clear()
+        self.buffered.clear()
+
+    def update(self, *args: Any, **kwargs: str) -> None:
+        for path, version in dict(*args, **kwargs).items():
+            self[path] = version
+
+    def setdefault(self, path: str, version: str) -> str:
+        if path not in self:
+            self[path] = version
+        return self[path]
+
+    def popitem(self) -> tuple[str, str]:
+        path, version = super().popitem()
+        self.buffered.discard(path)
+        return path, version
+
+
 @dataclass
 class ToolContext:
     """What a tool call may use. Tools get no messages, state or settings beyond this."""
 
     workspace: Workspace
     # path -> version the agent last read; edit tools refuse stale files.
-    reads: dict[str, str] = field(default_factory=dict)
+    reads: ReadVersions = field(default_factory=ReadVersions)
     output_limit: int = 30_000  # characters a tool result may carry
     command_timeout_seconds: float = 120.0
     # Language servers (problems, definitions, rename); None where a face has none.
