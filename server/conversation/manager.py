@@ -52,6 +52,7 @@ from agentls.session.state import SessionState
 from agentls.session.store import SessionStore
 from agentls.tools import BUILTIN_TOOLS
 from agentls.workspace.interface import ToolDefinition, Workspace
+from agentls.workspace.local import LocalWorkspace
 
 logger = logging.getLogger(__name__)
 ProviderFactory = Callable[[Settings], ModelProvider]
@@ -419,7 +420,7 @@ class ConversationManager:
         known = self._known(session_id)
         if known is not None:
             return known
-        provider, opened = self._provider_and_log(workspace.root, settings, session_id)
+        provider, opened = self._provider_and_log(workspace, settings, session_id)
         return self._conversation(
             workspace, settings, provider, opened, edits_reviewed_by_workspace
         )
@@ -438,7 +439,7 @@ class ConversationManager:
         if known is not None:
             return known
         provider, opened = await asyncio.to_thread(
-            self._provider_and_log, workspace.root, settings, session_id
+            self._provider_and_log, workspace, settings, session_id
         )
         known = self._known(session_id)
         if known is not None:  # opened meanwhile
@@ -453,11 +454,11 @@ class ConversationManager:
         return None if session_id is None else self.get(session_id)
 
     def _provider_and_log(
-        self, root: Path, settings: Settings, session_id: str | None
+        self, workspace: Workspace, settings: Settings, session_id: str | None
     ) -> tuple[ModelProvider, tuple[str, SessionLog, SessionState | None, SessionClaim]]:
         provider = self._provider(settings)  # first: a missing key fails before any write
         warm_up(provider)  # on the opening thread, not in the first model call
-        return provider, self._open_log(root, settings, session_id)
+        return provider, self._open_log(workspace, settings, session_id)
 
     def _provider(self, settings: Settings) -> ModelProvider:
         provider = self.provider_factory(settings)
@@ -470,10 +471,13 @@ class ConversationManager:
         return provider
 
     def _open_log(
-        self, root: Path, settings: Settings, session_id: str | None
+        self, workspace: Workspace, settings: Settings, session_id: str | None
     ) -> tuple[str, SessionLog, SessionState | None, SessionClaim]:
+        root = workspace.root
         if session_id is None:
-            session_id, log = self.store.create(root, settings.model.id)
+            # A LocalWorkspace's root was resolved when it was made: not again here.
+            resolved = isinstance(workspace, LocalWorkspace)
+            session_id, log = self.store.create(root, settings.model.id, resolved=resolved)
             return session_id, log, None, self._claim(session_id)
         log, state = self.store.open(session_id)
         if Path(state.workspace).resolve() != root.resolve():

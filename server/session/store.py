@@ -84,7 +84,10 @@ class SessionStore:
         the other holder."""
         return SessionClaim(self.path_for(session_id), face)
 
-    def create(self, workspace: Path, model: str) -> tuple[str, SessionLog]:
+    def create(
+        self, workspace: Path, model: str, *, resolved: bool = False
+    ) -> tuple[str, SessionLog]:
+        """A new session of ``workspace`` (``resolved``: the caller resolved it already)."""
         while True:
             session_id = new_session_id()
             path = self.sessions_dir / f"{session_id}.jsonl"  # a valid id: no check needed
@@ -94,7 +97,7 @@ class SessionStore:
         log.append(
             ev.SessionStarted(
                 session_id=session_id,
-                workspace=os.path.realpath(workspace),  # Path.resolve's, without its Path
+                workspace=str(workspace) if resolved else os.path.realpath(workspace),
                 model=model,
                 created_at=datetime.now().astimezone().isoformat(timespec="seconds"),
             )

@@ -11,14 +11,20 @@ import pytest
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.tooling import Risk
 from agentls.conversation import prompt
+from agentls.conversation.manager import ConversationManager
 from agentls.conversation.run_builder import RunConfig, write_tools
 from agentls.conversation.settings import Settings, load_settings
 from agentls.intelligence import config
 from agentls.intelligence.config import discover_language_servers, effective_servers
 from agentls.permissions.modes import Mode
 from agentls.pricing import price_for
+from agentls.providers.scripted import ScriptedProvider
 from agentls.runtime.registry import ToolRegistry
+from agentls.session import events as ev
+from agentls.session.reader import read_events
+from agentls.session.store import SessionStore
 from agentls.tools import BUILTIN_TOOLS
+from agentls.workspace.local import LocalWorkspace
 
 
 def _executable(folder: Path, name: str) -> None:
@@ -124,3 +130,20 @@ def test_write_tools_per_registry() -> None:
     reads = [t for t in BUILTIN_TOOLS if t.risk is not Risk.WRITE]
     assert write_tools(ToolRegistry(reads)) == frozenset()
     assert write_tools(registry.extended([])) == edits
+
+
+def test_a_new_session_records_its_workspace_resolved_once(tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "link").symlink_to(real)
+    store = SessionStore(tmp_path / "state")
+    manager = ConversationManager(store, provider_factory=lambda s: ScriptedProvider([]))
+    local = manager.open(LocalWorkspace(tmp_path / "link"), Settings())
+    assert local.workspace.root == real.resolve()
+    _, given = store.create(tmp_path / "link", "scripted:x")  # not resolved by its caller
+    for log in (local.log, given):
+        started = read_events(log.path)[0]
+        assert isinstance(started, ev.SessionStarted)
+        assert started.workspace == str(real.resolve())
+        log.close()
+    manager.close()
