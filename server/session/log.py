@@ -43,8 +43,7 @@ class SessionLog:
         self._seq = 1 if next_seq is None else next_seq
         self._size: int | None = None  # the file's length after our last write, if known
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            self._fd = _open_for_append(path)
             if next_seq is None:
                 self._seq = _last_seq(path) + 1
             self._terminate_torn_line()
@@ -178,6 +177,15 @@ class SessionLog:
                 self.path,
                 self.last_error,
             )
+
+
+def _open_for_append(path: Path) -> int:
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT
+    try:
+        return os.open(path, flags, 0o600)
+    except FileNotFoundError:  # its folder first (rare: the store makes session folders)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return os.open(path, flags, 0o600)
 
 
 def _write_all(fd: int, data: bytes | memoryview) -> None:

@@ -248,3 +248,10 @@ def test_one_fsync_thread_serves_every_log(tmp_path: Path, monkeypatch: pytest.M
     assert len(threads) == 1 and threading.get_ident() not in threads
     for log in logs:
         log.close()
+
+
+def test_a_log_in_a_folder_not_made_yet_makes_the_folder(tmp_path: Path) -> None:
+    path = tmp_path / "state" / "sessions" / "s.jsonl"
+    with SessionLog(path) as log:
+        log.append(mode("plan"))
+    assert modes(path) == ["plan"] and log.errors == 0
