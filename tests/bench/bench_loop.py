@@ -138,8 +138,16 @@ def cpu_per_turn(n: int, reps: int) -> float:
 def ablate(n: int, reps: int) -> None:
     """Where a turn's time goes, without a profiler's distortion: the same runs with one
     part after another replaced by nothing (in this process only; a bench, not a mode)."""
+    from agentls.loop.hooks import ChainedHooks
     from agentls.runtime import runtime, shaping
+    from agentls.session.events import to_json_line
     from agentls.session.log import SessionLog
+
+    def encode_only(log: SessionLog, event: Any) -> Any:
+        event.seq = log._seq
+        log._seq += 1
+        to_json_line(event)
+        return event
 
     def stamp_only(log: SessionLog, event: Any) -> Any:
         event.seq = log._seq
@@ -152,13 +160,26 @@ def ablate(n: int, reps: int) -> None:
         output = await tool.run(args, self.context)
         return shaping.ok(intent, output.text, limit, dict(output.meta))
 
+    async def no_hook_before(self: ChainedHooks, *args: Any) -> None:
+        return None
+
+    async def no_hook_after(self: ChainedHooks, *args: Any) -> list[str]:
+        return []
+
+    def no_hooks() -> None:
+        ChainedHooks.before_act = no_hook_before  # type: ignore[method-assign]
+        ChainedHooks.after_act = no_hook_after  # type: ignore[method-assign]
+
     steps: list[tuple[str, Any]] = [
         ("as shipped", None),
-        ("without writing the session log", lambda: setattr(SessionLog, "append", stamp_only)),
+        ("without the session log's writes (its lines still encoded)",
+         lambda: setattr(SessionLog, "append", encode_only)),
+        ("... nor encoding them", lambda: setattr(SessionLog, "append", stamp_only)),
         ("... nor masking secrets in tool output",
          lambda: setattr(shaping, "mask_secrets", lambda text: (text, 0))),
         ("... nor the per-call timeout",
          lambda: setattr(runtime.ToolRuntime, "_run", run_without_timeout)),
+        ("... nor the turn hooks (checkpoints, problems, outside changes)", no_hooks),
     ]  # fmt: skip
     print(f"| N = {n}, {reps} runs | CPU us/turn |")
     print("|---|---|")
