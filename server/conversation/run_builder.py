@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from weakref import WeakKeyDictionary
 
 from agentls.checkpoints.gitstore import GitStore
 from agentls.context.projector import ContextProjector
@@ -135,21 +134,7 @@ def make_policy(
 def make_projector(
     settings: Settings, *, model_id: str, registry: ToolRegistry
 ) -> ContextProjector:
-    return ContextProjector(settings.context_policy(model_id), write_tools=write_tools(registry))
-
-
-def write_tools(registry: ToolRegistry) -> frozenset[str]:
-    """Tools whose calls edit files: what the context layer pins as "files being edited"
-    (once per registry: a registry never changes; more tools make another one)."""
-    found = _WRITE_TOOLS.get(registry)
-    if found is None:
-        tools = (registry.get(name) for name in registry.names)
-        found = frozenset(t.name for t in tools if t is not None and t.risk is Risk.WRITE)
-        _WRITE_TOOLS[registry] = found
-    return found
-
-
-_WRITE_TOOLS: WeakKeyDictionary[ToolRegistry, frozenset[str]] = WeakKeyDictionary()
+    return ContextProjector(settings.context_policy(model_id), write_tools=registry.write_tools)
 
 
 def make_context(workspace: Workspace, settings: Settings) -> ToolContext:

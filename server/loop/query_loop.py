@@ -26,7 +26,6 @@ from agentls.contracts.model_io import (
     ModelInput,
     TextDelta,
     ThinkingDelta,
-    ToolSpec,
 )
 from agentls.contracts.observer import RunObserver, notify
 from agentls.contracts.outcomes import BudgetOverrun, RunResult, TerminalReason, completion_note
@@ -78,8 +77,6 @@ class QueryLoop:
         self.max_output_tokens = max_output_tokens
         self.compactor = Compactor(provider, projector, audit)
         self.hooks: TurnHooks = hooks or NoHooks()
-        self._named_tools: Sequence[ToolSpec] | None = None
-        self._tool_names: list[str] = []
 
     async def run(
         self, run_id: str, prompt: Message, messages: list[Message], budget: Budget
@@ -158,18 +155,17 @@ class QueryLoop:
         self, run_id: str, turn: int, messages: Sequence[Message], *, allow_compaction: bool = True
     ) -> Projection:
         """This turn's projection; logged as the model request unless it wants a compaction."""
-        tools = self.runtime.registry.specs(self.runtime.policy.mode)
+        registry, mode = self.runtime.registry, self.runtime.policy.mode
+        tools = registry.specs(mode)
         projection = self.projector.project(
             self.system, messages, tools, self.max_output_tokens, allow_compaction=allow_compaction
         )
         if projection.changed is not None:
             self.audit.append(dataclasses.replace(projection.changed, run=run_id, turn=turn))
         if not projection.wants_compaction:
-            if tools is not self._named_tools:  # the same tuple turn after turn, per mode
-                self._named_tools, self._tool_names = tools, [t.name for t in tools]
             self.audit.append(ev.ModelRequest(
                 run=run_id, turn=turn, model=self.provider.model_id,
-                messages=len(projection.request.messages), tools=self._tool_names,
+                messages=len(projection.request.messages), tools=registry.spec_names(mode),
                 estimated_tokens=projection.estimated_tokens,
             ))  # fmt: skip
         return projection

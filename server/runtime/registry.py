@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from agentls.contracts.model_io import ToolSpec
+from agentls.contracts.tooling import Risk
 from agentls.permissions.modes import Mode, is_visible
 from agentls.workspace.interface import ToolDefinition
 
@@ -18,6 +19,9 @@ class ToolRegistry:
                 raise ValueError(f"two tools are named {tool.name}")
             self._tools[tool.name] = tool
         self._specs: dict[Mode, tuple[ToolSpec, ...]] = {}
+        self._spec_names: dict[Mode, list[str]] = {}
+        # Tools whose calls edit files (what the context layer pins as "being edited").
+        self.write_tools = frozenset(n for n, t in self._tools.items() if t.risk is Risk.WRITE)
 
     def extended(self, tools: Iterable[ToolDefinition[Any]]) -> ToolRegistry:
         """These tools and more (a run's external tools); a name already taken is refused."""
@@ -41,3 +45,10 @@ class ToolRegistry:
             )
             self._specs[mode] = specs
         return specs
+
+    def spec_names(self, mode: Mode) -> list[str]:
+        """The names of ``specs(mode)``, as each model request logs them; once per mode."""
+        names = self._spec_names.get(mode)
+        if names is None:
+            names = self._spec_names[mode] = [spec.name for spec in self.specs(mode)]
+        return names

@@ -67,7 +67,6 @@ class SessionClaim:
         self.path = log_path.with_suffix(".lock")
         self.session_id = log_path.stem
         self.face = face
-        self._face_json = '{"face": ' + json.dumps(face)
         self._fd: int | None = None
         self._held = False
         self._sized = False  # the file is no longer than our record (else cut, holding the lock)
@@ -97,8 +96,7 @@ class SessionClaim:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             return False
-        # json.dumps({"face": ..., "pid": ..., "since": ...}), the face's part written once.
-        record = f'{self._face_json}, "pid": {os.getpid()}, "since": {time.time()!r}}}'
+        record = json.dumps({"face": self.face, "pid": os.getpid(), "since": time.time()})
         with contextlib.suppress(OSError):  # the name is for messages; the lock is what counts
             # Over what a crashed holder may have left; a reader in between finds no
             # valid record and looks again (_holder_once_written).

@@ -12,7 +12,7 @@ from agentls.contracts.errors import ConfigError
 from agentls.contracts.tooling import Risk
 from agentls.conversation import prompt
 from agentls.conversation.manager import ConversationManager
-from agentls.conversation.run_builder import RunConfig, write_tools
+from agentls.conversation.run_builder import RunConfig
 from agentls.conversation.settings import Settings, load_settings
 from agentls.intelligence import config
 from agentls.intelligence.config import discover_language_servers, effective_servers
@@ -123,13 +123,18 @@ def test_prices_per_model() -> None:
     assert price_for("openai:llama3.2:3b") is None
 
 
-def test_write_tools_per_registry() -> None:
+def test_a_registry_names_its_write_tools_and_each_modes_offered_tools() -> None:
     registry = ToolRegistry(BUILTIN_TOOLS)
-    edits = write_tools(registry)
-    assert edits and write_tools(registry) is edits
+    assert registry.write_tools == {"edit_file", "write_file"} | {
+        t.name for t in BUILTIN_TOOLS if t.risk is Risk.WRITE
+    }
     reads = [t for t in BUILTIN_TOOLS if t.risk is not Risk.WRITE]
-    assert write_tools(ToolRegistry(reads)) == frozenset()
-    assert write_tools(registry.extended([])) == edits
+    assert ToolRegistry(reads).write_tools == frozenset()
+    assert registry.extended([]).write_tools == registry.write_tools
+    for mode in Mode:
+        names = registry.spec_names(mode)
+        assert names == [spec.name for spec in registry.specs(mode)]
+        assert registry.spec_names(mode) is names
 
 
 def test_a_new_session_records_its_workspace_resolved_once(tmp_path: Path) -> None:
