@@ -1,18 +1,28 @@
-// Writes src/protocol.generated.ts from the server's JSON Schema (docs/protocol.schema.json,
-// generated from the server's models by `python -m agentls.protocol.schema`).
+// Writes the client's protocol types from the server's JSON Schema (docs/protocol.schema.json,
+// generated from the server's models by `python -m agentls.protocol.schema`), one file per part:
+// src/protocol.generated.ts (commands and editor events) and src/protocol-log.generated.ts
+// (the session log's lines, the definitions named Log*; neither part refers to the other).
 //
-//   node scripts/generate-protocol.mjs           write the file
-//   node scripts/generate-protocol.mjs --check   exit 1 when the file differs from the schema
+//   node scripts/generate-protocol.mjs           write the files
+//   node scripts/generate-protocol.mjs --check   exit 1 when a file differs from the schema
 //
 // Only the parts of JSON Schema pydantic writes are read: $ref, anyOf/oneOf, const, enum,
 // type, properties/required, items, additionalProperties, description.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const CLIENT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const SCHEMA_PATH = join(CLIENT, '..', 'docs', 'protocol.schema.json');
 export const OUTPUT_PATH = join(CLIENT, 'src', 'protocol.generated.ts');
+export const LOG_OUTPUT_PATH = join(CLIENT, 'src', 'protocol-log.generated.ts');
+
+const HEADER = [
+  '// Generated from docs/protocol.schema.json by scripts/generate-protocol.mjs: do not edit.',
+  '// The server\'s models (server/protocol/) are the source; `node scripts/generate-protocol.mjs` regenerates.',
+  '/* eslint-disable */',
+  '',
+];
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -126,16 +136,18 @@ function commandMap(commands) {
   ].join('\n');
 }
 
+function isLogDefinition(name) {
+  return name.startsWith('Log');
+}
+
+/** The two files' texts: [commands and editor events, the session log's lines]. */
 export function generate(schema) {
   const { notifications, commands } = schema.properties;
   const [[method, event]] = Object.entries(notifications.properties);
   const eventUnion = schema.$defs[refName(event.$ref)];
   const kinds = Object.keys(eventUnion.discriminator?.mapping ?? {});
   const parts = [
-    '// Generated from docs/protocol.schema.json by scripts/generate-protocol.mjs: do not edit.',
-    '// The server\'s models (server/protocol/) are the source; `node scripts/generate-protocol.mjs` regenerates.',
-    '/* eslint-disable */',
-    '',
+    ...HEADER,
     `export const EVENT_METHOD = ${literal(method)};`,
     '',
     `/** The \`kind\`s of \`${method}\` this client knows. */`,
@@ -143,31 +155,36 @@ export function generate(schema) {
     '',
     commandMap(commands.properties),
   ];
+  const logParts = [...HEADER];
   for (const [name, definition] of Object.entries(schema.$defs)) {
-    parts.push(declaration(name, definition));
+    (isLogDefinition(name) ? logParts : parts).push(declaration(name, definition));
   }
-  return parts.join('\n');
+  return [parts.join('\n'), logParts.join('\n')];
 }
 
 function main() {
   const schema = JSON.parse(readFileSync(SCHEMA_PATH, 'utf8'));
-  const text = generate(schema);
+  const texts = generate(schema);
+  const outputs = [OUTPUT_PATH, LOG_OUTPUT_PATH];
   if (process.argv.includes('--check')) {
-    let current = '';
-    try {
-      current = readFileSync(OUTPUT_PATH, 'utf8');
-    } catch {
-      // missing: differs
-    }
-    if (current !== text) {
-      console.error(
-        'src/protocol.generated.ts differs from docs/protocol.schema.json: run `node scripts/generate-protocol.mjs` in vscode-client.',
-      );
-      process.exit(1);
-    }
+    outputs.forEach((output, index) => {
+      let current = '';
+      try {
+        current = readFileSync(output, 'utf8');
+      } catch {
+        // missing: differs
+      }
+      if (current !== texts[index]) {
+        const name = relative(CLIENT, output);
+        console.error(
+          `${name} differs from docs/protocol.schema.json: run \`node scripts/generate-protocol.mjs\` in vscode-client.`,
+        );
+        process.exitCode = 1;
+      }
+    });
     return;
   }
-  writeFileSync(OUTPUT_PATH, text);
+  outputs.forEach((output, index) => writeFileSync(output, texts[index]));
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

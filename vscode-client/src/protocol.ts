@@ -5,6 +5,7 @@
 import { type AgentEvent, type CommandName, EVENT_KINDS, type Mode } from './protocol.generated';
 
 export * from './protocol.generated';
+export * from './protocol-log.generated';
 
 export const COMMANDS = {
   ask: 'agentls.ask',
