@@ -155,6 +155,8 @@ class _Capture:
         self.events.append(event)
         return event
 
+    stage = append  # in memory, staging is appending
+
     def turn_boundary(self) -> None:
         pass
 

@@ -89,7 +89,7 @@ class QueryLoop:
         tally = RunTally(cost_usd=0.0 if self.price is not None else None)
         self.runtime.begin_run(run_id)
         messages.append(prompt)
-        self.audit.append(ev.UserMessage(run=run_id, turn=0, message=prompt))
+        self.audit.stage(ev.UserMessage(run=run_id, turn=0, message=prompt))
         finish: Finish
         try:
             async with asyncio.timeout(budget.timeout_seconds):
@@ -138,8 +138,8 @@ class QueryLoop:
                     raise
                 done = await self._recover(run_id, turn, messages, tally, str(exc))
             messages.append(done.message)
-            self.audit.append(ev.ModelOutput(run=run_id, turn=turn, message=done.message,
-                                             stop_reason=done.stop_reason))  # fmt: skip
+            self.audit.stage(ev.ModelOutput(run=run_id, turn=turn, message=done.message,
+                                            stop_reason=done.stop_reason))  # fmt: skip
             step = self.decide(done, budget, tally)
             if isinstance(step, Finish):
                 return step
@@ -235,7 +235,7 @@ class QueryLoop:
         call_cost = self.price.cost(usage) if self.price is not None else None
         if tally.cost_usd is not None and call_cost is not None:
             tally.cost_usd += call_cost
-        self.audit.append(ev.UsageEvent(
+        self.audit.stage(ev.UsageEvent(
             run=run_id, turn=turn, usage=usage,
             cost_usd=call_cost, total_cost_usd=tally.cost_usd, purpose=purpose,
         ))  # fmt: skip
@@ -296,7 +296,7 @@ class QueryLoop:
 
     def _results(self, run_id: str, turn: int, messages: list[Message], message: Message) -> None:
         messages.append(message)
-        self.audit.append(ev.ToolResults(run=run_id, turn=turn, message=message))
+        self.audit.stage(ev.ToolResults(run=run_id, turn=turn, message=message))
 
     def _close_dangling(
         self, run_id: str, turn: int, messages: list[Message], finish: Finish

@@ -51,6 +51,11 @@ class AuditLog(Protocol):
         """Write ``event`` (a session event model) stamped with its seq; return it."""
         ...
 
+    def stage(self, event: EventT) -> EventT:
+        """As `append`, written at the latest with the next append or when the run
+        next waits: for an event followed at once by another, never by an effect."""
+        ...
+
     def turn_boundary(self) -> None:
         """Make what was appended durable (fsync) without blocking the run."""
         ...
@@ -128,7 +133,7 @@ class ToolRuntime:
     async def execute(self, intent: ToolIntent, turn: int) -> Observation:
         parsed = self._parse(intent)
         summary = parsed[1] if isinstance(parsed, tuple) else intent.name
-        self.audit.append(ev.ToolIntent(
+        self.audit.stage(ev.ToolIntent(  # written with its decision, before the call
             run=self.run_id, turn=turn,
             call_id=intent.call_id, name=intent.name, input=intent.input, summary=summary,
         ))  # fmt: skip
@@ -349,7 +354,7 @@ class ToolRuntime:
         return observation
 
     def _record(self, intent: ToolIntent, turn: int, observation: Observation) -> Observation:
-        self.audit.append(ev.ObservationEvent(
+        self.audit.stage(ev.ObservationEvent(
             run=self.run_id, turn=turn, call_id=observation.call_id,
             name=observation.name, ok=observation.ok, content=observation.content,
             error=observation.error, retryable=observation.retryable, meta=observation.meta,

@@ -1,9 +1,10 @@
 """One fsync thread per process for every session log (group commit).
 
 A session used to start its own thread, which cost more than a fast run's
-turns; one daemon thread serves every log. Turn boundaries of one log closer
-together than the window share one fsync, and a log's fsync never runs after
-`forget` returned for it, so its descriptor may be closed then.
+turns; one daemon thread serves every log. A log's lines reach the disk within
+the window of the turn boundary that asked: boundaries of one log closer
+together share one fsync, and a log's fsync never runs after `forget` returned
+for it, so its descriptor may be closed then.
 """
 
 from __future__ import annotations
@@ -41,13 +42,18 @@ class FsyncWorker:
             if log.closed or log in self._due:
                 return
             now = time.monotonic()
-            last = self._last.get(log)
-            self._due[log] = now if last is None else max(now, last + self.window)
+            # A log's first fsync waits a window too: a short run then takes none
+            # while it runs (each wakes the worker, which takes the interpreter's lock
+            # from the run), and a long one takes one per window, as before.
+            due = max(now, self._last.get(log, now) + self.window)
+            earliest = min(self._due.values(), default=None)
+            self._due[log] = due
             log.sync_requested = True
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._run, name="agentls-fsync", daemon=True)
                 self._thread.start()
-            self._cond.notify()
+            if earliest is None or due < earliest:  # else the worker wakes in time anyway
+                self._cond.notify()
 
     def forget(self, log: Durable) -> None:
         """Drop ``log``'s request and wait out its fsync in progress (``log.closed`` is set)."""

@@ -1,13 +1,20 @@
 """Append-only JSONL writer for one session's event log.
 
-Each append is one ``os.write`` of a whole line, so a kill -9 loses at most the
-line being written; durability (fsync) is requested at turn boundaries and done
-off the caller's thread. Observability never breaks a run: IO errors are
-counted and reported once, never raised.
+Lines are written whole, in ``seq`` order, so a kill -9 leaves at most a torn
+last line. ``append`` writes at once (with any staged lines before it, in one
+``os.write``); ``stage`` keeps a line to go with the next append, and at the
+latest until the event loop runs anything else, that is, until the run waits
+for something. The loop stages what is followed at once by an event that
+precedes an effect (a model request, a tool's decision), so a turn is two
+writes, not seven, and nothing that comes before an effect or a wait is ever
+still in memory when it starts. Durability (fsync) is requested at turn
+boundaries and done off the caller's thread. Observability never breaks a run:
+IO errors are counted and reported once, never raised.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
@@ -42,6 +49,9 @@ class SessionLog:
         self._closed = False
         self._seq = 1 if next_seq is None else next_seq
         self._size: int | None = None  # the file's length after our last write, if known
+        self._staged: list[bytes] = []  # encoded lines waiting for the next write
+        # The event loop that will write staged lines when it next runs a callback.
+        self._flush_loop: asyncio.AbstractEventLoop | None = None
         try:
             self._fd = _open_for_append(path)
             if next_seq is None:
@@ -62,29 +72,81 @@ class SessionLog:
         return self._fd
 
     def append(self, event: EventT) -> EventT:
-        """Stamps ``event`` with its version, seq and time, writes it, and returns it."""
+        """Stamps ``event`` with its version, seq and time, writes it (after any staged
+        lines, in the same write), and returns it."""
         with self._lock:
-            event.v = SCHEMA_VERSION
-            event.seq = self._seq
-            event.ts = time.time()
-            self._seq += 1
-            if self._fd is None:
-                self._record_error("append", OSError("log is closed or failed to open"))
+            data = self._stamp_and_encode(event)
+            if data is None:
+                return event
+            if self._staged:
+                self._staged.append(data)
+                data = b"".join(self._staged)
+                self._staged.clear()
+            self._write(data)
+            return event
+
+    def stage(self, event: EventT) -> EventT:
+        """As `append`, but the line is written with the next append or `flush`, or
+        when this thread's event loop next runs a callback, whichever comes first.
+        Outside an event loop it is written at once."""
+        with self._lock:
+            data = self._stamp_and_encode(event)
+            if data is None:
                 return event
             try:
-                data = to_json_line(event)
-            except (PydanticSerializationError, ValueError):
-                data = self._encode_slowly(event)
-            try:
-                written = os.write(self._fd, data)
-                if written != len(data):  # rare: the usual case is this one call
-                    _write_all(self._fd, memoryview(data)[written:])
-                if self._size is not None:
-                    self._size += len(data)
-            except OSError as exc:
-                self._size = None
-                self._record_error("append", exc)
+                loop = asyncio.get_running_loop()
+            except RuntimeError:  # no loop to flush it: a thread, a plain call
+                self._write(b"".join((*self._staged, data)) if self._staged else data)
+                self._staged.clear()
+                return event
+            self._staged.append(data)
+            if self._flush_loop is not loop:
+                self._flush_loop = loop
+                loop.call_soon(self._flush_from_loop)
             return event
+
+    def flush(self) -> None:
+        """Write the staged lines now."""
+        with self._lock:
+            self._flush_staged()
+
+    def _flush_from_loop(self) -> None:
+        self._flush_loop = None
+        self.flush()
+
+    def _flush_staged(self) -> None:
+        if self._staged:
+            data = b"".join(self._staged)
+            self._staged.clear()
+            self._write(data)
+
+    def _stamp_and_encode(self, event: Event) -> bytes | None:
+        """Stamps ``event``; its line, or None when the log cannot be written."""
+        event.v = SCHEMA_VERSION
+        event.seq = self._seq
+        event.ts = time.time()
+        self._seq += 1
+        if self._fd is None:
+            self._record_error("append", OSError("log is closed or failed to open"))
+            return None
+        try:
+            return to_json_line(event)
+        except (PydanticSerializationError, ValueError):
+            return self._encode_slowly(event)
+
+    def _write(self, data: bytes) -> None:
+        if self._fd is None:
+            self._record_error("append", OSError("log is closed or failed to open"))
+            return
+        try:
+            written = os.write(self._fd, data)
+            if written != len(data):  # rare: the usual case is this one call
+                _write_all(self._fd, memoryview(data)[written:])
+            if self._size is not None:
+                self._size += len(data)
+        except OSError as exc:
+            self._size = None
+            self._record_error("append", exc)
 
     def _encode_slowly(self, event: Event) -> bytes:
         """What the fast path refuses: lone surrogates, circular data."""
@@ -102,7 +164,8 @@ class SessionLog:
 
     def turn_boundary(self) -> None:
         """Ask for an fsync without waiting; boundaries within the group-commit
-        window (durability.GROUP_COMMIT_SECONDS) share one."""
+        window (durability.GROUP_COMMIT_SECONDS) share one. Lines staged now are
+        written before the next effect and synced with the next boundary."""
         if self._fd is None or self.sync_requested:
             return  # already asked for: the worker will cover this turn too
         FSYNC.request(self)
@@ -110,6 +173,7 @@ class SessionLog:
     def resync(self) -> None:
         """Continue after what another process appended (call it holding the session's lock)."""
         with self._lock:
+            self._flush_staged()
             if self._fd is None:
                 return
             if os.fstat(self._fd).st_size == self._size:
@@ -120,6 +184,7 @@ class SessionLog:
     def sync(self) -> None:
         """fsync now and wait for it (end of a run); errors are counted, not raised."""
         with self._lock:
+            self._flush_staged()
             if self._fd is not None:
                 self._fsync(self._fd)
 
@@ -128,6 +193,7 @@ class SessionLog:
         self._closed = True
         FSYNC.forget(self)  # after it, the worker never touches this descriptor
         with self._lock:
+            self._flush_staged()
             fd, self._fd = self._fd, None
         if fd is None:
             return

@@ -86,9 +86,14 @@ MANAGER = ConversationManager(
 )
 
 
+# The same settings every run, as a person's are from one ask to the next (the peers build
+# their agent once): maxTurns is above any N the harness runs, not N + something.
+SETTINGS = {"model": "scripted:bench", "maxTurns": 1_000_000, "checkpoints": False}
+
+
 async def run_once(n: int) -> str:
     _Next.provider = ScriptedProvider(script(n))
-    settings = load_settings({"model": "scripted:bench", "maxTurns": n + 5, "checkpoints": False})
+    settings = load_settings(SETTINGS)  # loaded per run, as a face loads them per session
     conversation = MANAGER.open(LocalWorkspace(ROOT), settings)  # a new session per run
     result = await conversation.ask(common.PROMPT, approver=AutoApprover())
     return result.text

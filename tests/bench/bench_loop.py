@@ -77,7 +77,7 @@ async def one_run(
         SessionStore(root.with_name(root.name + "-state")), tools=[instant_read_tool(counter)],
         provider_factory=lambda settings: provider,
     )  # fmt: skip
-    settings = load_settings({"model": "scripted:bench", "maxTurns": n + 5})
+    settings = load_settings({"model": "scripted:bench", "maxTurns": 1_000_000})
     conversation = manager.open(LocalWorkspace(root), settings)
     gc.collect()
     if profiler is not None:

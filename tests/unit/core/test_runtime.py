@@ -41,6 +41,8 @@ class MemoryAudit:
         self.events.append(to_wire(event))  # as the log writes it
         return event
 
+    stage = append  # in memory, staging is appending
+
     def turn_boundary(self) -> None:
         pass
 
