@@ -140,19 +140,12 @@ def ablate(n: int, reps: int) -> None:
     part after another replaced by nothing (in this process only; a bench, not a mode)."""
     from agentls.loop.hooks import ChainedHooks
     from agentls.runtime import runtime, shaping
-    from agentls.session.events import to_json_line
     from agentls.session.log import SessionLog
 
-    def encode_only(log: SessionLog, event: Any) -> Any:
+    def stamp_only(log: SessionLog, event: Any) -> bytes:
         event.seq = log._seq
         log._seq += 1
-        to_json_line(event)
-        return event
-
-    def stamp_only(log: SessionLog, event: Any) -> Any:
-        event.seq = log._seq
-        log._seq += 1
-        return event
+        return b""
 
     async def run_without_timeout(
         self: runtime.ToolRuntime, intent: Any, tool: Any, args: Any, limit: int
@@ -173,8 +166,8 @@ def ablate(n: int, reps: int) -> None:
     steps: list[tuple[str, Any]] = [
         ("as shipped", None),
         ("without the session log's writes (its lines still encoded)",
-         lambda: setattr(SessionLog, "append", encode_only)),
-        ("... nor encoding them", lambda: setattr(SessionLog, "append", stamp_only)),
+         lambda: setattr(SessionLog, "_write", lambda log, data: None)),
+        ("... nor encoding them", lambda: setattr(SessionLog, "_stamp_and_encode", stamp_only)),
         ("... nor masking secrets in tool output",
          lambda: setattr(shaping, "mask_secrets", lambda text: (text, 0))),
         ("... nor the per-call timeout",
