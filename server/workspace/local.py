@@ -67,7 +67,8 @@ class LocalWorkspace:
 
     def use_sandbox(self, settings: SandboxSettings) -> None:
         self.sandbox = settings
-        self.secrets = paths.SecretFiles(self._root, settings.secret_patterns)
+        if settings.secret_patterns != self.secrets.patterns:  # else the same matcher
+            self.secrets = paths.SecretFiles(self._root, settings.secret_patterns)
 
     @property
     def root(self) -> Path:
