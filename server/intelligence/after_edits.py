@@ -64,8 +64,8 @@ class ProblemsAfterEdits:
         if not self.intelligence.problem_settings.after_edits:
             self.intelligence.pending.versions.clear()
             return []
-        pending = getattr(self.intelligence, "pending", None)  # a stand-in may keep none
-        if pending is not None and not pending.versions and not pending.problems:
+        pending = self.intelligence.pending
+        if not pending.versions and not pending.problems:
             return []  # no baseline taken since the last check (a turn of reads): nothing new
         try:
             problems, unsettled = await self.intelligence.introduced()

@@ -14,6 +14,7 @@ from agentls.contracts.messages import message_to_dict
 from agentls.contracts.tooling import Risk, ToolIntent
 from agentls.conversation.undo import undo_turn
 from agentls.intelligence.after_edits import ProblemsAfterEdits
+from agentls.intelligence.service import Baseline
 from agentls.permissions.approvers import AutoApprover
 from agentls.permissions.modes import Mode
 from agentls.permissions.rules import parse_rule
@@ -170,8 +171,9 @@ def _problems_found() -> Any:
     async def introduced() -> tuple[list[Problem], list[str]]:
         return found, ["b.py"]
 
+    edited = Baseline(versions={"a.py": "v1", "b.py": "v1"})  # taken before the turn's edits
     return SimpleNamespace(
-        problem_settings=SimpleNamespace(after_edits=True), introduced=introduced
+        problem_settings=SimpleNamespace(after_edits=True), introduced=introduced, pending=edited
     )
 
 
