@@ -76,13 +76,8 @@ class SessionLog:
         lines, in the same write), and returns it."""
         with self._lock:
             data = self._stamp_and_encode(event)
-            if data is None:
-                return event
-            if self._staged:
-                self._staged.append(data)
-                data = b"".join(self._staged)
-                self._staged.clear()
-            self._write(data)
+            if data is not None:
+                self._write_after_staged(data)
             return event
 
     def stage(self, event: EventT) -> EventT:
@@ -96,8 +91,7 @@ class SessionLog:
             try:
                 loop = asyncio.get_running_loop()
             except RuntimeError:  # no loop to flush it: a thread, a plain call
-                self._write(b"".join((*self._staged, data)) if self._staged else data)
-                self._staged.clear()
+                self._write_after_staged(data)
                 return event
             self._staged.append(data)
             if self._flush_loop is not loop:
@@ -116,9 +110,15 @@ class SessionLog:
 
     def _flush_staged(self) -> None:
         if self._staged:
+            self._write_after_staged(b"")
+
+    def _write_after_staged(self, data: bytes) -> None:
+        """``data`` after the staged lines, in one write."""
+        if self._staged:
+            self._staged.append(data)
             data = b"".join(self._staged)
             self._staged.clear()
-            self._write(data)
+        self._write(data)
 
     def _stamp_and_encode(self, event: Event) -> bytes | None:
         """Stamps ``event``; its line, or None when the log cannot be written."""

@@ -137,8 +137,12 @@ class Recording:
     def model_name(self) -> str:
         return self.inner.model_name
 
-    async def stream(self, request: ModelInput) -> AsyncIterator[ModelEvent]:
+    def seen(self, request: ModelInput) -> None:
+        """What is kept of each request as it starts (a subclass may keep something else)."""
         self.inputs.append(snapshot(request))
+
+    async def stream(self, request: ModelInput) -> AsyncIterator[ModelEvent]:
+        self.seen(request)
         async for event in self.inner.stream(request):
             yield event
 

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 
-from agentls.contracts.model_io import ModelEvent, ModelInput
+from agentls.contracts.model_io import ModelInput
 from agentls.contracts.tooling import Risk, ToolOutput
 from agentls.permissions.approvers import AutoApprover
 from agentls.providers.scripted import ScriptedProvider
 from agentls.workspace.interface import ToolContext, ToolDefinition
+from tests.unit.context.helpers import Recording
 
 from .helpers import EchoInput, call, conversation
 
@@ -31,25 +31,16 @@ class LogPath:
         return kinds_on_disk(self.path)
 
 
-class PeekingModel:
+class PeekingModel(Recording):
     """The scripted model, looking at the log file as each request starts."""
 
     def __init__(self, inner: ScriptedProvider, log: LogPath) -> None:
-        self.inner, self.log = inner, log
-        self.seen: list[list[tuple[str, str | None]]] = []
+        super().__init__(inner)
+        self.log = log
+        self.seen_on_disk: list[list[tuple[str, str | None]]] = []
 
-    @property
-    def model_id(self) -> str:
-        return self.inner.model_id
-
-    @property
-    def model_name(self) -> str:
-        return self.inner.model_name
-
-    async def stream(self, request: ModelInput) -> AsyncIterator[ModelEvent]:
-        self.seen.append(self.log.kinds())
-        async for event in self.inner.stream(request):
-            yield event
+    def seen(self, request: ModelInput) -> None:
+        self.seen_on_disk.append(self.log.kinds())
 
 
 def test_each_effect_finds_what_came_before_it_on_disk(tmp_path: Path) -> None:
@@ -76,7 +67,7 @@ def test_each_effect_finds_what_came_before_it_on_disk(tmp_path: Path) -> None:
     assert result.text == "done"
 
     # The model request is on disk before the model is asked, after the prompt or results.
-    first, second, third = model.seen
+    first, second, third = model.seen_on_disk
     assert first[-2:] == [("user_message", None), ("model_request", None)]
     assert second[-3:] == [("observation", "c1"), ("tool_results", None), ("model_request", None)]
     assert third[-3:] == [("observation", "c2"), ("tool_results", None), ("model_request", None)]
