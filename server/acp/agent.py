@@ -235,7 +235,9 @@ class AgentlsAgent:
             session.asker, session.conversation.policy, session.workspace.approved_calls
         )
         try:
-            session.handle = session.conversation.start(text, approver=approver, observer=observer)
+            session.handle = await session.conversation.start(
+                text, approver=approver, observer=observer
+            )
         except SessionBusy as exc:  # here, or in another agentls process
             raise invalid_request(f"agentls: {exc}") from None
         result = await session.handle.result()

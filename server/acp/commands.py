@@ -63,7 +63,7 @@ async def run_command(session: AcpSession, store: SessionStore, name: str, argum
     conversation, workspace = session.conversation, session.workspace
     path = store.path_for(session.id)
     try:
-        with conversation.claimed():  # not while this session runs here or elsewhere
+        async with conversation.claimed():  # not while this session runs here or elsewhere
             if argument:
                 result = await undo_turn(
                     state_dir=store.state_dir,

@@ -11,17 +11,15 @@ import contextlib
 import dataclasses
 import logging
 import secrets
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from agentls.contracts.errors import ConfigError
-from agentls.contracts.messages import Message, ToolResultBlock, user_text
-from agentls.contracts.observer import NullObserver, RunObserver, notify
+from agentls.contracts.messages import Message, user_text
+from agentls.contracts.observer import NullObserver, RunObserver
 from agentls.contracts.outcomes import RunResult, TerminalReason
-from agentls.contracts.tooling import ErrorCode
-from agentls.contracts.usage import Usage
 from agentls.conversation.run_builder import (
     RunConfig,
     RunParts,
@@ -30,6 +28,7 @@ from agentls.conversation.run_builder import (
     make_projector,
     run_tools,
 )
+from agentls.conversation.run_ends import aborted_early, close_interrupted_run
 from agentls.conversation.settings import Settings
 from agentls.conversation.settings_files import SettingsFiles
 from agentls.intelligence.hub import LanguageHub
@@ -46,7 +45,6 @@ from agentls.session import events as ev
 from agentls.session.lock import SessionClaim, SessionHeld
 from agentls.session.log import SessionLog
 from agentls.session.reader import read_events
-from agentls.session.records import RunResultRecord
 from agentls.session.reducer import reduce
 from agentls.session.state import SessionState
 from agentls.session.store import SessionStore
@@ -119,6 +117,8 @@ class Conversation:
         self.claim = claim
         self._unfinished = unfinished
         self._held_between_runs = False  # an undo holds the session
+        self._catching_up = False  # a run or an undo waits for the log to be read
+        self._behind = False  # another process wrote: the log is read before the next run
         self.mcp = mcp
         self.log = log
         self.messages = messages
@@ -159,10 +159,16 @@ class Conversation:
             self.log.append(ev.ModeChanged(mode=mode.value))
             return
         try:
-            with self.claimed():
-                self.log.append(ev.ModeChanged(mode=mode.value))
+            self._check_holdable()
+            self._take_claim()  # what another process wrote is read by the next run
         except SessionBusy as exc:  # the next run_started records the mode anyway
             logger.info("mode change not logged: %s", exc)
+            return
+        try:
+            self.log.resync()  # reads the log's last line only: this line's seq
+            self.log.append(ev.ModeChanged(mode=mode.value))
+        finally:
+            self._drop_claim()
 
     def apply_settings(self, settings: Settings) -> None:
         """New settings take effect from the next run (the model stays the session's)."""
@@ -203,19 +209,23 @@ class Conversation:
         self.log.append(ev.RulesSaved(rules=[str(r) for r in rules], path=str(path)))
         return str(path)
 
-    def start(
+    async def start(
         self,
         prompt: str,
         *,
         approver: Approver | None = None,
         observer: RunObserver | None = None,
     ) -> RunHandle:
-        """Start a run on ``prompt`` as a task; the handle cancels it or waits for it."""
-        if self.running:
+        """Start a run on ``prompt`` as a task; the handle cancels it or waits for it.
+
+        What another process wrote to the session meanwhile is read first, on a worker
+        thread (a whole read of the log: an editor's event loop does not wait for it)."""
+        if self.running or self._catching_up:
             raise SessionBusy(f"session {self.session_id} already has a run going")
         if self._held_between_runs:
             raise SessionBusy(f"session {self.session_id} is being undone; ask again after")
-        self._take_claim()
+        if self._take_claim():
+            await self._catch_up_off_loop()
         try:
             return self._start(prompt, approver, observer)
         except BaseException:
@@ -257,7 +267,7 @@ class Conversation:
                 try:  # MCP servers start (bounded) before the first model call lists tools
                     built.runtime.registry = await self.run_registry()
                 except asyncio.CancelledError:
-                    return _aborted_early(self.log, observer, run_id, self.provider.model_id)
+                    return aborted_early(self.log, observer, run_id, self.provider.model_id)
                 result = await built.run(run_id, user_text(prompt), self.messages)
                 if planning and result.reason is TerminalReason.COMPLETED and result.text:
                     self.projector.plan = result.text  # pinned through compactions
@@ -282,13 +292,13 @@ class Conversation:
         if self.current is None or self.current.task is task:  # not the next run's lock
             self._drop_claim()
 
-    @contextlib.contextmanager
-    def claimed(self) -> Iterator[None]:
-        """Hold the session between runs (an undo), caught up with its log; SessionBusy if
-        it is running here or elsewhere."""
-        if self.running or self._held_between_runs:
-            raise SessionBusy(f"session {self.session_id} is running; cancel it first")
-        self._take_claim()
+    @contextlib.asynccontextmanager
+    async def claimed(self) -> AsyncIterator[None]:
+        """Hold the session between runs (an undo), caught up with its log (read on a worker
+        thread); SessionBusy if it is running here or elsewhere."""
+        self._check_holdable()
+        if self._take_claim():
+            await self._catch_up_off_loop()
         self._held_between_runs = True
         try:
             yield
@@ -296,29 +306,53 @@ class Conversation:
             self._held_between_runs = False
             self._drop_claim()
 
-    def _take_claim(self) -> None:
+    def _check_holdable(self) -> None:
+        if self.running or self._held_between_runs or self._catching_up:
+            raise SessionBusy(f"session {self.session_id} is running; cancel it first")
+
+    def _take_claim(self) -> bool:
+        """Take the session's lock (SessionBusy if another process holds it); True when the
+        log must be read before going on: another process wrote to it, or a run crashed."""
         if self.claim is None:
-            return
+            return False
         try:
             self.claim.acquire()
         except SessionHeld as exc:
             raise SessionBusy(str(exc)) from None
-        try:
-            self._catch_up()
-        except BaseException:
-            self._drop_claim()
-            raise
+        self._behind = self._behind or self.log.moved()
+        return self._behind or self._unfinished is not None
 
     def _drop_claim(self) -> None:
         if self.claim is not None:
             self.claim.release()
 
+    async def _catch_up_off_loop(self) -> None:
+        """`_catch_up` on a worker thread, holding the lock; nothing else takes the session
+        meanwhile. A cancelled caller lets the lock go once the thread is done."""
+        self._catching_up = True
+        reading = asyncio.ensure_future(asyncio.to_thread(self._catch_up))
+        try:
+            await asyncio.shield(reading)
+        except asyncio.CancelledError:
+            reading.add_done_callback(self._caught_up_for_no_one)
+            raise
+        except BaseException:
+            self._catching_up = False
+            self._drop_claim()
+            raise
+        self._catching_up = False
+
+    def _caught_up_for_no_one(self, reading: asyncio.Future[None]) -> None:
+        if not reading.cancelled() and reading.exception() is not None:
+            logger.warning("catching up with session %s: %s", self.session_id, reading.exception())
+        self._catching_up = False
+        self._drop_claim()
+
     def _catch_up(self) -> None:
         """Take in what another process appended since this session was read (holding the
-        lock), and close a run that crashed there."""
-        expected = self.log.next_seq
-        self.log.resync()
-        if self.log.next_seq != expected:
+        lock), and close a run that crashed there: a whole read of the log."""
+        if self._behind:
+            self.log.resync()
             state = reduce(read_events(self.log.path))
             self.messages[:] = state.messages
             self.projector = make_projector(
@@ -328,14 +362,15 @@ class Conversation:
             if self.checkpointer is not None:
                 self.checkpointer.catch_up()
             self._unfinished = state
+            self._behind = False
         if self._unfinished is not None:
-            _close_interrupted_run(self.log, self._unfinished, self.messages)
+            close_interrupted_run(self.log, self._unfinished, self.messages)
             self._unfinished = None
 
     async def compact(self) -> bool:
         """Summarise the older history now, as a run does when its context fills (a person
         asked: `/compact`). Logged like a run's compaction; False when too little is old."""
-        with self.claimed():  # not while a run (here or elsewhere) projects this history
+        async with self.claimed():  # not while a run (here or elsewhere) projects this history
             run_id = f"compact-{secrets.token_hex(4)}"
             config = self._run_config()  # projected and priced as the next run would be
             projection = self.projector.project(
@@ -371,7 +406,8 @@ class Conversation:
         observer: RunObserver | None = None,
     ) -> RunResult:
         """Run the agent on ``prompt`` to its end; cancelling this coroutine aborts the run."""
-        return await self.start(prompt, approver=approver, observer=observer).result()
+        handle = await self.start(prompt, approver=approver, observer=observer)
+        return await handle.result()
 
     def cancel(self) -> bool:
         return self.current is not None and self.current.cancel()
@@ -531,35 +567,6 @@ class ConversationManager:
             conversation.cancel()
             conversation.close()
         self.conversations.clear()
-
-
-def _close_interrupted_run(log: SessionLog, state: Any, messages: list[Message]) -> None:
-    """A run that crashed gets its terminal event, and its dangling calls a result."""
-    dangling = state.dangling_tool_uses()
-    if dangling:
-        content = f"Error ({ErrorCode.CANCELLED.value}): not run: the session was interrupted"
-        blocks = tuple(ToolResultBlock(use.id, content, True) for use in dangling)
-        repair = Message("user", blocks)
-        messages.append(repair)
-        log.append(ev.ToolResults(message=repair))
-    open_run = state.open_run
-    if open_run is not None:
-        log.append(ev.RunClosed(
-            run=open_run.run_id, reason="aborted",
-            detail="the process ended before the run finished",
-        ))  # fmt: skip
-
-
-def _aborted_early(log: SessionLog, observer: RunObserver, run_id: str, model_id: str) -> RunResult:
-    """A run cancelled before its loop started (while MCP servers started): nothing ran."""
-    cost = 0.0 if price_for(model_id) is not None else None
-    detail = "the run was cancelled before its first turn"
-    result = RunResult(
-        reason=TerminalReason.ABORTED, text="", usage=Usage(), cost_usd=cost, turns=0, detail=detail
-    )
-    log.append(ev.RunFinished(run=run_id, turn=0, result=RunResultRecord.of(result)))
-    notify(observer.run_finished, result)
-    return result
 
 
 def _configure_sandbox(workspace: Workspace, settings: Settings) -> None:

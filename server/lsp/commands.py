@@ -94,7 +94,7 @@ def register(server: AgentServer) -> None:
         from agentls.lsp.workspace import LspWorkspace
 
         try:
-            handle = conversation.start(prompt, approver=approver, observer=observer)
+            handle = await conversation.start(prompt, approver=approver, observer=observer)
         except SessionBusy as exc:
             raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
         observer.run_id = handle.run_id

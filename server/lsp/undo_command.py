@@ -19,6 +19,7 @@ from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
 
 if TYPE_CHECKING:
     from agentls.conversation.manager import Conversation
+    from agentls.session.lock import SessionClaim
 
 UNDO = "agentls.undo"
 
@@ -40,10 +41,32 @@ def register(server: AgentServer) -> None:
         from agentls.conversation.manager import SessionBusy  # loaded by ls.manager
 
         try:  # one writer per session: not while it runs here or in another process
-            with conversation.claimed() if conversation else ls.store.claim(path.stem, "lsp"):
-                return await _undo(ls, path, conversation, params.turn)
+            if conversation is not None:
+                async with conversation.claimed():
+                    return await _undo(ls, path, conversation, params.turn)
+            return await _undo_unopened(ls, path, params.turn)
         except (SessionBusy, SessionHeld) as exc:
             raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
+
+
+async def _undo_unopened(ls: AgentServer, path: Path, turn: int | None) -> dict[str, Any]:
+    """A session this server has not opened: its lock file made and taken on a thread."""
+    claim = ls.store.claim(path.stem, "lsp")
+    taking = asyncio.ensure_future(asyncio.to_thread(claim.acquire))
+    try:
+        await asyncio.shield(taking)
+        return await _undo(ls, path, None, turn)
+    finally:
+        if taking.done():
+            claim.close()
+        else:  # cancelled while the thread takes it: let go once it has
+            taking.add_done_callback(lambda done: _close_after(done, claim))
+
+
+def _close_after(taking: asyncio.Future[None], claim: SessionClaim) -> None:
+    if not taking.cancelled():
+        taking.exception()  # retrieved: a lock not taken needs no release
+    claim.close()
 
 
 async def _undo(

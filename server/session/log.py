@@ -170,6 +170,13 @@ class SessionLog:
             return  # already asked for: the worker will cover this turn too
         FSYNC.request(self)
 
+    def moved(self) -> bool:
+        """Whether the file changed since our last write (another process wrote to it): one
+        fstat, so it may be asked on an event loop before `resync` is called off it."""
+        with self._lock:
+            self._flush_staged()
+            return self._fd is not None and os.fstat(self._fd).st_size != self._size
+
     def resync(self) -> None:
         """Continue after what another process appended (call it holding the session's lock)."""
         with self._lock:

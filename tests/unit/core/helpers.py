@@ -99,6 +99,20 @@ def conversation(
     return conv, provider, manager
 
 
+def one_session_twice(
+    tmp_path: Path, answers: Sequence[str]
+) -> tuple[Conversation, Conversation, ScriptedProvider]:
+    """One session open in two managers, as two processes hold it (the first answers
+    "first done"); the second's model gives ``answers``."""
+    first, _, _ = conversation(tmp_path, [{"text": "first done"}])
+    provider = ScriptedProvider([{"text": text} for text in answers])
+    store = SessionStore(tmp_path / "state")
+    other = ConversationManager(store, provider_factory=lambda s: provider)
+    settings = load_settings({"model": "scripted:test"})
+    second = other.open(LocalWorkspace(tmp_path / "ws"), settings, first.session_id)
+    return first, second, provider
+
+
 def call(tool: str, call_id: str | None = None, /, **inputs: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"name": tool, "input": inputs}
     if call_id:

@@ -7,7 +7,9 @@ import asyncio
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,7 +22,7 @@ from agentls.session.reader import read_events
 from agentls.session.store import SessionStore
 from agentls.workspace.local import LocalWorkspace
 
-from .helpers import Gates, call, conversation, make_tools
+from .helpers import Gates, call, conversation, make_tools, one_session_twice
 
 
 def test_a_second_claim_is_refused_and_names_the_holder(tmp_path: Path) -> None:
@@ -105,7 +107,7 @@ async def test_two_managers_take_turns_on_one_session(tmp_path: Path) -> None:
     running = asyncio.create_task(first.ask("first"))
     await entered.wait()
     with pytest.raises(SessionBusy, match="is running elsewhere \\(`agentls ask`, pid"):
-        second.start("meanwhile")
+        await second.start("meanwhile")
     release.set()
     assert (await running).text == "first done"
 
@@ -116,5 +118,69 @@ async def test_two_managers_take_turns_on_one_session(tmp_path: Path) -> None:
     events = read_events(second.log.path)
     assert [e.seq for e in events] == list(range(1, len(events) + 1))
     assert [e.prompt for e in events if isinstance(e, RunStarted)] == ["first", "second"]
+    first.close()
+    second.close()
+
+
+async def test_a_start_cancelled_while_catching_up_lets_the_session_go(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from agentls.conversation import manager
+
+    first, second, provider = one_session_twice(tmp_path, ["second done"])
+    assert (await first.ask("first")).text == "first done"  # the second is now behind
+    entered, release, left = threading.Event(), threading.Event(), threading.Event()
+    real_read = manager.read_events
+
+    def held_read(*args: Any, **kwargs: Any) -> Any:
+        entered.set()
+        release.wait(30)
+        try:
+            return real_read(*args, **kwargs)
+        finally:
+            left.set()
+
+    monkeypatch.setattr(manager, "read_events", held_read)
+    starting = asyncio.ensure_future(second.start("second"))
+    assert await asyncio.to_thread(entered.wait, 30)
+    starting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await starting
+    # Still reading, holding the lock: no run starts here or in the other process.
+    with pytest.raises(SessionBusy, match="already has a run going"):
+        await second.start("meanwhile")
+    with pytest.raises(SessionBusy, match="running elsewhere"):
+        await first.start("meanwhile")
+    release.set()
+    assert await asyncio.to_thread(left.wait, 30)
+    lock = second.log.path.with_suffix(".lock")
+    for _ in range(1000):  # the thread is done: its callback runs within a few loop turns
+        if read_holder(lock) is None:
+            break
+        await asyncio.sleep(0)
+    assert read_holder(lock) is None
+    monkeypatch.setattr(manager, "read_events", real_read)
+    assert (await second.ask("second")).text == "second done"
+    assert provider.calls[0].message_count == 3  # caught up: the first ask, then this prompt
+    first.close()
+    second.close()
+
+
+async def test_a_mode_change_between_runs_is_logged_after_another_process_wrote(
+    tmp_path: Path,
+) -> None:
+    from agentls.permissions.modes import Mode
+    from agentls.session.events import ModeChanged
+
+    first, second, provider = one_session_twice(tmp_path, ["second done"])
+    assert (await first.ask("first")).text == "first done"
+    second.set_mode(Mode.PLAN)  # behind: takes the lock, reads only the last line
+    assert (await second.ask("second")).text == "second done"
+    assert provider.calls[0].message_count == 3  # the next run still caught up
+    events = read_events(second.log.path)
+    assert [e.seq for e in events] == list(range(1, len(events) + 1))
+    kinds = [e.kind for e in events]
+    assert kinds.index("mode_changed") < kinds.index("run_started", kinds.index("run_finished"))
+    assert [e.mode for e in events if isinstance(e, ModeChanged)] == ["plan"]
     first.close()
     second.close()

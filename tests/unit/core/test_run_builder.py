@@ -39,7 +39,7 @@ async def test_a_cost_budget_stops_the_replay_where_it_stopped_the_run(tmp_path:
         settings={"maxCostUsd": BUDGET, "maxOutputTokens": 1234},
     )  # fmt: skip
     (tmp_path / "ws" / "a.py").write_text("A = 1\n")
-    handle = conv.start("read a.py", approver=AutoApprover())
+    handle = await conv.start("read a.py", approver=AutoApprover())
     result = await handle.result()
     assert result.reason is TerminalReason.BUDGET_EXCEEDED
     assert result.budget is not None and result.budget.limit_name == "cost_usd"

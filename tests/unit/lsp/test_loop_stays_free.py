@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 import pytest
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
 from pygls.workspace import Workspace
 
 from agentls.lsp import editor_client, review, workspace
@@ -30,6 +31,7 @@ from agentls.lsp.server import AgentServer
 from agentls.lsp.workspace import LspWorkspace
 from agentls.session.store import SessionStore
 from agentls.workspace.local import LocalWorkspace
+from tests.unit.core.helpers import one_session_twice
 
 from .fake_editor import Emitted, FakeEditor
 
@@ -348,3 +350,51 @@ async def test_listing_the_sessions_reads_their_files_off_the_loop(
 
 async def _not_shown(uri: str) -> bool:
     return False
+
+
+async def test_catching_up_with_another_process_reads_the_log_off_the_loop(
+    monkeypatch: Any, tmp_path: Path
+) -> None:
+    from agentls.conversation import manager
+
+    first, second, provider = one_session_twice(tmp_path, ["second done"])
+    assert (await first.ask("first")).text == "first done"  # the second is now behind
+    slow = SlowCall(manager.read_events)
+    monkeypatch.setattr(manager, "read_events", slow)
+    handle = await while_slow(slow, second.start("second"))
+    assert (await handle.result()).text == "second done"
+    assert provider.calls[0].message_count == 3  # the first ask's prompt and answer, then this
+    first.close()
+    second.close()
+
+
+async def test_undoing_a_session_not_open_here_takes_its_lock_off_the_loop(
+    monkeypatch: Any, isolated_state: Path, tmp_path: Path
+) -> None:
+    from agentls.lsp import undo_command
+    from agentls.session.lock import SessionClaim, read_holder
+
+    root = tmp_path / "ws"
+    root.mkdir()
+    store = SessionStore(isolated_state)
+    session_id, log = store.create(root, "scripted:demo")
+    log.close()
+    server = AgentServer(store)
+    server.editor = FakeEditor()  # type: ignore[assignment]
+    claims: list[SessionClaim] = []
+
+    def slow_claim(name: str, face: str) -> SessionClaim:
+        claim = SessionClaim(store.path_for(name), face)
+        monkeypatch.setattr(claim, "acquire", slow)
+        claims.append(claim)
+        return claim
+
+    slow = SlowCall(lambda: SessionClaim.acquire(claims[0]))
+    monkeypatch.setattr(store, "claim", slow_claim)
+    refused = while_slow(
+        slow, undo_command._undo_unopened(server, store.path_for(session_id), None)
+    )
+    with pytest.raises(JsonRpcInvalidParams) as refusal:
+        await refused
+    assert "changed no files, so there is nothing to undo" in str(refusal.value)
+    assert read_holder(claims[0].path) is None  # let go after the refusal

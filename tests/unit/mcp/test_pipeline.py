@@ -180,7 +180,7 @@ async def test_cancelled_while_servers_start_ends_as_aborted(tmp_path: Path) -> 
     slow = {"slow": stdio_config("--hang-at-start", startTimeoutSeconds=60)}
     conv, manager = with_server(tmp_path, [{"text": "never"}], servers=slow)
     try:
-        handle = conv.start("go")
+        handle = await conv.start("go")
         (connection,) = manager.mcp.connections(conv.workspace.root, conv.settings.mcp_servers)
         await eventually(lambda: connection.status == "starting", "the server is starting")
         handle.cancel()
@@ -230,7 +230,7 @@ async def test_aborting_during_a_call_cancels_it_and_the_server_goes_on(tmp_path
     conv, manager = with_server(tmp_path, turns, permissions={"allow": ["mcp__test__*"]})
     observer = Started()
     try:
-        handle = conv.start("go", observer=observer)
+        handle = await conv.start("go", observer=observer)
         await asyncio.wait_for(observer.started.wait(), 30)
         handle.cancel()
         result = await asyncio.wait_for(handle.result(), 10)
