@@ -79,7 +79,7 @@ def register(server: AgentServer) -> None:
 
         params = parse(AskParams, args, ASK)
         try:
-            root = ls.root_for(params.uri)
+            root = await ls.root_for_async(params.uri)
             conversation = await ls.conversation_for_async(params.session_id, root)
         except JsonRpcInvalidParams as exc:
             raise JsonRpcInvalidParams(message=for_editors(exc.message)) from None
@@ -139,7 +139,7 @@ def register(server: AgentServer) -> None:
             raise JsonRpcInvalidParams(message=f"{SESSIONS} takes no arguments")
         listed = []
         # Every session file of the workspace is read: on a thread, the editor served.
-        roots, store = ls.roots(), ls.store
+        roots, store = await ls.roots_async(), ls.store
         stored = await asyncio.to_thread(lambda: [store.list(root) for root in roots])
         for infos in stored:
             for info in infos:
@@ -211,7 +211,7 @@ async def latest_session(server: AgentServer) -> str:
     (their session files read on a thread)."""
     if server.last_session is not None:
         return server.last_session
-    roots, store = server.roots(), server.store
+    roots, store = await server.roots_async(), server.store
     stored = await asyncio.to_thread(lambda: [info for root in roots for info in store.list(root)])
     if not stored:
         raise JsonRpcInvalidParams(message="agentls: no session yet in this workspace")

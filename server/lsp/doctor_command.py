@@ -28,8 +28,12 @@ def register(server: AgentServer) -> None:
 
         params = DoctorParams() if no_argument(args) else parse(DoctorParams, args, DOCTOR)
         await ls.wait_for_settings()
-        roots = ls.roots()
-        root = ls.root_for(params.uri) if params.uri and roots else (roots[0] if roots else None)
+        roots = await ls.roots_async()
+        root = (
+            await ls.root_for_async(params.uri)
+            if params.uri and roots
+            else (roots[0] if roots else None)
+        )
         settings: Settings | None = None
         if root is not None:
             try:

@@ -21,7 +21,7 @@ def register(server: AgentServer) -> None:
 
         params = McpParams() if no_argument(args) else parse(McpParams, args, MCP)
         await ls.wait_for_settings()
-        roots = [ls.root_for(params.uri)] if params.uri else ls.roots()
+        roots = [await ls.root_for_async(params.uri)] if params.uri else await ls.roots_async()
         listed: list[dict[str, Any]] = []
         for root in roots:
             try:

@@ -217,19 +217,28 @@ class AgentServer(LanguageServer):
 
     # --- workspace roots and sessions -------------------------------------
 
-    def roots(self) -> list[Path]:
+    def _folders(self) -> list[Path]:
+        """The editor's workspace folders as it sent them."""
         folders = [Path(to_fs_path(f.uri) or "") for f in self.workspace.folders.values()]
         if not folders and self.workspace.root_path:
             folders = [Path(self.workspace.root_path)]
-        return [f.resolve() for f in folders if str(f)]
+        return [f for f in folders if str(f)]
 
-    def root_for(self, uri: str | None) -> Path:
-        """The innermost folder holding ``uri``; never the home folder or `/` (roots.py)."""
+    async def roots_async(self) -> list[Path]:
+        """The workspace folders, resolved on a worker thread (resolving touches the disk)."""
+        folders = self._folders()
+        return await asyncio.to_thread(_resolved, folders)
+
+    async def root_for_async(self, uri: str | None) -> Path:
+        """The innermost folder holding ``uri``; never the home folder or `/` (roots.py).
+        Chosen on a worker thread: resolving paths and looking for project markers touch
+        the disk."""
         file, recent = (
             Path(to_fs_path(u) or "") if u else None for u in (uri, self.editor.last_uri)
         )
+        folders = self._folders()
         try:
-            choice = choose_root(self.roots(), file, recent)
+            choice = await asyncio.to_thread(lambda: choose_root(_resolved(folders), file, recent))
         except NoProjectRoot as exc:
             raise JsonRpcInvalidParams(message=str(exc)) from None
         if choice.note is not None and choice.note not in self._told:
@@ -320,3 +329,7 @@ def _open_errors() -> tuple[type[Exception], ...]:
     from agentls.session.store import SessionNotFound
 
     return ConfigError, SessionNotFound, ValueError
+
+
+def _resolved(folders: list[Path]) -> list[Path]:
+    return [folder.resolve() for folder in folders]

@@ -329,7 +329,11 @@ async def test_listing_the_sessions_reads_their_files_off_the_loop(
     session_id, log = store.create(root, "scripted:demo")
     log.close()
     server = AgentServer(store)
-    server.roots = lambda: [root]  # type: ignore[method-assign]
+
+    async def the_root() -> list[Path]:
+        return [root]
+
+    server.roots_async = the_root  # type: ignore[method-assign]
     handlers: dict[str, Any] = {}
     registry = SimpleNamespace(
         command=lambda name: lambda handler: handlers.setdefault(name, handler)
@@ -398,3 +402,18 @@ async def test_undoing_a_session_not_open_here_takes_its_lock_off_the_loop(
         await refused
     assert "changed no files, so there is nothing to undo" in str(refusal.value)
     assert read_holder(claims[0].path) is None  # let go after the refusal
+
+
+async def test_choosing_the_root_of_an_ask_off_the_loop(monkeypatch: Any, tmp_path: Path) -> None:
+    from agentls.lsp import server as server_module
+
+    project = tmp_path / "project"
+    (project / "src").mkdir(parents=True)
+    (project / "pyproject.toml").write_text("")
+    server = AgentServer(SessionStore(tmp_path / "state"))
+    server.editor = FakeEditor()  # type: ignore[assignment]
+    server.protocol._workspace = Workspace(None)  # no folder sent: the file's project
+    slow = SlowCall(server_module.choose_root)
+    monkeypatch.setattr(server_module, "choose_root", slow)
+    uri = (project / "src" / "a.py").as_uri()
+    assert await while_slow(slow, server.root_for_async(uri)) == project.resolve()
