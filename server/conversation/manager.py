@@ -42,7 +42,7 @@ from agentls.providers.base import ModelProvider, warm_up
 from agentls.providers.factory import make_provider
 from agentls.runtime.registry import ToolRegistry
 from agentls.session import events as ev
-from agentls.session.lock import SessionClaim, SessionHeld
+from agentls.session.lock import SessionClaim, SessionHeld, read_holder
 from agentls.session.log import SessionLog
 from agentls.session.reader import read_events
 from agentls.session.reducer import reduce
@@ -315,10 +315,9 @@ class Conversation:
         log must be read before going on: another process wrote to it, or a run crashed."""
         if self.claim is None:
             return False
-        try:
-            self.claim.acquire()
-        except SessionHeld as exc:
-            raise SessionBusy(str(exc)) from None
+        if not self.claim.try_acquire():  # not `acquire`, which may wait for a name
+            holder = read_holder(self.claim.path)
+            raise SessionBusy(str(SessionHeld(self.claim.session_id, holder)))
         self._behind = self._behind or self.log.moved()
         return self._behind or self._unfinished is not None
 
