@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, Literal
@@ -37,7 +38,9 @@ def locations(root: Path, tool_input: dict[str, Any]) -> list[ToolCallLocation] 
     if not isinstance(path, str) or not path:
         return None
     line = tool_input.get("offset") if isinstance(tool_input.get("offset"), int) else None
-    return [ToolCallLocation(path=str((root / path).resolve()), line=line)]
+    # Lexical, not resolved: no disk call on the event loop, and a symlink keeps the name
+    # the model used (``root`` itself is resolved when the session opens).
+    return [ToolCallLocation(path=os.path.normpath(root / path), line=line)]
 
 
 def text_content(text: str) -> ContentToolCallContent:
