@@ -81,7 +81,9 @@ async def test_no_root_at_all_uses_the_open_files_folder(
     (loose / "script.py").write_text("print(1)\n")
     config = ClientServerConfig(
         server_command=[sys.executable, "-m", "agentls", "serve"],
-        server_env={**os.environ, **model_env},
+        # Home is just above: the walk up for a project marker stops there, whatever the
+        # folders above the test's own hold (a stray /tmp/setup.py would be a project).
+        server_env={**os.environ, **model_env, "HOME": str(tmp_path)},
     )
     client = await config.start()
     assert isinstance(client, LanguageClient)
