@@ -216,7 +216,8 @@ class AgentlsAgent:
 
     async def prompt(self, session_id: str, prompt: list[Any], **kwargs: Any) -> PromptResponse:
         session = self._session(session_id)
-        text = prompt_text(prompt, session.workspace.root).strip()
+        # Resource links are resolved against the root: path calls, on a thread.
+        text = (await asyncio.to_thread(prompt_text, prompt, session.workspace.root)).strip()
         if not text:
             raise invalid_params("the prompt is empty")
         command = commands.command_of(text)

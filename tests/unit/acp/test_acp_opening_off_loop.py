@@ -10,6 +10,8 @@ from typing import Any
 
 from agentls.acp.agent import AgentlsAgent
 from agentls.conversation.manager import ConversationManager
+from agentls.session.events import RunStarted
+from agentls.session.reader import read_events
 from agentls.session.store import SessionStore
 from tests.unit.lsp.test_loop_stays_free import HOLD_SECONDS, SlowCall
 
@@ -48,3 +50,31 @@ async def test_loading_a_session_reads_its_log_off_the_loop(
     assert threading.main_thread() not in slow.threads
     assert other.sessions[session_id].conversation.session_id == session_id
     other.manager.close()
+
+
+async def test_a_prompts_resource_links_are_resolved_off_the_loop(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    from acp.schema import ResourceContentBlock
+
+    from agentls.acp import agent as agent_module
+
+    root = tmp_path / "ws"
+    root.mkdir()
+    agent = agent_for(tmp_path / "state")
+    session_id = (await agent.new_session(cwd=str(root))).session_id
+    session = agent.sessions[session_id]
+    slow = SlowCall(agent_module.prompt_text)
+    monkeypatch.setattr(agent_module, "prompt_text", slow)
+    link = ResourceContentBlock(type="resource_link", uri=(root / "a.py").as_uri(), name="a.py")
+    prompting = asyncio.ensure_future(agent.prompt(session_id=session_id, prompt=[link]))
+    assert await asyncio.to_thread(slow.entered.wait, HOLD_SECONDS)  # the loop ran meanwhile
+    assert not prompting.done()
+    slow.release.set()
+    await prompting  # the demo's script, to its end
+    assert threading.main_thread() not in slow.threads
+    events = read_events(session.conversation.log.path)
+    assert [e.prompt for e in events if isinstance(e, RunStarted)] == [
+        "[the person points at a.py]"
+    ]
+    agent.manager.close()
