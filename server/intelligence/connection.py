@@ -23,6 +23,7 @@ from pygls.exceptions import JsonRpcException, JsonRpcMethodNotFound
 from pygls.lsp.client import LanguageClient
 from pygls.protocol import default_converter
 
+from agentls.contracts.waiting import within
 from agentls.intelligence import tsserver
 from agentls.intelligence.config import LanguageServerConfig
 from agentls.intelligence.unavailable import ServerUnavailable
@@ -138,7 +139,7 @@ class Connection:
         )
         timeout = self.config.start_timeout_seconds
         try:
-            result = await asyncio.wait_for(client.initialize_async(params), timeout)
+            result = await within(client.initialize_async(params), timeout)
         except TimeoutError:
             raise ServerUnavailable(
                 f"{self.name} did not answer initialize within {timeout:g} s"
@@ -250,7 +251,7 @@ class Connection:
             if left <= 0 or not self.running:
                 return (push.items if push is not None else []), False
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._pushed.wait(), left)
+                await within(self._pushed.wait(), left)
 
     async def _pull_items(
         self, client: _Client, uri: str, wait: float
@@ -261,7 +262,7 @@ class Connection:
         # on a cancelled future.
         request = asyncio.ensure_future(client.text_document_diagnostic_async(params))
         try:
-            report = await asyncio.wait_for(
+            report = await within(
                 asyncio.shield(request), min(wait, PULL_PROBE_SECONDS) if probing else wait
             )
         except TimeoutError:
@@ -294,7 +295,7 @@ class Connection:
         calls = [client.workspace_execute_command_async(p) for p in tsserver.requests(uri)]
         answered = asyncio.gather(*calls, return_exceptions=True)
         try:  # shielded: late answers arrive on live futures and are dropped
-            answers = await asyncio.wait_for(asyncio.shield(answered), wait)
+            answers = await within(asyncio.shield(answered), wait)
         except TimeoutError:
             log.debug("%s: no tsserver diagnostics within the wait", self.name)
             return None
@@ -315,7 +316,7 @@ class Connection:
         """A request bounded in time; a dead or silent server is ServerUnavailable."""
         timeout = self.config.request_timeout_seconds
         try:
-            return await asyncio.wait_for(call, timeout)
+            return await within(call, timeout)
         except TimeoutError:
             raise ServerUnavailable(
                 f"{self.name} did not answer {what} within {timeout:g} s"
@@ -335,7 +336,7 @@ class Connection:
         client = self.client
         if client is not None and self.running:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(client.shutdown_async(None), STOP_SECONDS)
+                await within(client.shutdown_async(None), STOP_SECONDS)
                 client.exit(None)
         await self._discard()
 
@@ -346,12 +347,12 @@ class Connection:
         server = client._server
         if server is not None and server.returncode is None:
             with contextlib.suppress(TimeoutError, ProcessLookupError):
-                await asyncio.wait_for(server.wait(), STOP_SECONDS)
+                await within(server.wait(), STOP_SECONDS)
             if server.returncode is None:
                 with contextlib.suppress(ProcessLookupError):
                     server.kill()
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(client.stop(), STOP_SECONDS)  # type: ignore[no-untyped-call]
+            await within(client.stop(), STOP_SECONDS)  # type: ignore[no-untyped-call]
         if self._stderr is not None:
             self._stderr.cancel()
             self._stderr = None

@@ -7,12 +7,12 @@ edit only right after the person's command).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from typing import Any
 
 from pygls.exceptions import JsonRpcInvalidParams
 
+from agentls.contracts.waiting import within
 from agentls.lsp.commands import parse
 from agentls.lsp.review import show_diff
 from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
@@ -36,7 +36,7 @@ def register(server: AgentServer) -> None:
         except ValueError as exc:
             raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(question.settled.wait(), SETTLE_SECONDS)
+            await within(question.settled.wait(), SETTLE_SECONDS)
         return Answered(id=params.id, answer=params.answer).wire()
 
     @server.command(SHOW_DIFF)

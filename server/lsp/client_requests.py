@@ -12,6 +12,8 @@ import logging
 from collections.abc import Awaitable
 from typing import Any, TypeVar
 
+from agentls.contracts.waiting import within
+
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
@@ -26,7 +28,7 @@ async def ask_client(
     """
     future = asyncio.ensure_future(request)
     try:
-        return await asyncio.wait_for(asyncio.shield(future), timeout)
+        return await within(asyncio.shield(future), timeout)
     except TimeoutError:
         log.info("no answer to %s within %g s", what, timeout)
         future.add_done_callback(_drain)

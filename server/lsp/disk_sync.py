@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
+from agentls.contracts.waiting import within
 from agentls.lsp.editor import EditorClient, HasEditor, editor_of
 
 if TYPE_CHECKING:  # the files themselves load with the core, after `initialize`
@@ -217,7 +218,7 @@ async def _wait(
             if left <= 0:
                 return False
             try:
-                await asyncio.wait_for(saves.changed.wait(), min(left, RECHECK_SECONDS))
+                await within(saves.changed.wait(), min(left, RECHECK_SECONDS))
             except TimeoutError:
                 continue
     return True

@@ -18,6 +18,8 @@ from typing import Any, Literal, Protocol
 
 from lsprotocol import types
 
+from agentls.contracts.waiting import within
+
 Emit = Callable[[str, dict[str, Any]], None]
 DIAGNOSTIC_SOURCE = "agentls"
 MAX_SHOWN_DETAIL = 1500
@@ -104,7 +106,7 @@ class QuestionBoard:
         emit("question", question.payload())
         outcome = "cancelled"
         try:
-            answer = await asyncio.wait_for(asyncio.shield(question.future), timeout)
+            answer = await within(asyncio.shield(question.future), timeout)
             outcome = answer
             return answer
         except TimeoutError:

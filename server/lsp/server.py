@@ -25,6 +25,7 @@ from pygls.uris import to_fs_path
 
 from agentls import __version__
 from agentls.contracts.errors import ConfigError
+from agentls.contracts.waiting import within
 from agentls.lsp.chosen_mode import ChosenMode
 from agentls.lsp.editor_client import LspEditorClient
 from agentls.lsp.questions import QuestionBoard
@@ -203,8 +204,8 @@ class AgentServer(LanguageServer):
     async def wait_for_settings(self, timeout: float = 5.0) -> None:
         """The first settings, and any change announced before this request, are in."""
         try:
-            await asyncio.wait_for(self.settings_ready.wait(), timeout)
-            await asyncio.wait_for(self.settings_settled.wait(), timeout)
+            await within(self.settings_ready.wait(), timeout)
+            await within(self.settings_settled.wait(), timeout)
         except TimeoutError:
             log.warning("no settings from the editor after %g s; using what there is", timeout)
             self.settings_ready.set()

@@ -21,6 +21,7 @@ from pygls.uris import from_fs_path
 from pygls.workspace import TextDocument
 
 from agentls.contracts.tooling import ErrorCode, ToolError
+from agentls.contracts.waiting import within
 from agentls.lsp import batch_edits, disk_sync, edits
 from agentls.lsp.disk import OffLoopDisk
 from agentls.lsp.disk_sync import unsaved_note
@@ -389,7 +390,7 @@ class LspWorkspace:
                 if left <= 0:
                     break
                 try:
-                    await asyncio.wait_for(changed.wait(), left)
+                    await within(changed.wait(), left)
                 except TimeoutError:
                     break
         doc = self.open_document(rel)

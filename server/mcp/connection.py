@@ -35,6 +35,7 @@ from mcp.types import (
 
 from agentls import __version__
 from agentls.contracts.tooling import ErrorCode, ToolError
+from agentls.contracts.waiting import within
 from agentls.mcp.config import McpServerConfig, expand
 
 log = logging.getLogger(__name__)
@@ -91,7 +92,7 @@ class McpConnection:
         if self._ready is not None and not self._ready.done():
             bound = self.config.start_timeout_seconds + self.config.list_timeout_seconds + 5
             try:  # shielded: a waiter's cancellation must not stop the start for others
-                await asyncio.wait_for(asyncio.shield(self._ready), bound)
+                await within(asyncio.shield(self._ready), bound)
             except TimeoutError:  # a backstop: _serve bounds each of its own steps
                 self._fail(f"did not start within {bound:g} s")
                 await self._halt(now=True)

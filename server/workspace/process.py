@@ -25,6 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 
+from agentls.contracts.waiting import within
 from agentls.workspace.interface import CommandResult
 
 KILL_GRACE_SECONDS = 2.0
@@ -70,7 +71,7 @@ async def run_shell(
     timed_out = False
     try:
         try:
-            await asyncio.wait_for(exited.wait(), timeout_seconds)
+            await within(exited.wait(), timeout_seconds)
         except TimeoutError:
             timed_out = True
         else:
@@ -178,7 +179,7 @@ class _Output(asyncio.Protocol):
 
 async def _wait_briefly(event: asyncio.Event) -> None:
     with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(event.wait(), DRAIN_SECONDS)
+        await within(event.wait(), DRAIN_SECONDS)
 
 
 class OutputCapture:

@@ -129,3 +129,12 @@ async def test_the_diff_is_in_the_diagnostic_only_where_documents_cannot_be_open
         assert ("+y" in shown.message) is with_diff
         editor.questions.answer("review-1", "reject")
         await task
+
+
+async def test_a_run_cancelled_as_the_answer_arrives_stays_cancelled() -> None:
+    editor = FakeEditor()
+    task, _ = await asked(editor, question())
+    editor.questions.answer("call-1", "allow_once")  # the person answers...
+    task.cancel()  # ...as the run is cancelled: the command must not run after all
+    with pytest.raises(asyncio.CancelledError):
+        await task
