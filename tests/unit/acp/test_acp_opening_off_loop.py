@@ -30,13 +30,18 @@ def agent_for(state: Path) -> AgentlsAgent:
     return agent
 
 
+async def agent_with_a_session(tmp_path: Path) -> tuple[AgentlsAgent, Path, str]:
+    """An agent over ``tmp_path/state`` with a new session in ``tmp_path/ws``."""
+    root = tmp_path / "ws"
+    root.mkdir()
+    agent = agent_for(tmp_path / "state")
+    return agent, root, (await agent.new_session(cwd=str(root))).session_id
+
+
 async def test_loading_a_session_reads_its_log_off_the_loop(
     tmp_path: Path, monkeypatch: Any
 ) -> None:
-    root = tmp_path / "ws"
-    root.mkdir()
-    first = agent_for(tmp_path / "state")
-    session_id = (await first.new_session(cwd=str(root))).session_id
+    first, root, session_id = await agent_with_a_session(tmp_path)
     first.manager.close()
 
     other = agent_for(tmp_path / "state")  # another process, loading the session
@@ -59,10 +64,7 @@ async def test_a_prompts_resource_links_are_resolved_off_the_loop(
 
     from agentls.acp import agent as agent_module
 
-    root = tmp_path / "ws"
-    root.mkdir()
-    agent = agent_for(tmp_path / "state")
-    session_id = (await agent.new_session(cwd=str(root))).session_id
+    agent, root, session_id = await agent_with_a_session(tmp_path)
     session = agent.sessions[session_id]
     slow = SlowCall(agent_module.prompt_text)
     monkeypatch.setattr(agent_module, "prompt_text", slow)
