@@ -73,12 +73,19 @@ class RunHandle:
     run_id: str
     task: asyncio.Task[RunResult]
     config: RunConfig  # what replaying this run repeats
+    # A task cancelled before its first step runs none of its code, so the run could not
+    # write its end: until it starts, a cancel is left for the run to find.
+    started: bool = False
+    cancelled_early: bool = False
 
     def cancel(self) -> bool:
         """Abort the run (it still writes its terminal event); False if it had ended."""
         if self.task.done():
             return False
-        self.task.cancel()
+        if self.started:
+            self.task.cancel()
+        else:
+            self.cancelled_early = True
         return True
 
     async def result(self) -> RunResult:
@@ -86,7 +93,7 @@ class RunHandle:
         try:
             return await asyncio.shield(self.task)
         except asyncio.CancelledError:
-            self.task.cancel()
+            self.cancel()
             return await self.task
 
 
@@ -261,10 +268,14 @@ class Conversation:
         )
 
         async def run() -> RunResult:
-            if self.checkpointer is not None:
-                await self.checkpointer.recover()
+            handle.started = True
             try:
-                try:  # MCP servers start (bounded) before the first model call lists tools
+                try:
+                    if handle.cancelled_early:
+                        raise asyncio.CancelledError
+                    if self.checkpointer is not None:
+                        await self.checkpointer.recover()
+                    # MCP servers start (bounded) before the first model call lists tools.
                     built.runtime.registry = await self.run_registry()
                 except asyncio.CancelledError:
                     return aborted_early(self.log, observer, run_id, self.provider.model_id)
@@ -276,9 +287,9 @@ class Conversation:
                 self.log.turn_boundary()  # durable shortly; close() syncs for good
 
         task = asyncio.create_task(run())
-        task.add_done_callback(self._run_ended)  # also when cancelled before it ran
-        self.current = RunHandle(self.session_id, run_id, task, config)
-        return self.current
+        task.add_done_callback(self._run_ended)
+        handle = self.current = RunHandle(self.session_id, run_id, task, config)
+        return handle
 
     def _run_config(self) -> RunConfig:
         return RunConfig.of(

@@ -33,7 +33,8 @@ def close_interrupted_run(log: SessionLog, state: SessionState, messages: list[M
 
 
 def aborted_early(log: SessionLog, observer: RunObserver, run_id: str, model_id: str) -> RunResult:
-    """A run cancelled before its loop started (while MCP servers started): nothing ran."""
+    """A run cancelled before its loop started (before its first step, or while its MCP
+    servers or a checkpoint recovery ran): nothing ran."""
     cost = 0.0 if price_for(model_id) is not None else None
     detail = "the run was cancelled before its first turn"
     result = RunResult(

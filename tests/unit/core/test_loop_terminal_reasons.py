@@ -216,3 +216,19 @@ async def test_an_unexpected_model_call_fails_loudly(tmp_path: Path) -> None:
     result = await conv.ask("hi")
     assert result.reason is TerminalReason.MODEL_ERROR
     assert "call 2 was not expected" in result.detail
+
+
+async def test_a_run_cancelled_before_its_first_step_still_records_its_end(
+    tmp_path: Path,
+) -> None:
+    conv, provider, _ = conversation(tmp_path, [{"text": "never asked"}])
+    handle = await conv.start("go")
+    assert handle.cancel()  # before the run's task has run at all
+    result = await handle.result()
+    assert (result.reason, result.turns) == (TerminalReason.ABORTED, 0)
+    assert "before its first turn" in (result.detail or "")
+    assert provider.calls == []  # nothing ran
+    kinds = [e.kind for e in read_events(conv.log.path)]
+    assert kinds[-2:] == ["run_started", "run_finished"]
+    assert not handle.cancel()  # it has ended
+    conv.close()
