@@ -20,6 +20,7 @@ from agentls.contracts.errors import ConfigError
 from agentls.contracts.messages import Message, user_text
 from agentls.contracts.observer import NullObserver, RunObserver
 from agentls.contracts.outcomes import RunResult, TerminalReason
+from agentls.contracts.waiting import to_its_end
 from agentls.conversation.run_builder import (
     RunConfig,
     RunParts,
@@ -42,7 +43,7 @@ from agentls.providers.base import ModelProvider, warm_up
 from agentls.providers.factory import make_provider
 from agentls.runtime.registry import ToolRegistry
 from agentls.session import events as ev
-from agentls.session.lock import SessionClaim, SessionHeld, read_holder
+from agentls.session.lock import SessionClaim, SessionHeld
 from agentls.session.log import SessionLog
 from agentls.session.reader import read_events
 from agentls.session.reducer import reduce
@@ -326,9 +327,10 @@ class Conversation:
         log must be read before going on: another process wrote to it, or a run crashed."""
         if self.claim is None:
             return False
-        if not self.claim.try_acquire():  # not `acquire`, which may wait for a name
-            holder = read_holder(self.claim.path)
-            raise SessionBusy(str(SessionHeld(self.claim.session_id, holder)))
+        try:
+            self.claim.acquire_now()
+        except SessionHeld as exc:
+            raise SessionBusy(str(exc)) from None
         self._behind = self._behind or self.log.moved()
         return self._behind or self._unfinished is not None
 
@@ -338,25 +340,15 @@ class Conversation:
 
     async def _catch_up_off_loop(self) -> None:
         """`_catch_up` on a worker thread, holding the lock; nothing else takes the session
-        meanwhile. A cancelled caller lets the lock go once the thread is done."""
+        meanwhile. A cancelled caller lets the lock go once the read is done."""
         self._catching_up = True
-        reading = asyncio.ensure_future(asyncio.to_thread(self._catch_up))
         try:
-            await asyncio.shield(reading)
-        except asyncio.CancelledError:
-            reading.add_done_callback(self._caught_up_for_no_one)
-            raise
+            await to_its_end(self._catch_up)
         except BaseException:
-            self._catching_up = False
             self._drop_claim()
             raise
-        self._catching_up = False
-
-    def _caught_up_for_no_one(self, reading: asyncio.Future[None]) -> None:
-        if not reading.cancelled() and reading.exception() is not None:
-            logger.warning("catching up with session %s: %s", self.session_id, reading.exception())
-        self._catching_up = False
-        self._drop_claim()
+        finally:
+            self._catching_up = False
 
     def _catch_up(self) -> None:
         """Take in what another process appended since this session was read (holding the

@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Awaitable, Callable
-from typing import Any, ParamSpec, TypeVar
+from typing import ParamSpec, TypeVar
 
+from agentls.contracts.waiting import to_its_end
 from agentls.workspace.interface import FileSnapshot, WriteOutcome
 from agentls.workspace.local import LocalWorkspace
 
@@ -54,19 +55,7 @@ async def _off_loop(call: Callable[P, Awaitable[T]], *args: P.args, **kwargs: P.
         finally:
             _worker.active = False
 
-    work = asyncio.ensure_future(asyncio.to_thread(run))
-    try:
-        return await asyncio.shield(work)
-    except asyncio.CancelledError:
-        # A cancelled run ends only once its file call has: nothing lands after it.
-        work.add_done_callback(_retrieve)
-        await asyncio.wait([work])
-        raise
-
-
-def _retrieve(future: asyncio.Future[Any]) -> None:
-    if not future.cancelled():
-        future.exception()  # said by the caller's own error handling, or not needed
+    return await to_its_end(run)  # a cancelled run ends once its file call has
 
 
 async def _awaited(awaitable: Awaitable[T]) -> T:

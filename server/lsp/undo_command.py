@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 from pygls.exceptions import JsonRpcInvalidParams
 
+from agentls.contracts.waiting import to_its_end
 from agentls.lsp.commands import parse
 from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
 
 if TYPE_CHECKING:
     from agentls.conversation.manager import Conversation
-    from agentls.session.lock import SessionClaim
 
 UNDO = "agentls.undo"
 
@@ -52,21 +52,11 @@ def register(server: AgentServer) -> None:
 async def _undo_unopened(ls: AgentServer, path: Path, turn: int | None) -> dict[str, Any]:
     """A session this server has not opened: its lock file made and taken on a thread."""
     claim = ls.store.claim(path.stem, "lsp")
-    taking = asyncio.ensure_future(asyncio.to_thread(claim.acquire))
     try:
-        await asyncio.shield(taking)
+        await to_its_end(claim.acquire)
         return await _undo(ls, path, None, turn)
     finally:
-        if taking.done():
-            claim.close()
-        else:  # cancelled while the thread takes it: let go once it has
-            taking.add_done_callback(lambda done: _close_after(done, claim))
-
-
-def _close_after(taking: asyncio.Future[None], claim: SessionClaim) -> None:
-    if not taking.cancelled():
-        taking.exception()  # retrieved: a lock not taken needs no release
-    claim.close()
+        claim.close()
 
 
 async def _undo(

@@ -79,9 +79,16 @@ class SessionClaim:
         """Open (and make) the lock file now, so the first run does not."""
         self._file()
 
+    def acquire_now(self) -> None:
+        """Take the lock or raise SessionHeld at once, never sleeping (for an event loop): the
+        holder is named if its record is written yet."""
+        if not self.try_acquire():
+            raise SessionHeld(self.session_id, read_holder(self.path))
+
     def acquire(self, wait_seconds: float = 0.0) -> None:
-        """Take the lock, trying for up to ``wait_seconds`` (a blocking wait: keep it 0 on an
-        event loop); SessionHeld if someone keeps it."""
+        """Take the lock, trying for up to ``wait_seconds``, and waiting a moment for the
+        holder's name if it is held (blocking: `acquire_now` on an event loop); SessionHeld
+        if someone keeps it."""
         deadline = time.monotonic() + wait_seconds
         while not self.try_acquire():
             if time.monotonic() >= deadline:

@@ -174,16 +174,16 @@ class SessionLog:
         """Whether the file changed since our last write (another process wrote to it): one
         fstat, so it may be asked on an event loop before `resync` is called off it."""
         with self._lock:
-            self._flush_staged()
-            return self._fd is not None and os.fstat(self._fd).st_size != self._size
+            return self._moved()
+
+    def _moved(self) -> bool:
+        self._flush_staged()  # ours first: they count as our last write
+        return self._fd is not None and os.fstat(self._fd).st_size != self._size
 
     def resync(self) -> None:
         """Continue after what another process appended (call it holding the session's lock)."""
         with self._lock:
-            self._flush_staged()
-            if self._fd is None:
-                return
-            if os.fstat(self._fd).st_size == self._size:
+            if not self._moved():
                 return  # no one else wrote since our last event: nothing to read
             self._terminate_torn_line()
             self._seq = _last_seq(self.path) + 1

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import threading
 from pathlib import Path
 
 import pytest
 
-from agentls.contracts.waiting import within
+from agentls.contracts.waiting import to_its_end, within
 
 SERVER = Path(__file__).resolve().parents[2] / "server"
 
@@ -32,6 +33,25 @@ async def test_a_wait_ends_with_its_result_or_at_its_limit() -> None:
     event.set()
     assert await within(event.wait(), 30) is True
     assert await within(asyncio.sleep(0, "unbounded"), None) == "unbounded"
+
+
+async def test_a_cancelled_caller_waits_for_its_thread_to_end() -> None:
+    entered, release, ended = threading.Event(), threading.Event(), []
+
+    def work() -> None:
+        entered.set()
+        release.wait(30)
+        ended.append(True)
+
+    calling = asyncio.ensure_future(to_its_end(work))
+    assert await asyncio.to_thread(entered.wait, 30)
+    calling.cancel()
+    await asyncio.sleep(0)
+    assert not calling.done()  # the thread still runs: so does the caller
+    release.set()
+    with pytest.raises(asyncio.CancelledError):
+        await calling
+    assert ended == [True]
 
 
 def test_the_server_never_uses_asyncio_wait_for() -> None:
