@@ -38,14 +38,15 @@ async def open_session(
     Its settings files, provider and log are made or read on a thread, so the client's
     other sessions keep streaming meanwhile."""
     root = Path(cwd)
-    if not root.is_absolute() or not await asyncio.to_thread(root.is_dir):
+    resolved = await asyncio.to_thread(_resolved_folder, root) if root.is_absolute() else None
+    if resolved is None:
         raise invalid_params(f"cwd {cwd!r} is not an absolute folder")
     fs = capabilities.fs
     files = ClientFiles(client, "", bool(fs and fs.read_text_file), bool(fs and fs.write_text_file))
     updates = UpdateStream(client, "")
     holder: list[AcpSession] = []  # the session, once it exists, for a cancelled answer
     asker = PermissionAsker(client, "", updates.flush, lambda: holder[0].cancel())
-    workspace = AcpWorkspace(root.resolve(), files, updates, asker)
+    workspace = AcpWorkspace(resolved, files, updates, asker)
     try:
         settings = await asyncio.to_thread(
             session_settings, manager.settings_files, root, model, servers
@@ -71,3 +72,8 @@ async def open_session(
     workspace.cancel_run = session.cancel
     holder.append(session)
     return session
+
+
+def _resolved_folder(root: Path) -> Path | None:
+    """``root`` with its links resolved, if it is a folder (disk calls: run on a thread)."""
+    return root.resolve() if root.is_dir() else None

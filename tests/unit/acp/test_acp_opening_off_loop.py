@@ -80,3 +80,42 @@ async def test_a_prompts_resource_links_are_resolved_off_the_loop(
         "[the person points at a.py]"
     ]
     agent.manager.close()
+
+
+async def test_a_new_sessions_folder_is_resolved_off_the_loop(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    from agentls.acp import opening
+
+    real = tmp_path / "real"
+    real.mkdir()
+    link = tmp_path / "link"
+    link.symlink_to(real, target_is_directory=True)
+    agent = agent_for(tmp_path / "state")
+    slow = SlowCall(opening._resolved_folder)
+    monkeypatch.setattr(opening, "_resolved_folder", slow)
+    opening_task = asyncio.ensure_future(agent.new_session(cwd=str(link)))
+    assert await asyncio.to_thread(slow.entered.wait, HOLD_SECONDS)  # the loop ran meanwhile
+    assert not opening_task.done()
+    slow.release.set()
+    session_id = (await opening_task).session_id
+    assert threading.main_thread() not in slow.threads
+    assert agent.sessions[session_id].workspace.root == real.resolve()  # the link, followed
+    agent.manager.close()
+
+
+async def test_a_cwd_that_is_a_file_is_refused(tmp_path: Path) -> None:
+    from acp import RequestError
+
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("x")
+    agent = agent_for(tmp_path / "state")
+    for cwd in (str(a_file), "relative/folder", str(tmp_path / "missing")):
+        try:
+            await agent.new_session(cwd=cwd)
+        except RequestError as exc:
+            assert "is not an absolute folder" in str(exc.data or exc), exc
+        else:
+            raise AssertionError(f"cwd {cwd!r} was accepted")
+    assert agent.sessions == {}
+    agent.manager.close()
