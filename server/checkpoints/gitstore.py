@@ -34,6 +34,7 @@ from agentls.checkpoints.objects import (
     write_object,
     write_ref,
 )
+from agentls.workspace.atomic import replace_atomically
 
 REF_PREFIX = "refs/agentls/"
 # Never snapshotted: bulky or machine-made folders where no .gitignore says so, other
@@ -206,12 +207,12 @@ class GitStore:
         person = self.root / ".git"
         alternates = self.git_dir / "objects" / "info" / "alternates"
         if (person / "objects").is_dir() and not alternates.exists():
-            _write_atomically(alternates, str((person / "objects").resolve()) + "\n")
+            replace_atomically(alternates, str((person / "objects").resolve()) + "\n")
         exclude = self.git_dir / "info" / "exclude"
         wanted = "\n".join(DEFAULT_EXCLUDES) + "\n"
         if not exclude.exists() or exclude.read_text(encoding="utf-8") != wanted:
             exclude.parent.mkdir(exist_ok=True)
-            _write_atomically(exclude, wanted)  # stores made by older versions
+            replace_atomically(exclude, wanted)  # stores made by older versions
         _remove_stale_indexes(self.git_dir)
         self._ready = True
 
@@ -525,9 +526,3 @@ def _remove_stale_indexes(git_dir: Path) -> None:
         with contextlib.suppress(OSError):
             if path.stat().st_mtime < cutoff:
                 path.unlink()
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    temporary = path.with_name(f"{path.name}.{_unique()}")
-    temporary.write_text(text, encoding="utf-8")
-    temporary.replace(path)

@@ -18,6 +18,7 @@ from pygls.uris import to_fs_path
 from agentls.lsp.approvals import LspApprover
 from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
 from agentls.permissions.modes import parse_mode
+from agentls.workspace.atomic import replace_atomically
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -237,7 +238,8 @@ def write_transcript(server: AgentServer, session_id: str) -> Path:
     folder = server.store.state_dir / "transcripts"
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / f"{session_id}.md"
-    target.write_text(render_transcript(read_events(source)), encoding="utf-8")
+    # Whole, even when a run's end and agentls.showTranscript write it at once.
+    replace_atomically(target, render_transcript(read_events(source)))
     return target
 
 

@@ -35,6 +35,7 @@ from typing import TypeVar
 
 from agentls.contracts.tooling import ErrorCode, ToolError
 from agentls.workspace import globs, python_walk
+from agentls.workspace.atomic import replace_atomically
 from agentls.workspace.interface import Listing, SearchMatch, SearchResult
 
 _RG_COMMON = ("--no-config", "--no-require-git", "--no-ignore-global", "--sort", "path")
@@ -217,9 +218,7 @@ def _ignore_file(text: str) -> str:
     path = _scratch() / f"ignore-{hashlib.sha256(text.encode()).hexdigest()[:16]}"
     if not path.exists():  # also when something cleaned the temp folder meanwhile
         path.parent.mkdir(mode=0o700, exist_ok=True)
-        part = path.with_name(f"{path.name}.{threading.get_ident()}")
-        part.write_text(text, encoding="utf-8")
-        os.replace(part, path)  # whole, even with two searches writing it at once
+        replace_atomically(path, text)  # whole, even with two searches writing it at once
     return str(path)
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from agentls.contracts.tooling import ErrorCode, ToolError
 from agentls.workspace import filesearch, paths, process, sandbox
+from agentls.workspace.atomic import replace_atomically
 from agentls.workspace.interface import (
     ChangesOutcome,
     CommandResult,
@@ -295,19 +296,7 @@ def _create_exclusive(target: Path, data: bytes) -> None:
 
 
 def _replace_atomically(target: Path, data: bytes) -> None:
-    import tempfile  # here, not at start-up: it brings shutil, random and the compressors
-
-    mode = stat.S_IMODE(target.stat().st_mode)
-    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with open(fd, "wb") as handle:
-            handle.write(data)
-        os.chmod(temp, mode)
-        os.replace(temp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
+    replace_atomically(target, data, mode=stat.S_IMODE(target.stat().st_mode))
 
 
 def _os_error(rel: str, action: str, exc: OSError) -> ToolError:

@@ -129,3 +129,34 @@ async def test_questions_and_sessions_that_are_not_there(
         await call(handlers["agentls.undo"], server, {"sessionId": "s9"})
     with pytest.raises(JsonRpcInvalidParams, match="invalid session id"):
         await call(handlers["agentls.showTranscript"], server, {"sessionId": "../x"})
+
+
+def test_a_transcript_written_twice_at_once_is_never_read_empty(server: AgentServer) -> None:
+    """A run's end and agentls.showTranscript write the same transcript on two threads."""
+    import threading
+
+    from agentls.session import events as ev
+
+    session_id, log = server.store.create(Path("/tmp"), "scripted:demo")
+    for turn in range(200):
+        log.append(ev.RunStarted(run="r1", turn=turn, prompt=f"prompt {turn} " + "x" * 200))
+    log.close()
+    text = commands.write_transcript(server, session_id).read_text()
+    assert "prompt 199" in text
+    stop = threading.Event()
+
+    def keep_writing() -> None:
+        while not stop.is_set():
+            commands.write_transcript(server, session_id)
+
+    writers = [threading.Thread(target=keep_writing) for _ in range(2)]
+    for writer in writers:
+        writer.start()
+    target = server.store.state_dir / "transcripts" / f"{session_id}.md"
+    try:
+        reads = [target.read_text() for _ in range(200)]
+    finally:
+        stop.set()
+        for writer in writers:
+            writer.join()
+    assert all(read == text for read in reads)
