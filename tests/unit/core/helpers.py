@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -118,3 +118,26 @@ def call(tool: str, call_id: str | None = None, /, **inputs: Any) -> dict[str, A
     if call_id:
         out["id"] = call_id
     return out
+
+
+def reads_while_two_write(
+    write: Callable[[], object], read: Callable[[], str], times: int
+) -> list[str]:
+    """``times`` reads taken while two threads call ``write`` over and over."""
+    import threading
+
+    stop = threading.Event()
+
+    def keep_writing() -> None:
+        while not stop.is_set():
+            write()
+
+    writers = [threading.Thread(target=keep_writing) for _ in range(2)]
+    for writer in writers:
+        writer.start()
+    try:
+        return [read() for _ in range(times)]
+    finally:
+        stop.set()
+        for writer in writers:
+            writer.join()

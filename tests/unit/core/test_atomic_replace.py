@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import stat
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +12,7 @@ import pytest
 
 from agentls.workspace import atomic
 from agentls.workspace.atomic import replace_atomically
+from tests.unit.core.helpers import reads_while_two_write
 
 
 def test_the_target_holds_the_old_text_until_the_new_one_is_whole(
@@ -62,19 +62,5 @@ def test_readers_never_find_it_empty_while_two_writers_race(tmp_path: Path) -> N
     target = tmp_path / "transcript.md"
     text = "# transcript\n" + "line\n" * 5_000
     replace_atomically(target, text)
-    stop = threading.Event()
-
-    def keep_writing() -> None:
-        while not stop.is_set():
-            replace_atomically(target, text)
-
-    writers = [threading.Thread(target=keep_writing) for _ in range(2)]
-    for writer in writers:
-        writer.start()
-    try:
-        reads = [target.read_text() for _ in range(300)]
-    finally:
-        stop.set()
-        for writer in writers:
-            writer.join()
+    reads = reads_while_two_write(lambda: replace_atomically(target, text), target.read_text, 300)
     assert all(read == text for read in reads)

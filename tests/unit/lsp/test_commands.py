@@ -16,6 +16,7 @@ from agentls.lsp import answers, commands, doctor_command, mcp_command, undo_com
 from agentls.lsp.server import AgentServer
 from agentls.protocol.commands import COMMANDS
 from agentls.session.store import SessionStore
+from tests.unit.core.helpers import reads_while_two_write
 
 SCHEMA = json.loads(
     (Path(__file__).resolve().parents[3] / "docs" / "protocol.schema.json").read_text("utf-8")
@@ -133,8 +134,6 @@ async def test_questions_and_sessions_that_are_not_there(
 
 def test_a_transcript_written_twice_at_once_is_never_read_empty(server: AgentServer) -> None:
     """A run's end and agentls.showTranscript write the same transcript on two threads."""
-    import threading
-
     from agentls.session import events as ev
 
     session_id, log = server.store.create(Path("/tmp"), "scripted:demo")
@@ -143,20 +142,8 @@ def test_a_transcript_written_twice_at_once_is_never_read_empty(server: AgentSer
     log.close()
     text = commands.write_transcript(server, session_id).read_text()
     assert "prompt 199" in text
-    stop = threading.Event()
-
-    def keep_writing() -> None:
-        while not stop.is_set():
-            commands.write_transcript(server, session_id)
-
-    writers = [threading.Thread(target=keep_writing) for _ in range(2)]
-    for writer in writers:
-        writer.start()
     target = server.store.state_dir / "transcripts" / f"{session_id}.md"
-    try:
-        reads = [target.read_text() for _ in range(200)]
-    finally:
-        stop.set()
-        for writer in writers:
-            writer.join()
+    reads = reads_while_two_write(
+        lambda: commands.write_transcript(server, session_id), target.read_text, 200
+    )
     assert all(read == text for read in reads)
