@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import hashlib
 import os
-import secrets
 import stat
 import time
 import zlib
 from pathlib import Path
+
+from agentls.workspace.atomic import replace_atomically
 
 
 def write_object(git_dir: Path, kind: str, data: bytes) -> str:
@@ -23,7 +24,7 @@ def write_object(git_dir: Path, kind: str, data: bytes) -> str:
     path = git_dir / "objects" / oid[:2] / oid[2:]
     if not path.exists():
         path.parent.mkdir(exist_ok=True)
-        _publish(path, zlib.compress(raw, 1), 0o444)
+        replace_atomically(path, zlib.compress(raw, 1), mode=0o444)
     return oid
 
 
@@ -37,19 +38,7 @@ def write_ref(git_dir: Path, ref: str, oid: str) -> None:
     """A loose ref (``ref`` is the full name under refs/); readers see old or new, never half."""
     path = git_dir / ref
     path.parent.mkdir(parents=True, exist_ok=True)
-    _publish(path, f"{oid}\n".encode(), 0o644)
-
-
-def _publish(path: Path, data: bytes, mode: int) -> None:
-    temporary = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}")
-    try:
-        with open(temporary, "wb") as handle:
-            handle.write(data)
-        os.chmod(temporary, mode)
-        temporary.replace(path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
+    replace_atomically(path, f"{oid}\n".encode(), mode=0o644)
 
 
 # A path as a snapshot holds it: (mode, blob id); None when it is not there.

@@ -17,11 +17,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
 from agentls.contracts.errors import ConfigError
 from agentls.conversation.settings_layers import LoadedSettings, SettingsLayer, layer_settings
+from agentls.workspace.atomic import replace_atomically
 
 WORKSPACE_FILE = Path(".agentls") / "settings.json"
 
@@ -87,7 +89,11 @@ class SettingsFiles:
         allow = permissions.setdefault("allow", [])
         allow.extend(rule for rule in rules if rule not in allow)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        text = json.dumps(data, indent=2) + "\n"
+        if path.exists():  # whole, for a refresh reading it meanwhile; the person's mode kept
+            replace_atomically(path, text, mode=stat.S_IMODE(path.stat().st_mode))
+        else:
+            path.write_text(text, encoding="utf-8")
         self.trust(path)
         return path
 
@@ -102,7 +108,7 @@ class SettingsFiles:
         recorded = self._recorded()
         recorded[str(path.resolve())] = digest
         self.trust_file.parent.mkdir(parents=True, exist_ok=True)
-        self.trust_file.write_text(json.dumps(recorded, indent=2) + "\n", encoding="utf-8")
+        replace_atomically(self.trust_file, json.dumps(recorded, indent=2) + "\n")
 
     def _recorded(self) -> dict[str, str]:
         try:

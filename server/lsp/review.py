@@ -19,6 +19,7 @@ from pathlib import Path
 from agentls.lsp.asking import Prompt, ask_person
 from agentls.lsp.editor import EditorClient, HasEditor, editor_of
 from agentls.lsp.questions import Emit, Question, new_review_id
+from agentls.workspace.atomic import replace_atomically
 from agentls.workspace.hunks import line_hunks, unified_diff
 
 APPLY, SHOW_DIFF, REJECT = "Apply", "Show diff", "Reject"
@@ -134,4 +135,4 @@ async def show_diff_text(editor: EditorClient | HasEditor, rel: str, diff: str) 
 
 def write_diff(path: Path, diff: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(diff, encoding="utf-8")
+    replace_atomically(path, diff)  # whole: the editor may open it while it is written again

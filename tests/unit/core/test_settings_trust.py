@@ -65,3 +65,25 @@ def test_editor_workspace_scope_is_untrusted() -> None:
     )  # fmt: skip
     assert settings.model.base_url is None and settings.model == Settings().model
     assert settings.limits.max_turns == 4 and settings.permissions.mode.value == "default"
+
+
+def test_saved_allow_rules_keep_the_files_mode_and_stay_approved(tmp_path: Any) -> None:
+    import json
+    import stat
+
+    from agentls.conversation.settings_files import WORKSPACE_FILE, SettingsFiles
+
+    files = SettingsFiles(tmp_path / "state")
+    root = tmp_path / "project"
+    first = files.save_allow_rules(root, ["run_command(make test)"])  # made, then approved
+    assert files.is_trusted(first)
+    first.chmod(0o640)
+    files.trust(first)
+    again = files.save_allow_rules(root, ["run_command(make lint)", "run_command(make test)"])
+    assert again == root / WORKSPACE_FILE
+    allow = json.loads(again.read_text())["permissions"]["allow"]
+    assert allow == ["run_command(make test)", "run_command(make lint)"]
+    assert stat.S_IMODE(again.stat().st_mode) == 0o640  # replaced whole, the mode kept
+    assert files.is_trusted(again)
+    assert sorted(p.name for p in again.parent.iterdir()) == ["settings.json"]
+    assert stat.S_IMODE(files.trust_file.stat().st_mode) == 0o600  # the approvals: private
