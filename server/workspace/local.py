@@ -171,7 +171,7 @@ class LocalWorkspace:
             if create:
                 _create_exclusive(real, data)
             else:
-                _replace_atomically(real, data)
+                replace_atomically(real, data, keep_mode=True)
             new_version = version_of(real.stat())
         except FileExistsError as exc:
             raise ToolError(ErrorCode.CONFLICT, f"{rel} already exists", retryable=True) from exc
@@ -238,7 +238,7 @@ class LocalWorkspace:
                 continue
             target.parent.mkdir(parents=True, exist_ok=True)
             if target.exists():
-                _replace_atomically(target, content)  # keeps the file's mode
+                replace_atomically(target, content, keep_mode=True)
             else:
                 target.write_bytes(content)
 
@@ -293,10 +293,6 @@ def _create_exclusive(target: Path, data: bytes) -> None:
     fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     with open(fd, "wb") as handle:
         handle.write(data)
-
-
-def _replace_atomically(target: Path, data: bytes) -> None:
-    replace_atomically(target, data, mode=stat.S_IMODE(target.stat().st_mode))
 
 
 def _os_error(rel: str, action: str, exc: OSError) -> ToolError:

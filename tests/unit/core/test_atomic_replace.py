@@ -50,11 +50,15 @@ def test_a_failed_write_keeps_the_old_file_and_leaves_nothing_beside_it(
     assert [p.name for p in tmp_path.iterdir()] == ["notes.md"]
 
 
-def test_permissions_private_unless_given(tmp_path: Path) -> None:
+def test_permissions_private_unless_given_or_kept(tmp_path: Path) -> None:
     replace_atomically(tmp_path / "private", "x")
     replace_atomically(tmp_path / "shared", b"x", mode=0o644)
     assert stat.S_IMODE((tmp_path / "private").stat().st_mode) == 0o600
     assert stat.S_IMODE((tmp_path / "shared").stat().st_mode) == 0o644
+    (tmp_path / "shared").chmod(0o751)
+    replace_atomically(tmp_path / "shared", b"y", keep_mode=True)
+    assert stat.S_IMODE((tmp_path / "shared").stat().st_mode) == 0o751
+    assert (tmp_path / "shared").read_bytes() == b"y"
 
 
 def test_readers_never_find_it_empty_while_two_writers_race(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -48,14 +49,14 @@ async def test_a_write_that_fails_puts_back_the_files_already_written(
     ws: LocalWorkspace, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     changes = [await change(ws, n, "new\n") for n in ("a.py", "b.py", "c.py")]
-    replace = local._replace_atomically
+    replace = local.replace_atomically
 
-    def full_disk(target: Path, data: bytes) -> None:
+    def full_disk(target: Path, data: bytes, **how: Any) -> None:
         if target.name == "c.py" and data == b"new\n":
             raise OSError(28, "No space left on device")
-        replace(target, data)
+        replace(target, data, **how)
 
-    monkeypatch.setattr(local, "_replace_atomically", full_disk)
+    monkeypatch.setattr(local, "replace_atomically", full_disk)
     with pytest.raises(ToolError) as raised:
         await ws.apply_changes(changes, "rename")
     assert "cannot write c.py" in str(raised.value) and "nothing was changed" in str(raised.value)
