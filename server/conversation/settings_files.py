@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import stat
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +81,10 @@ class SettingsFiles:
     def save_allow_rules(self, root: Path, rules: list[str]) -> Path:
         """Add allow rules to the workspace file and approve the result."""
         path = root / WORKSPACE_FILE
+        if not path.parent.resolve().is_relative_to(root.resolve()):
+            # A planted link (to the person's own settings folder, say) would make a rule
+            # for this workspace one for every workspace.
+            raise ConfigError(f"{path.parent} is a link out of the workspace; rules not saved")
         data = read_json(path) or {}
         if data and not self.is_trusted(path):
             raise ConfigError(f"{path} has changes you have not approved; run `agentls trust`")
@@ -90,10 +93,8 @@ class SettingsFiles:
         allow.extend(rule for rule in rules if rule not in allow)
         path.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps(data, indent=2) + "\n"
-        if path.exists():  # whole, for a refresh reading it meanwhile; the person's mode kept
-            replace_atomically(path, text, mode=stat.S_IMODE(path.stat().st_mode))
-        else:
-            path.write_text(text, encoding="utf-8")
+        # Whole, for a refresh reading it meanwhile; a planted link is replaced, not followed.
+        replace_atomically(path, text, mode=0o644, keep_mode=True)
         self.trust(path)
         return path
 

@@ -23,6 +23,7 @@ from agentls.contracts.decisions import (
     RuntimeDecision,
     Verdict,
 )
+from agentls.contracts.errors import ConfigError
 from agentls.contracts.messages import INVALID_JSON_KEY
 from agentls.contracts.observer import RunObserver, notify
 from agentls.contracts.outcomes import TerminalReason
@@ -256,9 +257,14 @@ class ToolRuntime:
             source += f" (session rule {shown} added)"
         saver = self.rule_saver  # a call no rule can cover is allowed once, nothing saved
         if answer is ApprovalAnswer.ALLOW_ALWAYS_WORKSPACE and saver is not None and rules:
-            saved_in = saver(rules)
-            if saved_in:
-                source += f" (saved in {saved_in})"
+            try:
+                saved_in = saver(rules)
+            except (ConfigError, OSError) as exc:  # the person's yes stands; the rule is not kept
+                log.warning("rule %s not saved: %s", shown, exc)
+                source += f" (not saved: {exc})"
+            else:
+                if saved_in:
+                    source += f" (saved in {saved_in})"
         return self._log_decision(turn, RuntimeDecision(intent.call_id, verdict, source, answer))
 
     def _log_decision(self, turn: int, decision: RuntimeDecision) -> RuntimeDecision:

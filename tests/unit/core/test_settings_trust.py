@@ -87,3 +87,41 @@ def test_saved_allow_rules_keep_the_files_mode_and_stay_approved(tmp_path: Any) 
     assert files.is_trusted(again)
     assert sorted(p.name for p in again.parent.iterdir()) == ["settings.json"]
     assert stat.S_IMODE(files.trust_file.stat().st_mode) == 0o600  # the approvals: private
+
+
+def test_saving_allow_rules_never_writes_through_a_planted_link(tmp_path: Any) -> None:
+    """A workspace settings file that is a link to a file elsewhere (the person's own
+    settings, say): the rules land in the workspace's file, the other file is untouched."""
+    from agentls.conversation.settings_files import WORKSPACE_FILE, SettingsFiles
+
+    elsewhere = tmp_path / "home" / "settings.json"
+    elsewhere.parent.mkdir()
+    elsewhere.write_text("{}\n")
+    root = tmp_path / "project"
+    (root / WORKSPACE_FILE).parent.mkdir(parents=True)
+    (root / WORKSPACE_FILE).symlink_to(elsewhere)
+    files = SettingsFiles(tmp_path / "state")
+    saved = files.save_allow_rules(root, ["run_command(make test)"])
+    assert elsewhere.read_text() == "{}\n"
+    assert not saved.is_symlink() and "run_command(make test)" in saved.read_text()
+    assert files.is_trusted(saved) and not files.is_trusted(elsewhere)
+
+    (root / WORKSPACE_FILE).unlink()  # a link to a file not there yet: not made through it
+    missing = tmp_path / "home" / "not-yet.json"
+    (root / WORKSPACE_FILE).symlink_to(missing)
+    saved = files.save_allow_rules(root, ["run_command(make lint)"])
+    assert not missing.exists() and not saved.is_symlink()
+    assert "run_command(make lint)" in saved.read_text()
+
+
+def test_allow_rules_are_not_saved_through_a_linked_settings_folder(tmp_path: Any) -> None:
+    from agentls.conversation.settings_files import SettingsFiles
+
+    personal = tmp_path / "config" / "agentls"  # where the person's own settings live
+    personal.mkdir(parents=True)
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / ".agentls").symlink_to(personal, target_is_directory=True)
+    with pytest.raises(ConfigError, match="link out of the workspace"):
+        SettingsFiles(tmp_path / "state").save_allow_rules(root, ["run_command(*)"])
+    assert list(personal.iterdir()) == []
