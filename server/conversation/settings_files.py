@@ -16,20 +16,19 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 from agentls.contracts.errors import ConfigError
 from agentls.conversation.settings_layers import LoadedSettings, SettingsLayer, layer_settings
+from agentls.workspace import control
 from agentls.workspace.atomic import replace_atomically
 
 WORKSPACE_FILE = Path(".agentls") / "settings.json"
 
 
 def user_settings_path() -> Path:
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "agentls" / "settings.json"
+    return control.config_dir() / "settings.json"
 
 
 def read_json(path: Path) -> dict[str, Any] | None:

@@ -26,14 +26,11 @@ from functools import lru_cache
 from typing import Any
 
 from agentls.permissions.shell import SimpleCommand, analyse
+from agentls.workspace.control import PROTECTED_PATHS
 from agentls.workspace.globs import any_path_matcher, match_path, match_text
 from agentls.workspace.interface import SubjectKind
 
 _RULE = re.compile(r"^\s*([A-Za-z0-9_*.\-]+)\s*(?:\((.*)\))?\s*$", re.DOTALL)
-# Written by the project's own tools and read by them or by git, editors, CI and
-# shells: a model that could write these could grant itself more.
-PROTECTED_PATHS = (".git", ".git/**", ".agentls", ".agentls/**", ".vscode", ".vscode/**",
-                   ".envrc", ".github/workflows", ".github/workflows/**")  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ from agentls.session.log import SessionLog
 from agentls.session.reader import SessionFormatError, read_events
 from agentls.session.reducer import reduce
 from agentls.session.state import SessionState
+from agentls.workspace import control
 
 logger = logging.getLogger(__name__)
 
@@ -49,13 +50,7 @@ class SessionInfo:
 
 
 def default_state_dir() -> Path:
-    explicit = os.environ.get("AGENTLS_STATE_DIR")
-    if explicit:
-        return Path(explicit).expanduser()
-    xdg = os.environ.get("XDG_STATE_HOME")
-    if xdg and Path(xdg).is_absolute():  # the XDG spec says to ignore relative values
-        return Path(xdg) / "agentls"
-    return Path.home() / ".local" / "state" / "agentls"
+    return control.state_dir()
 
 
 def new_session_id() -> str:
