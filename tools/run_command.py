@@ -38,8 +38,12 @@ def _timeout(params: RunCommandInput, ctx: ToolContext) -> float:
 
 async def _run(params: RunCommandInput, ctx: ToolContext) -> ToolOutput:
     _validate(params, ctx)
+    grant = ctx.grant
+    if grant is None or grant.judged != params.command:
+        # Only the runtime grants a command, for the call its gate decided.
+        raise ToolError(ErrorCode.PERMISSION_DENIED, "this command was not allowed to run")
     timeout = _timeout(params, ctx)
-    result = await ctx.workspace.run_command(params.command, timeout, ctx.output_limit)
+    result = await ctx.workspace.run_command(grant, timeout, ctx.output_limit)
     output = result.output or "(no output)\n"
     if not output.endswith("\n"):
         output += "\n"

@@ -24,6 +24,8 @@ _REASONS = {
 
 
 class AcpApprover:
+    person = True  # the client shows the call to the person, who answers
+
     def __init__(
         self, asker: PermissionAsker, policy: PermissionPolicy, approved: set[str]
     ) -> None:

@@ -35,6 +35,7 @@ from agentls.permissions.policy import PermissionPolicy
 from agentls.permissions.rules import Rule
 from agentls.workspace.interface import (
     ChangesOutcome,
+    CommandGrant,
     CommandResult,
     FileSnapshot,
     Listing,
@@ -125,9 +126,9 @@ class AcpWorkspace:
         return await self._disk.search(pattern, path, glob, limit)
 
     async def run_command(
-        self, command: str, timeout_seconds: float, output_limit: int
+        self, grant: CommandGrant, timeout_seconds: float, output_limit: int
     ) -> CommandResult:
-        return await self._disk.run_command(command, timeout_seconds, output_limit)
+        return await self._disk.run_command(grant, timeout_seconds, output_limit)
 
     async def current_bytes(self, path: str) -> bytes | None:
         return await self._disk.current_bytes(path)

@@ -20,6 +20,8 @@ _ANSWERS = {
 
 
 class TerminalApprover:
+    person = True  # the person at the terminal reads the call and answers
+
     def __init__(self, stdin: TextIO = sys.stdin, out: TextIO = sys.stderr) -> None:
         self.stdin = stdin
         self.out = out

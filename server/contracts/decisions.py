@@ -38,6 +38,12 @@ class PolicyDecision:
     stop_run: bool = False  # a deny rule marked as stopping ends the run
     # Only a person may say yes: automatic approvers (--yes) deny instead.
     person_only: bool = False
+    # A command line as the gate read it, spelled so bash reads it the same way: what
+    # runs when rules or an automatic approver, not a person, let it run (None: the
+    # line was not fully read; it runs as written only where nothing judged it).
+    runs: str | None = None
+    # The line writes control files: when a person allows it, its run may write them.
+    writes_control: bool = False
 
 
 @value

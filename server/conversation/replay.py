@@ -137,10 +137,14 @@ class _RecordedNotes:
 class _RecordedAnswers:
     def __init__(self, decisions: Sequence[ev.Decision]) -> None:
         self._answers = {d.call_id: d.answer for d in decisions if d.answer is not None}
+        # A recorded yes that ran the gate's spelling came from an automatic approver.
+        self._automatic = {d.call_id for d in decisions if d.runs is not None}
         self.unexpected: list[str] = []
+        self.person = True
 
     async def approve(self, request: ApprovalRequest) -> ApprovalAnswer:
         answer = self._answers.get(request.call_id)
+        self.person = request.call_id not in self._automatic
         if answer is None:
             self.unexpected.append(request.call_id)
             return ApprovalAnswer.DENY
@@ -330,7 +334,7 @@ def _first_difference(
     answers: _RecordedAnswers,
 ) -> Divergence | None:
     def decisions(events: Sequence[ev.Event]) -> list[tuple[Any, ...]]:
-        return [(e.call_id, e.verdict.value, e.source, e.answer and e.answer.value)
+        return [(e.call_id, e.verdict.value, e.source, e.answer and e.answer.value, e.runs)
                 for e in events if isinstance(e, ev.Decision)]  # fmt: skip
 
     def failures(events: Sequence[ev.Event]) -> list[tuple[Any, ...]]:

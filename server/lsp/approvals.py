@@ -29,6 +29,8 @@ _UNANSWERED = {
 
 
 class LspApprover:
+    person = True  # the editor shows the call to the person, who answers
+
     def __init__(
         self,
         editor: EditorClient | HasEditor,

@@ -31,6 +31,7 @@ from agentls.lsp.session_link import EditListener, ModeSource, SessionLink
 from agentls.permissions.modes import Mode
 from agentls.workspace.interface import (
     ChangesOutcome,
+    CommandGrant,
     CommandResult,
     FileSnapshot,
     Listing,
@@ -105,10 +106,10 @@ class LspWorkspace:
         return await self._disk.search(pattern, path, glob, limit)
 
     async def run_command(
-        self, command: str, timeout_seconds: float, output_limit: int
+        self, grant: CommandGrant, timeout_seconds: float, output_limit: int
     ) -> CommandResult:
         await disk_sync.settled(self.editor, self._emit)  # an undone buffer on disk first
-        result = await self._disk.run_command(command, timeout_seconds, output_limit)
+        result = await self._disk.run_command(grant, timeout_seconds, output_limit)
         unsaved = await self.unsaved_paths()
         if not unsaved:
             return result

@@ -8,6 +8,10 @@ from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
 
 
 class Approver(Protocol):
+    # Whether its answers are a person's, given after seeing the call: then a command
+    # runs as they saw it; an automatic yes runs the gate's own spelling of the line.
+    person: bool
+
     async def approve(self, request: ApprovalRequest) -> ApprovalAnswer: ...
 
 
@@ -17,6 +21,7 @@ class AutoApprover:
     the analysis cannot resolve while deny rules exist, or a control file."""
 
     reason = ""
+    person = False
 
     async def approve(self, request: ApprovalRequest) -> ApprovalAnswer:
         if request.person_only:
@@ -29,6 +34,7 @@ class DenyAllApprover:
     """No person to ask (no TTY, no --yes): every question is answered no."""
 
     reason = "no one to ask: stdin is not a terminal and --yes was not given"
+    person = False
 
     async def approve(self, request: ApprovalRequest) -> ApprovalAnswer:
         return ApprovalAnswer.DENY

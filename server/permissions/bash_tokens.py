@@ -38,10 +38,10 @@ ONE_WORD = re.compile(SIMPLE_WORD)
 LITERAL_SUBSTITUTION = rf"\$\([ \t]*+{LITERAL_WORD}(?:[ \t]++{LITERAL_WORD})*+[ \t]*+\)"
 STEP_WORD = f"(?:{UNQUOTED}|{LITERAL_SUBSTITUTION}|{DOUBLE_QUOTED})++"
 SUBSTITUTIONS = re.compile(rf"'[^']*+'|\\[\s\S]|{DOUBLE_QUOTED}|\$\(([^)]*+)\)")
-# The list operator that ends a step, and the blanks after it; a newline apart (the
+# The list operator that ends a step (captured), and the blanks after it; a newline apart (the
 # here-documents waiting for it start right after it); the end of the line or of a
 # subshell or substitution; or a pipe (the pipeline goes on).
-STEP_END = r"[ \t]*+(?:(?:&&|\|\||;(?!;)|&(?![>&]))[ \t]*+|(\n)|\Z|(?=(\)))|(\|&?))"
+STEP_END = r"[ \t]*+(?:(&&|\|\||;(?!;)|&(?![>&]))[ \t]*+|(\n)|\Z|(?=(\)))|(\|&?))"
 # A redirection to or from such a word (no duplication, here-document or noclobber).
 # Or a duplication written without a blank (2>&1, >&-).
 DUPLICATION = r"[0-9]*+(>&|<&)(?:[0-9]++-?|-)(?=[ \t\n;&|)]|\Z)"
@@ -50,7 +50,8 @@ FAST_REDIRECT = (
     rf"|{DUPLICATION.replace('(>&|<&)', '(?:>&|<&)')}"
 )
 FAST_ITEM = re.compile(
-    rf"[ \t]*+(?:{DUPLICATION}|[0-9]*+(>>|>|<)[ \t]*+({STEP_WORD})|({STEP_WORD}))"
+    rf"[ \t]*+(?:([0-9]*+)(>&|<&)([0-9]++-?|-)(?=[ \t\n;&|)]|\Z)"
+    rf"|([0-9]*+)(>>|>|<)[ \t]*+({STEP_WORD})|({STEP_WORD}))"
 )  # one item of a FAST_STEP match (whose groups cannot capture: possessive)
 # Such words and redirections, and the operator after them (not ";;"): the step a
 # chain of commands repeats, in one match.
@@ -83,11 +84,11 @@ def read_run(command: Simple, run: str) -> None:
 def read_items(command: Simple, run: str) -> None:
     """Words and redirections (a FAST_STEP match), as simple() reads them."""
     for item in FAST_ITEM.finditer(run):
-        duplication, op, target, text = item.groups()
+        dup_fd, duplication, source, fd, op, target, text = item.groups()
         if duplication is not None:
-            command.redirects.append(Redirect(duplication, None))
+            command.redirects.append(Redirect(duplication, None, fd=dup_fd, dup=source))
         elif op is not None:
-            command.redirects.append(Redirect(op, Word(target)))
+            command.redirects.append(Redirect(op, Word(target), fd=fd))
         elif command.words or not ASSIGNMENT.match(text):
             command.words.append(Word(text))
         else:

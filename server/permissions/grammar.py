@@ -39,7 +39,17 @@ from agentls.permissions.bash_tokens import (
     read_run,
     read_substituting,
 )
-from agentls.permissions.script import Literal, Redirect, Script, Simple, Unsupported, Word
+from agentls.permissions.script import (
+    ForHead,
+    Literal,
+    Redirect,
+    Script,
+    Simple,
+    Step,
+    Unsupported,
+    Word,
+)
+from agentls.permissions.words import read_word
 
 __all__ = ["Literal", "Redirect", "Script", "Simple", "Unsupported", "Word", "parse"]
 
@@ -50,6 +60,7 @@ _TAKEN, _PIPED, _NOT_TAKEN = "taken", "piped", "not taken"  # what fast_step did
 def parse(source: str) -> Script:
     parser = _Parser(source)
     script = Script()
+    parser.layout = script.layout
     parser.sequence(script, closers=())
     if parser.i < len(source):
         raise Unsupported(f"unexpected {source[parser.i : parser.i + 10]!r}")
@@ -61,6 +72,7 @@ class _Parser:
         self.s = source
         self.i = 0
         self.heredocs: list[tuple[Redirect, str, bool]] = []  # waiting for the next newline
+        self.layout: list[Step] = []  # of the script being read (its operators, its commands)
 
     # -- lists and commands -------------------------------------------------
 
@@ -92,10 +104,12 @@ class _Parser:
                 return ""
             c = s[self.i]
             if s.startswith(("&&", "||"), self.i):
+                self.layout.append(s[self.i : self.i + 2])
                 self.i += 2
             elif c in ";&":
                 if s.startswith(";;", self.i):
                     raise Unsupported("';;' outside case")
+                self.layout.append(c)
                 self.i += 1
             elif c == "\n":
                 self.newline()
@@ -114,7 +128,7 @@ class _Parser:
         operator after it, read as pipeline() would read them; _PIPED when a pipe
         follows; _NOT_TAKEN when its first word may be a reserved word (the general
         path reads it then)."""
-        run, newline, closing, pipe = step.groups()
+        run, operator, newline, closing, pipe = step.groups()
         if closing and ")" not in closers:
             return _NOT_TAKEN  # a stray ")": the general path says so
         words = run.split()
@@ -133,12 +147,18 @@ class _Parser:
             else:
                 read_run(command, run)
             script.commands.append(command)
+        self.layout.append(len(script.commands) - 1)
+        if operator:
+            self.layout.append(operator)
         if newline:
             self.i = step.end() - 1
             self.newline()  # here-documents may be waiting for it
         else:
             self.i = step.end()
-        return _PIPED if pipe else _TAKEN
+        if pipe:
+            self.layout.append(pipe)
+            return _PIPED
+        return _TAKEN
 
     def skip_separators(self) -> None:
         s = self.s
@@ -173,6 +193,7 @@ class _Parser:
         if self.i < len(self.s) and self.s[self.i] in " \t\\":
             self.blanks()
         if s.startswith("!", self.i) and s[self.i + 1 : self.i + 2] in (" ", "\t"):
+            self.layout.append("!")
             self.i += 1
         self.piped(script)
 
@@ -185,7 +206,9 @@ class _Parser:
                 self.blanks()
             if not s.startswith("|", self.i) or s.startswith("||", self.i):
                 return
-            self.i += 2 if s.startswith("|&", self.i) else 1
+            pipe = "|&" if s.startswith("|&", self.i) else "|"
+            self.layout.append(pipe)
+            self.i += len(pipe)
             self.skip_separators()
 
     def literal_command(self, script: Script) -> bool:
@@ -200,6 +223,7 @@ class _Parser:
             return False
         self.i = fast.end()
         script.commands.append(tuple(words))
+        self.layout.append(len(script.commands) - 1)
         return True
 
     def command(self, script: Script) -> None:
@@ -212,9 +236,11 @@ class _Parser:
         if self.s.startswith("((", self.i):
             raise Unsupported("(( ))")
         if self.s.startswith("(", self.i):
+            self.layout.append("(")
             self.i += 1
             if self.sequence(script, closers=(")",)) != ")":
                 raise Unsupported("an unclosed (")
+            self.layout.append(")")
             self.i += 1
             self.compound_redirects(script)
             return
@@ -224,13 +250,16 @@ class _Parser:
         if head in CLOSERS:
             raise Unsupported(f"unexpected {head}")
         if head == "{" and self.s[self.i + 1 : self.i + 2] in (" ", "\t", "\n"):
+            self.layout.append("{")
             self.i += 1
             self.expect_closer(script, "}")
             self.compound_redirects(script)
         elif head == "if":
+            self.layout.append("if")
             self.i += 2
             self.if_body(script)
         elif head in ("while", "until"):
+            self.layout.append(head)
             self.i += len(head)
             self.expect_closer(script, "do")
             self.expect_closer(script, "done")
@@ -269,6 +298,7 @@ class _Parser:
         found = self.sequence(script, closers=(closer,))
         if found != closer:
             raise Unsupported(f"no {closer}")
+        self.layout.append(closer)
         self.i += len(closer)
 
     def if_body(self, script: Script) -> None:
@@ -277,6 +307,7 @@ class _Parser:
             found = self.sequence(script, closers=("elif", "else", "fi"))
             if not found:
                 raise Unsupported("no fi")
+            self.layout.append(found)
             self.i += len(found)
             if found == "fi":
                 break
@@ -290,15 +321,25 @@ class _Parser:
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name.raw):
             raise Unsupported("for with an unusual variable")
         self.skip_separators()
+        words: list[Word] | None = None
         if self.peek_word_text() == "in":
             self.i += 2
+            words = []
             while True:
                 self.blanks()
                 if self.i >= len(self.s) or self.s[self.i] in ";\n":
                     break
-                script.loose_words.append(self.word())
+                if self.s[self.i] == "#":
+                    self.comment()
+                    break
+                word = self.word()
+                words.append(word)
+                script.loose_words.append(word)
+        script.loop_names.append(name.raw)
+        self.layout.append(ForHead(name.raw, words))
         self.blanks()
         if self.s.startswith(";", self.i):
+            self.layout.append(";")
             self.i += 1
         self.expect_closer(script, "do")
         self.expect_closer(script, "done")
@@ -311,6 +352,7 @@ class _Parser:
             if redirect is None:
                 return
             script.redirects.append(redirect)
+            self.layout.append(redirect)
 
     def simple(self, script: Script) -> None:
         command = Simple([], [], [])
@@ -349,6 +391,7 @@ class _Parser:
         if not (command.words or command.assignments or command.redirects):
             raise Unsupported("an empty command")
         script.commands.append(command)
+        self.layout.append(len(script.commands) - 1)
 
     def redirect(self) -> Redirect | None:
         match = REDIRECT.match(self.s, self.i)
@@ -356,7 +399,7 @@ class _Parser:
             if self.s.startswith("{", self.i) and re.match(r"\{\w+\}[<>]", self.s[self.i :]):
                 raise Unsupported("a redirection to a named descriptor")
             return None
-        op = match.group(2)
+        fd, op = match.group(1) or "", match.group(2)
         if self.s.startswith("(", match.end()) and op in ("<", ">"):
             return None  # process substitution: a word
         self.i = match.end()
@@ -367,34 +410,49 @@ class _Parser:
                 self.i + dup.end() >= len(self.s) or self.s[self.i + dup.end()] in METACHARS
             ):
                 self.i += dup.end()
-                return Redirect(op, None)
+                return Redirect(op, None, fd=fd, dup=dup.group())
         procsub = self.s.startswith(("<(", ">("), self.i)
         if self.i >= len(self.s) or (self.s[self.i] in METACHARS and not procsub):
             raise Unsupported(f"{op} without a target")
         target = self.word()
-        redirect = Redirect(op, target)
+        redirect = Redirect(op, target, fd=fd)
         if op in ("<<", "<<-"):
-            quoted = any(q in target.raw for q in "'\"\\")
-            delimiter = re.sub(r"['\"\\]", "", target.raw)
+            delimiter, quoted = heredoc_delimiter(target.raw)
             self.heredocs.append((redirect, delimiter, quoted))
             redirect.quoted = quoted
         return redirect
 
     def newline(self) -> None:
         self.i += 1
+        self.layout.append("\n")
         pending, self.heredocs = self.heredocs, []
-        for redirect, delimiter, _ in pending:
+        for redirect, delimiter, quoted in pending:
+            strip = redirect.op == "<<-"
             lines: list[str] = []
             while self.i < len(self.s):
-                end = self.s.find("\n", self.i)
-                end = len(self.s) if end < 0 else end
-                line = self.s[self.i : end]
-                self.i = min(end + 1, len(self.s))
-                check = line.lstrip("\t") if redirect.op == "<<-" else line
-                if check == delimiter:
+                line = self.heredoc_line(quoted)
+                if strip:
+                    line = line.lstrip("\t")
+                if line == delimiter:
                     break
-                lines.append(line)
-            redirect.body = "\n".join(lines)
+                lines.append(line + "\n")
+            redirect.body = "".join(lines)
+
+    def heredoc_line(self, quoted: bool) -> str:
+        """The next line of a here-document body. Where the delimiter is not quoted,
+        bash joins a line that ends in an odd number of backslashes with the next
+        before it compares it with the delimiter, so this does too."""
+        s = self.s
+        parts: list[str] = []
+        while True:
+            end = s.find("\n", self.i)
+            end = len(s) if end < 0 else end
+            line = s[self.i : end]
+            self.i = min(end + 1, len(s))
+            if quoted or end >= len(s) or (len(line) - len(line.rstrip("\\"))) % 2 == 0:
+                parts.append(line)
+                return "".join(parts)
+            parts.append(line[:-1])
 
     def comment(self) -> None:
         end = self.s.find("\n", self.i)
@@ -526,8 +584,9 @@ class _Parser:
         """The command line inside $(…) or <(…), parsed with this parser."""
         script = Script()
         saved, self.heredocs = self.heredocs, []
+        outer, self.layout = self.layout, script.layout
         found = self.sequence(script, closers=(closer,))
-        self.heredocs = saved
+        self.heredocs, self.layout = saved, outer
         if found != closer:
             raise Unsupported("an unclosed substitution")
         self.i += 1
@@ -543,3 +602,54 @@ class _Parser:
         text = re.sub(r"\\([`\\$])", r"\1", s[self.i + 1 : end])
         self.i = end + 1
         return parse(text)
+
+
+def heredoc_delimiter(raw: str) -> tuple[str, bool]:
+    """A here-document's delimiter as bash reads its word: quotes removed, nothing
+    expanded (``$X`` stays ``$X``; ``$'…'`` is decoded), and whether any part of it
+    was quoted (then the body is literal)."""
+    if not any(c in raw for c in "'\"\\$`"):
+        return raw, False
+    if "`" in raw or "$(" in raw or "${" in raw or "\\\n" in raw:
+        raise Unsupported("a here-document delimiter with an expansion")
+    out: list[str] = []
+    quoted = False
+    i = 0
+    while i < len(raw):
+        c = raw[i]
+        if c == "\\":
+            out.append(raw[i + 1 : i + 2])
+            quoted = True
+            i += 2
+        elif c == "'":
+            end = raw.find("'", i + 1)
+            if end < 0:
+                raise Unsupported("an unterminated quote")
+            out.append(raw[i + 1 : end])
+            quoted = True
+            i = end + 1
+        elif raw.startswith("$'", i):
+            end = i + 2
+            while end < len(raw) and raw[end] != "'":
+                end += 2 if raw[end] == "\\" else 1
+            decoded = read_word(raw[i : end + 1])
+            if not decoded.static:
+                raise Unsupported("a here-document delimiter it cannot read")
+            out.append(decoded.value)
+            quoted = True
+            i = end + 1
+        elif c == '"' or raw.startswith('$"', i):
+            i += 2 if c == "$" else 1
+            while i < len(raw) and raw[i] != '"':
+                if raw[i] == "\\" and raw[i + 1 : i + 2] in ('"', "\\", "$", "`"):
+                    i += 1
+                out.append(raw[i])
+                i += 1
+            if i >= len(raw):
+                raise Unsupported("an unterminated quote")
+            quoted = True
+            i += 1
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out), quoted

@@ -6,6 +6,8 @@ subject do, so nothing a tool returns can change a permission.
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -16,6 +18,7 @@ from agentls.contracts.tooling import Risk
 from agentls.permissions.modes import Mode
 from agentls.permissions.rules import Rule, RuleSet, first_could_match, normalise_path
 from agentls.permissions.shell import CommandAnalysis, SimpleCommand, analyse, inside_workspace
+from agentls.workspace.control import is_own_path, own_paths
 from agentls.workspace.globs import escape_path, escape_text
 from agentls.workspace.interface import SubjectKind
 from agentls.workspace.paths import DEFAULT_SECRET_PATTERNS, SecretPaths, secret_paths
@@ -49,7 +52,12 @@ class PermissionPolicy:
 
     def evaluate(self, tool: str, risk: Risk, kind: SubjectKind, subject: str) -> PolicyDecision:
         if kind == "command":
-            return self._command(tool, risk, analyse(subject, self.root))
+            analysis = analyse(subject, self.root)
+            decision = self._command(tool, risk, analysis)
+            if analysis.rendering is None or decision.verdict is Verdict.DENY:
+                return decision
+            # What runs unless a person who saw the line allows it: the line as judged.
+            return dataclasses.replace(decision, runs=analysis.rendering)
         rules = self.rules
         for rule in rules.deny:
             if rule.matches(tool, kind, subject):
@@ -88,9 +96,10 @@ class PermissionPolicy:
                 Verdict.DENY, f"deny rule {rule} (matches `{command}`)", rule.stop
             )
         writes = self._control_writes(analysis)
+        guarded = any(rule.applies_to(tool) for rule in self.rules.deny)
         if not analysis.resolved:
             why = "cannot be fully resolved: " + "; ".join(analysis.unresolved)
-            if not any(rule.applies_to(tool) for rule in self.rules.deny):
+            if not guarded:
                 if writes:
                     return self._needs_person(writes)
                 return PolicyDecision(Verdict.ASK, why)
@@ -102,7 +111,7 @@ class PermissionPolicy:
             )
             if self.mode is Mode.BYPASS:
                 return PolicyDecision(Verdict.DENY, why)
-            return PolicyDecision(Verdict.ASK, why, person_only=True)
+            return PolicyDecision(Verdict.ASK, why, person_only=True, writes_control=bool(writes))
         if writes:
             return self._needs_person(writes)
         if analysis.asks:
@@ -114,19 +123,42 @@ class PermissionPolicy:
         covering = self._covering(tool, analysis.commands)
         if covering is not None:
             return PolicyDecision(Verdict.ALLOW, f"allow rule {', '.join(covering)}")
+        if guarded and analysis.unknown:
+            return self._unknown_programs(analysis.unknown)
         return self._by_mode(risk)
+
+    def _unknown_programs(self, programs: Sequence[str]) -> PolicyDecision:
+        """A program no list of the gate knows may run others (a launcher) or write
+        files unseen: past a deny rule, only an allow rule naming it or a person."""
+        names = ", ".join(programs[:5]) + (" …" if len(programs) > 5 else "")
+        why = (
+            f"runs programs agentls does not know ({names}), which may run others that "
+            "deny rules name. While deny rules exist, only a person or an allow rule that "
+            "names them approves them (--yes and bypass mode do not)"
+        )
+        if self.mode is Mode.BYPASS:
+            return PolicyDecision(Verdict.DENY, why)
+        return PolicyDecision(Verdict.ASK, why, person_only=True)
 
     def _control_writes(self, analysis: CommandAnalysis) -> list[str]:
         """What the line writes that may be a control file (a person must approve)."""
         # analysis.writes are workspace-relative already, symlinks resolved
         protected = [
-            f"writes control file {p}" for p in analysis.writes if self.rules.is_protected(p)
+            f"writes control file {p}" for p in analysis.writes if self._protected_relative(p)
         ]
         return protected + list(analysis.blind_writes)
 
     def _needs_person(self, writes: list[str]) -> PolicyDecision:
         why = "; ".join(writes) + " (control files need a person; --yes does not approve)"
-        return PolicyDecision(Verdict.ASK, why, person_only=True)
+        return PolicyDecision(Verdict.ASK, why, person_only=True, writes_control=True)
+
+    def _protected_relative(self, relative: str) -> bool:
+        """A workspace-relative real path: a control file, or agentls's own."""
+        if self.rules.is_protected(relative):
+            return True
+        return self.root is not None and is_own_path(
+            os.path.join(os.path.realpath(self.root), relative), own_paths()
+        )
 
     def _protected(self, path: str) -> bool:
         if self.rules.is_protected(path):
@@ -134,7 +166,7 @@ class PermissionPolicy:
         if self.root is None:
             return False
         relative = inside_workspace(path, self.root)  # through symlinks
-        return relative is not None and self.rules.is_protected(relative)
+        return relative is not None and self._protected_relative(relative)
 
     def _control_file(self, path: str) -> PolicyDecision:
         why = f"{path} is a control file: writing it needs a person (--yes does not approve)"

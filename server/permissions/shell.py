@@ -49,6 +49,7 @@ from agentls.permissions.walk import (
     safe_env,
 )
 from agentls.permissions.words import Word
+from agentls.workspace.control import is_own_path
 
 __all__ = [
     "SAFE_ENV",
@@ -81,10 +82,10 @@ def _analyse_text(command: str) -> CommandAnalysis:
 
 def _analyse(command: str, root: Path | None) -> CommandAnalysis:
     walk = Walk(root)
-    parse_into(command, walk)
+    rendering = parse_into(command, walk)
     for kind, word, write in walk.redirects:
         _judge_target(kind, word, write, walk)
-    return walk.analysis()
+    return walk.analysis(rendering)
 
 
 def clear_caches() -> None:
@@ -109,7 +110,10 @@ def _judge_target(kind: str, word: Word, write: bool, walk: Walk) -> None:
         return
     if walk.root is None:
         if os.path.isabs(path):
-            walk.ask(f"{verb} {path}, outside the workspace")
+            if write and is_own_path(os.path.realpath(path)):
+                walk.blind_writes.append(f"writes agentls's own file {path}")
+            else:
+                walk.ask(f"{verb} {path}, outside the workspace")
         return
     if not os.path.isabs(path) and walk.changes_dir:
         (walk.blind_writes if write else walk.asks).append(
@@ -118,7 +122,10 @@ def _judge_target(kind: str, word: Word, write: bool, walk: Walk) -> None:
         return
     relative = walk.inside(path)
     if relative is None:
-        walk.ask(f"{verb} {path}, outside the workspace")
+        if write and is_own_path(os.path.realpath(os.path.join(walk.root, path))):
+            walk.blind_writes.append(f"writes agentls's own file {path}")
+        else:
+            walk.ask(f"{verb} {path}, outside the workspace")
     elif write:
         if walk.makes_links:
             walk.blind_writes.append(f"writes to {path} in a line that makes links")

@@ -3,23 +3,29 @@
 shell.analyse makes one Walk per line. The walk visits every simple command at
 any depth (substitutions, subshells, loops, ``bash -c`` strings and, through
 wrappers.py, the commands wrappers run), lists each one, and notes why the line
-is unresolved, what a person must see, and the files it writes (redirections,
-and the path arguments of the commands in WRITERS).
+is unresolved, what a person must see, the files it writes (redirections, and
+the path arguments of the programs programs.py knows), and the programs it runs
+that no list here knows. It also renders each command from what it read
+(render.py): the line that runs when rules approve it.
 """
 
 from __future__ import annotations
 
-import glob
 import os
-import re
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from agentls.permissions import grammar, wrappers
-from agentls.permissions.words import Word, read_word, static_word
+from agentls.permissions import builtins, grammar, programs, render, wrappers
+from agentls.permissions.interpreters import PYTHON_NAME
+from agentls.permissions.render import NO_HEREDOCS, Rendered
+from agentls.permissions.words import Word, quote, read_word, static_word
+from agentls.workspace.control import is_own_path
+
+# Word index -> its rendering, where the walk renders a word itself (a bash -c script).
+Overrides = dict[int, str] | None
 
 # Assignments that cannot change which program runs or what it loads.
 SAFE_ENV = frozenset({
@@ -31,18 +37,9 @@ SAFE_ENV = frozenset({
 })  # fmt: skip
 SAFE_ENV_PREFIXES = ("LC_",)
 
-# Builtins that define or run code the line does not show.
-_UNRESOLVED_BUILTINS = {
-    "eval": "eval runs text as a command", "source": "source runs a file",
-    ".": ". runs a file", "trap": "trap runs text as a command later",
-    "alias": "alias changes what a name runs", "unalias": "unalias changes what a name runs",
-    "shopt": "shopt changes how bash reads the line", "enable": "enable loads builtins",
-    "coproc": "coproc is not read", "fc": "fc runs history", "bind": "bind is not read",
-    "complete": "complete runs functions", "let": "let evaluates arithmetic",
-    "mapfile": "mapfile -C runs callbacks", "readarray": "readarray -C runs callbacks",
-    "hash": "hash changes which program a name runs",
-}  # fmt: skip
-# Programs that run another program through options this analysis does not model.
+# Programs known to run another program through options this analysis does not model:
+# deny rules look at every later word (a program not listed here is unknown, never
+# taken as harmless: see programs.py).
 _LAUNCHERS = frozenset({
     "sudo", "doas", "su", "pkexec", "runuser", "sg", "chroot", "unshare", "nsenter",
     "setpriv", "flock", "watch", "script", "strace", "ltrace", "valgrind", "gdb",
@@ -51,35 +48,25 @@ _LAUNCHERS = frozenset({
     "catchsegv", "time", "eatmydata", "unbuffer", "rlwrap", "chpst", "sem", "expect",
     "zsh", "ksh", "mksh", "fish", "csh", "tcsh", "ash", "yash", "rc", "pwsh",
 })  # fmt: skip
-# Commands whose path arguments are files they write (for control-file protection).
-WRITERS = frozenset({
-    "cp", "mv", "tee", "ln", "install", "rsync", "touch", "mkdir", "rm", "rmdir",
-    "chmod", "chown", "truncate", "patch", "dd", "sed", "shred", "unlink",
-})  # fmt: skip
 _CHDIR = frozenset({"cd", "pushd", "popd"})
 _DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
-_DECLARE_OPTIONS = frozenset("xrpgilu")
+_CHECKED_BUILTINS = builtins.NAMES - _DECLARERS - builtins.ELSEWHERE
 # Every program name the walk looks at more closely than "a program with arguments".
-_SPECIAL = frozenset(
-    {*_CHDIR, *_DECLARERS, *_UNRESOLVED_BUILTINS, *_LAUNCHERS, *WRITERS, *wrappers.NAMES}
-)
+_SPECIAL = frozenset({*builtins.NAMES, *_LAUNCHERS, *programs.KNOWN, *wrappers.NAMES})
 # What the walk does with each such name, resolved once: one lookup per command.
-_BUILTIN, _LAUNCHER, _CD, _DECLARER, _LINKS, _WRAPPER, _LOOKS, _CODE, _WRITER = (
+_BUILTIN, _LAUNCHER, _CD, _DECLARER, _LINKS, _WRAPPER, _LOOKS, _CODE, _PROGRAM = (
     1 << bit for bit in range(9)
 )
 _ROLES: dict[str, int] = {
-    name: (name in _UNRESOLVED_BUILTINS and _BUILTIN)
+    name: (name in _CHECKED_BUILTINS and _BUILTIN)
     | (name in _LAUNCHERS and _LAUNCHER)
     | (name in _CHDIR and _CD)
     | (name in _DECLARERS and _DECLARER)
     | (name == "ln" and _LINKS)
     | (name in wrappers.WRAPPERS and _WRAPPER)
     | (name in ("find", "git") and _LOOKS)
-    | (
-        (name in wrappers.INLINE_CODE or name in wrappers.AWKS or name.startswith("python"))
-        and _CODE
-    )
-    | (name in WRITERS and _WRITER)
+    | ((name in wrappers.INLINE_CODE or name in wrappers.AWKS) and _CODE)
+    | (name in programs.KNOWN and _PROGRAM)
     for name in _SPECIAL
 }
 
@@ -114,6 +101,12 @@ class CommandAnalysis:
     asks: tuple[str, ...] = ()  # resolved, but a person must look (e.g. writes outside)
     writes: tuple[str, ...] = ()  # workspace-relative paths the line writes
     blind_writes: tuple[str, ...] = ()  # write targets computed at run time
+    # Programs it runs that no list of the analysis knows (programs.py): they may run
+    # others or write files unseen, so while deny rules exist only an allow rule
+    # naming them, or a person, approves them.
+    unknown: tuple[str, ...] = ()
+    # The line as it runs when rules approve it (render.py); None when unresolved.
+    rendering: str | None = None
 
     @property
     def resolved(self) -> bool:
@@ -130,6 +123,7 @@ class Walk:
     blind_writes: list[str] = field(default_factory=list)
     changes_dir: bool = False  # cd/pushd/env -C: relative targets are no longer known
     makes_links: bool = False
+    unknown: list[str] = field(default_factory=list)
     redirects: list[tuple[str, Word, bool]] = field(default_factory=list)
     resolved: dict[str, str | None] = field(default_factory=dict)
 
@@ -148,55 +142,83 @@ class Walk:
             self.resolved[path] = inside_workspace(path, self.root)
         return self.resolved[path]
 
-    def add(self, words: Sequence[Word], *, known_tail: bool = True) -> None:
-        _add(words, self, known_tail=known_tail)
+    def add(self, words: Sequence[Word], *, known_tail: bool = True) -> Overrides:
+        return _add(words, self, known_tail=known_tail)
 
     def also(self, words: Sequence[Word]) -> None:
         """List another spelling of a command already listed (deny rules see both)."""
         self.commands.append(SimpleCommand(tuple(w.value for w in words), known_prefix(words)))
 
-    def parse(self, command: str) -> None:
-        parse_into(command, self)
+    def parse(self, command: str) -> str | None:
+        return parse_into(command, self)
 
-    def assignment(self, raw: str) -> None:
-        _assignment(raw, self)
+    def assignment(self, raw: str) -> str:
+        return _assignment(raw, self)
 
-    def analysis(self) -> CommandAnalysis:
+    def write(self, path: str) -> None:
+        """A path the line writes, for control-file protection."""
+        if self.root is None or not path:
+            return
+        if not os.path.isabs(path) and self.changes_dir:
+            self.blind_writes.append(f"writes to {path} after changing directory")
+            return
+        relative = self.inside(path)
+        if relative is not None:
+            self.writes.append(relative)
+        elif is_own_path(os.path.realpath(os.path.join(self.root, path))):
+            self.blind_writes.append(f"writes agentls's own file {path}")
+
+    def unknown_program(self, program: str) -> None:
+        if program not in self.unknown:
+            self.unknown.append(program)
+
+    def analysis(self, rendering: str | None) -> CommandAnalysis:
         return CommandAnalysis(
             commands=tuple(self.commands),
             unresolved=tuple(self.unresolved),
             asks=tuple(self.asks),
             writes=tuple(dict.fromkeys(self.writes)),
             blind_writes=tuple(self.blind_writes),
+            unknown=tuple(self.unknown),
+            rendering=rendering if not self.unresolved else None,
         )
 
 
-def parse_into(command: str, walk: Walk) -> None:
+def parse_into(command: str, walk: Walk) -> str | None:
+    """Walk ``command``; its rendering, or None when it is not resolved (so far)."""
     if not command.strip():
-        return
+        return ""
     if "\x00" in command:
         walk.fail("contains a NUL character")
-        return
+        return None
     try:
         script = grammar.parse(command)
     except grammar.Unsupported as exc:
         walk.fail(f"uses shell grammar this analysis does not read ({str(exc)[:60]})")
-        return
+        return None
     except RecursionError:
         walk.fail("nests too deeply to be read")
-        return
-    _visit(script, walk)
+        return None
+    return _visit(script, walk)
 
 
-def _visit(script: grammar.Script, walk: Walk) -> None:
+def _visit(script: grammar.Script, walk: Walk) -> str | None:
     if script.functions:
         walk.fail("defines a shell function")
-    for command in script.commands:
-        _command(command, walk)
+    for name in script.loop_names:
+        if not builtins.settable(name, safe_env(name)):
+            walk.fail(f"a for loop sets {name}, which is not on the safe list of variables")
+    rendered = [_command(command, walk) for command in script.commands]
     for word in script.loose_words:
         _read(word, walk)  # a for-loop list: only its expansions matter
     for redirect in script.redirects:
         _redirect(redirect, walk)
+    if walk.unresolved:
+        return None
+    text = render.line(script, rendered)
+    if text is None:
+        walk.fail("cannot be spelled back the way it was read")
+    return text
 
 
 def _read(node: grammar.Word, walk: Walk, *, assignment_value: bool = False) -> Word:
@@ -210,20 +232,29 @@ def _read(node: grammar.Word, walk: Walk, *, assignment_value: bool = False) -> 
     return word
 
 
-def _command(node: grammar.Simple | grammar.Literal, walk: Walk) -> None:
+def _command(node: grammar.Simple | grammar.Literal, walk: Walk) -> Rendered:
+    """Walk one simple command; its rendering."""
     if isinstance(node, tuple):  # plain words only: each means itself
         name = node[0].rpartition("/")[2]
         role = _ROLES.get(name, 0)
-        if role or name.startswith("python"):
-            _listed(name, [static_word(v) for v in node], node, None, role or _CODE, walk)
+        overrides: Overrides = None
+        if role or PYTHON_NAME.fullmatch(name):
+            overrides = _listed(
+                name, [static_word(v) for v in node], node, None, role or _CODE, walk
+            )
         else:
             walk.commands.append(SimpleCommand(node))  # an ordinary program
-        return
+            walk.unknown_program(node[0])
+        if overrides is None:  # plain characters: only a word with = needs quotes
+            words_text = " ".join(node)
+            return (words_text if "=" not in words_text else _quoted(node)), NO_HEREDOCS
+        return _with([quote(word) for word in node], overrides), NO_HEREDOCS
+    parts: list[str] = []
     for assignment in node.assignments:
         for inner in assignment.scripts:
             walk.fail("uses command or process substitution")
             _visit(inner, walk)
-        _assignment(assignment.raw, walk)
+        parts.append(_assignment(assignment.raw, walk))
     words: list[Word] = []
     for node_word in node.words:  # _read, without its call for the common plain word
         if node_word.scripts:
@@ -233,20 +264,44 @@ def _command(node: grammar.Simple | grammar.Literal, walk: Walk) -> None:
         if word.unresolved:
             walk.fail(f"uses {word.unresolved}")
         words.append(word)
+    heredocs: tuple[str, ...] = NO_HEREDOCS
+    redirects: list[str] = []
     for redirect in node.redirects:
         _redirect(redirect, walk)
+        rendered = render.redirect(redirect)
+        if rendered is not None:
+            redirects.append(rendered[0])
+            heredocs += rendered[1]
+        elif not walk.unresolved:
+            walk.fail("has a redirection that cannot be spelled back the way it was read")
     if words:
-        _add(words, walk)
+        overrides = _add(words, walk)
+        parts.append(_with([w.rendered for w in words], overrides))
+    parts.extend(redirects)
+    return " ".join(parts), heredocs
 
 
-def _assignment(raw: str, walk: Walk) -> None:
+def _quoted(words: Sequence[str]) -> str:
+    return " ".join(quote(word) for word in words)
+
+
+def _with(texts: list[str], overrides: Overrides) -> str:
+    """The words of a command, each as rendered or as the walk rendered it itself."""
+    for index, text in (overrides or {}).items():
+        texts[index] = text
+    return " ".join(texts)
+
+
+def _assignment(raw: str, walk: Walk) -> str:
+    """Judge an assignment; its rendering."""
     name, _, value = raw.partition("=")
-    name = name.rstrip("+")
     word = read_word(value, assignment_value=True)
+    bare = name.rstrip("+")
     if word.unresolved:
-        walk.fail(f"uses {word.unresolved} in an assignment to {name}")
-    if not safe_env(name):
-        walk.fail(f"sets {name}, which is not on the safe list of variables")
+        walk.fail(f"uses {word.unresolved} in an assignment to {bare}")
+    if not safe_env(bare):
+        walk.fail(f"sets {bare}, which is not on the safe list of variables")
+    return f"{name}={word.rendered}"
 
 
 def _redirect(node: grammar.Redirect, walk: Walk) -> None:
@@ -254,21 +309,23 @@ def _redirect(node: grammar.Redirect, walk: Walk) -> None:
         return  # a file descriptor duplication such as 2>&1
     word = _read(node.target, walk)
     if node.op in ("<<", "<<-"):
-        body = node.body or ""
-        if not node.quoted and any(x in body for x in ("`", "$(", "${", "$[")):
-            walk.fail("expands a here-document body bash evaluates")
+        if not node.quoted:
+            why = render.body_problem(node.body or "")
+            if why:
+                walk.fail(why)
         return
     if node.op == "<<<":
         return  # a here-string is data; its expansions were read above
     walk.redirects.append((node.op, word, node.op not in ("<", "<&")))
 
 
-def _add(words: Sequence[Word], walk: Walk, *, known_tail: bool = True) -> None:
-    """One simple command (and, through wrappers, the command it runs)."""
+def _add(words: Sequence[Word], walk: Walk, *, known_tail: bool = True) -> Overrides:
+    """One simple command (and, through wrappers, the command it runs); the words it
+    renders itself."""
     statics = [w.static for w in words]
     if not statics[0]:
         walk.fail(f"the command name is computed at run time ({words[0].value})")
-        return
+        return None
     if False in statics:
         known: int | None = statics.index(False)
     else:
@@ -277,11 +334,12 @@ def _add(words: Sequence[Word], walk: Walk, *, known_tail: bool = True) -> None:
     name = values[0].rpartition("/")[2]
     role = _ROLES.get(name, 0)
     if not role:
-        if not name.startswith("python"):
+        if not PYTHON_NAME.fullmatch(name):
             walk.commands.append(SimpleCommand(values, known))
-            return  # an ordinary program: nothing more to look at
+            walk.unknown_program(values[0])
+            return None  # an ordinary program: nothing more to look at
         role = _CODE
-    _listed(name, words, values, known, role, walk, known_tail)
+    return _listed(name, words, values, known, role, walk, known_tail)
 
 
 def _listed(
@@ -292,99 +350,49 @@ def _listed(
     role: int,
     walk: Walk,
     known_tail: bool = True,
-) -> None:
+) -> Overrides:
     """A command whose name has a role (``role``, from _ROLES): listed, then looked at."""
     # A wrapper's grammar always names the command it runs (perhaps none): allow rules
     # look only at that one.
     walk.commands.append(SimpleCommand(values, known, bool(role & _WRAPPER)))
+    program = values[0]
+    if "/" in program and not program.startswith(programs.SYSTEM_BIN):
+        walk.unknown_program(program)  # ./cat is the workspace's, whatever its name
     if role & _BUILTIN:
-        walk.fail(_UNRESOLVED_BUILTINS[name])
-        return
+        builtins.check(name, words[1:], walk)
     if role & _LAUNCHER:
         walk.fail(f"{name} runs a program through options this analysis does not model")
         # For deny rules only: every later word might be the program it runs.
         for start in range(1, len(words)):
             if words[start].static and not values[start].startswith("-"):
                 walk.also(words[start:])
-        return
+        return None
     if role & _CD:
         walk.changes_dir = True
     if role & _DECLARER:
-        _declare(name, words[1:], walk)
+        builtins.declare(name, words[1:], walk, SAFE_ENV)
     if role & _LINKS:
         walk.makes_links = True
+    overrides: Overrides = None
     if role & (_WRAPPER | _LOOKS):
         inner = wrappers.look_through(name, list(words), walk)
-        if inner is not None and inner.words:
-            _add(inner.words, walk, known_tail=inner.known_tail)
+        if inner is not None:
+            overrides = inner.overrides
+            if inner.words:
+                offset = len(words) - len(inner.words)
+                found = _add(inner.words, walk, known_tail=inner.known_tail)
+                if found:
+                    overrides = {**(overrides or {}), **{offset + k: v for k, v in found.items()}}
     if role & _CODE:
         wrappers.inline_code(name, words, walk)
-    if role & _WRITER:
-        _argument_writes(name, words, walk, appended=not known_tail)
-
-
-def _argument_writes(
-    name: str, words: Sequence[Word], walk: Walk, *, appended: bool = False
-) -> None:
-    """Path arguments of commands that write files, for control-file protection.
-
-    ``appended``: the command also gets arguments read at run time (xargs)."""
-    if walk.root is None:
-        return
-    if name == "sed" and not any(w.value.startswith(("-i", "--in-place")) for w in words[1:]):
-        return
-    if appended:
-        walk.blind_writes.append(f"{name} writes to paths it reads at run time")
-    for word in words[1:]:
-        text = word.value
-        if name == "dd":
-            if not text.startswith("of="):
-                continue  # if=, bs=, count=: nothing written
-            text = text[3:]
-        elif text.startswith("-"):
-            continue
-        targets = [text] if word.static else _glob_now(text, word, walk)
-        if targets is None:
-            walk.blind_writes.append(f"{name} writes to a path computed at run time ({text})")
-            continue
-        for target in targets:
-            relative = walk.inside(target)
-            if relative is not None:
-                walk.writes.append(relative)
-
-
-def _glob_now(text: str, word: Word, walk: Walk) -> list[str] | None:
-    """The paths a glob names now (bash expands it as the command starts; hidden files
-    only when the glob spells the dot), or None when ``text`` is more than a glob
-    Python reads the way bash does."""
-    if not word.glob or walk.changes_dir or "[^" in text or "[[:" in text:
-        return None
-    if not _PLAIN_GLOB.fullmatch(text):
-        return None
-    return glob.glob(text, root_dir=walk.root) or [text]
-
-
-_PLAIN_GLOB = re.compile(r"[^$`{}~\\'\"]+")
+    if role & _PROGRAM:
+        programs.check(name, words, walk, appended=not known_tail)
+    return overrides
 
 
 def known_prefix(words: Sequence[Word]) -> int | None:
     """How many leading words are static; None when all of them are."""
     return next((i for i, w in enumerate(words) if not w.static), None)
-
-
-def _declare(name: str, args: Sequence[Word], walk: Walk) -> None:
-    """export/declare/...: assignments go through the safe list; -f (functions) fails."""
-    for word in args:
-        text = word.value
-        if not word.static:
-            walk.fail(f"{name} is given a word computed at run time ({text})")
-        elif text.startswith("-"):
-            if len(text) < 2 or not _DECLARE_OPTIONS.issuperset(text[1:]):
-                walk.fail(f"{name} is given an option this analysis does not know ({text})")
-        elif "=" in text:
-            variable = text.split("=", 1)[0].rstrip("+")
-            if not safe_env(variable):
-                walk.fail(f"sets {variable}, which is not on the safe list of variables")
 
 
 def inside_workspace(path: str, root: Path) -> str | None:

@@ -9,6 +9,11 @@ anything while doing so (``$NAME``, ``${NAME}``, globs, brace expansion,
 Anything else (command, process or arithmetic substitution, any parameter
 expansion with operators, backquotes, extended globs, an unterminated quote)
 makes the word **unresolved**.
+
+Each word also carries its **rendering**: the spelling that means to bash exactly
+what this module read, built from what it read and not from the source (literal
+text single-quoted, only the expansions it recognised left bare), so a line
+approved by rules runs as it was judged (render.py).
 """
 
 from __future__ import annotations
@@ -20,9 +25,34 @@ from functools import lru_cache
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SPECIAL = set("0123456789?#$!@*-")
-# ${NAME}, ${#NAME}, ${NAME:-word} / ${NAME-word} / ${NAME:+word} with a plain word.
-_SIMPLE_BRACED = re.compile(r"#?[A-Za-z_][A-Za-z0-9_]*(?::?[-+=?][A-Za-z0-9_./@%,:+=-]*)?")
+# ${NAME}, ${#NAME}, ${NAME:-word} / ${NAME-word} / ${NAME:+word} with a plain word
+# (not := or :?, which assign or end the shell).
+_SIMPLE_BRACED = re.compile(r"#?[A-Za-z_][A-Za-z0-9_]*(?::?[-+][A-Za-z0-9_./@%,:+=-]*)?")
 _BRACE = re.compile(r"\{[^{}]*(?:,|\.\.)[^{}]*\}")
+# The brace expansions and bracket expressions that are rendered as they are: plain
+# characters only. Any other is rendered literally (bash then expands nothing).
+_PLAIN_BRACE = re.compile(
+    r"\{(?:[A-Za-z0-9_./:@%+=-]*(?:,[A-Za-z0-9_./:@%+=-]*)+"
+    r"|-?[0-9]+\.\.-?[0-9]+(?:\.\.-?[0-9]+)?|[A-Za-z]\.\.[A-Za-z](?:\.\.-?[0-9]+)?)\}"
+)
+_PLAIN_BRACKET = re.compile(r"\[[!^]?[A-Za-z0-9_.,:@%+=-]+\]")
+# What bash reads as itself in any place of a line (= is left out: a word of the
+# command's name that holds one would be an assignment).
+_BARE = re.compile(r"[A-Za-z0-9_./,:@%+-]+")
+KEYWORDS = frozenset({
+    "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until",
+    "do", "done", "in", "function", "time", "coproc",
+})  # fmt: skip
+
+
+def quote(value: str) -> str:
+    """``value`` as one word bash reads literally: bare when that is plain, else in
+    single quotes."""
+    if _BARE.fullmatch(value) and value not in KEYWORDS:
+        return value
+    return "'" + value.replace("'", "'\\''") + "'"
+
+
 _C_ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r",
               "t": "\t", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}  # fmt: skip
 
@@ -35,6 +65,9 @@ class Word:
     tilde: bool = False  # starts with ~ or ~user (expanded in value)
     # Dynamic only through glob characters: bash matches ``value`` against file names.
     glob: bool = False
+    # The word as it runs when rules approved the line ("" where nothing renders it:
+    # an unresolved word, or one made up for a rule to read).
+    rendered: str = ""
 
 
 # Runs of characters with no meaning to bash's expansions, copied as they are.
@@ -50,7 +83,8 @@ def read_word(raw: str, *, assignment_value: bool = False) -> Word:
     """Expand ``raw`` (one word's source text) statically, or say why not."""
     word = _read_cached(raw, assignment_value)
     if word.tilde and word.static:  # HOME is read now, not cached
-        return Word(os.path.expanduser(word.value), True, "", True)
+        value = os.path.expanduser(word.value)
+        return Word(value, True, "", True, rendered=quote(value))
     return word
 
 
@@ -59,21 +93,25 @@ def _read_cached(raw: str, assignment_value: bool) -> Word:
     """read_word without expanding ``~``: a pure function of the text, so cached (lines
     repeat their words, and one session its lines)."""
     if _LITERAL.fullmatch(raw) and not (assignment_value and ":~" in raw):
-        return Word(raw, True)  # nothing bash would expand: the common case, made fast
+        # nothing bash would expand: the common case, made fast
+        return Word(raw, True, rendered=quote(raw))
     reader = _Reader(raw)
     try:
         reader.run(assignment_value)
     except _Unresolved as exc:
         return Word(raw, False, str(exc))
     if not reader.static:
-        return Word(raw, False, "", reader.tilde, glob=not reader.computed)
-    return Word("".join(reader.out), True, "", reader.tilde)
+        return Word(
+            raw, False, "", reader.tilde, glob=not reader.computed, rendered=reader.rendering()
+        )
+    value = "".join(reader.out)
+    return Word(value, True, "", reader.tilde, rendered=quote(value))
 
 
 @lru_cache(maxsize=4096)
 def static_word(text: str) -> Word:
     """The word of plain characters ``text``, which means itself."""
-    return Word(text, True)
+    return Word(text, True, rendered=quote(text))
 
 
 def clear_cache() -> None:
@@ -93,6 +131,29 @@ class _Reader:
         self.static = True
         self.tilde = False
         self.computed = False  # dynamic for a reason other than glob characters
+        # The rendering: finished pieces, and literal text not yet quoted.
+        self.pieces: list[str] = []
+        self.literal: list[str] = []
+
+    def lit(self, text: str) -> None:
+        """Text that means itself."""
+        self.out.append(text)
+        self.literal.append(text)
+
+    def bare(self, text: str) -> None:
+        """An expansion bash is to perform (a parameter, a glob, braces, a tilde),
+        spelled exactly as it is rendered."""
+        self.out.append(text)
+        if self.literal:
+            self.pieces.append(quote("".join(self.literal)))
+            self.literal.clear()
+        self.pieces.append(text)
+
+    def rendering(self) -> str:
+        if self.literal:
+            self.pieces.append(quote("".join(self.literal)))
+            self.literal.clear()
+        return "".join(self.pieces)
 
     def run(self, assignment_value: bool) -> None:
         raw = self.raw
@@ -105,10 +166,12 @@ class _Reader:
             if raw.startswith("~", like.end()):
                 self.static = False
                 self.computed = True
+                self.bare(raw[: like.end() + 1])
+                self.i = like.end() + 1
         while self.i < len(raw):
             run = _RUN.match(raw, self.i)
             if run is not None:
-                self.out.append(run.group())
+                self.lit(run.group())
                 self.i = run.end()
                 continue
             c = raw[self.i]
@@ -118,7 +181,7 @@ class _Reader:
                 end = raw.find("'", self.i + 1)
                 if end < 0:
                     raise _Unresolved("an unterminated quote")
-                self.out.append(raw[self.i + 1 : end])
+                self.lit(raw[self.i + 1 : end])
                 self.i = end + 1
             elif c == '"':
                 self._double_quoted()
@@ -130,24 +193,37 @@ class _Reader:
                 if c in "?*" and raw.startswith("(", self.i + 1):
                     raise _Unresolved("an extended glob")
                 self.static = False  # a glob: the file names are unknown
-                self.out.append(c)
-                self.i += 1
+                bracket = _PLAIN_BRACKET.match(raw, self.i) if c == "[" else None
+                if bracket is not None:
+                    self.bare(bracket.group())
+                    self.i = bracket.end()
+                elif c == "[":
+                    self.lit(c)  # rendered as the character itself: bash then matches it
+                    self.i += 1
+                else:
+                    self.bare(c)
+                    self.i += 1
             elif c in "@+!" and raw.startswith("(", self.i + 1):
                 raise _Unresolved("an extended glob")
             elif c == "{" and _BRACE.match(raw, self.i):
                 self.static = False  # brace expansion makes several words
                 self.computed = True
-                self.out.append(c)
-                self.i += 1
+                brace = _PLAIN_BRACE.match(raw, self.i)
+                if brace is not None:
+                    self.bare(brace.group())
+                    self.i = brace.end()
+                else:
+                    self.lit(c)  # rendered as the character: no expansion runs
+                    self.i += 1
             elif c in "<>" and raw.startswith("(", self.i + 1):
                 raise _Unresolved("process substitution")
             elif colons and c == ":" and raw.startswith("~", self.i + 1):
                 self.static = False  # PATH-like values expand ~ after ':'
                 self.computed = True
-                self.out.append(c)
-                self.i += 1
+                self.bare(":~")
+                self.i += 2
             else:
-                self.out.append(c)
+                self.lit(c)
                 self.i += 1
 
     def _tilde(self) -> None:
@@ -160,13 +236,13 @@ class _Reader:
             self.static = False  # ~+, ~-, ~+N, ~N: the directory stack
             self.computed = True
         self.tilde = True
-        self.out.append(prefix)
+        self.bare(prefix)  # a static word is rendered from its expanded value instead
         self.i = len(prefix)
 
     def _backslash(self) -> None:
         nxt = self.raw[self.i + 1 : self.i + 2]
         if nxt != "\n":
-            self.out.append(nxt or "\\")
+            self.lit(nxt or "\\")
         self.i += 2
 
     def _double_quoted(self) -> None:
@@ -175,7 +251,7 @@ class _Reader:
         while self.i < len(raw):
             run = _QUOTED_RUN.match(raw, self.i)
             if run is not None:
-                self.out.append(run.group())
+                self.lit(run.group())
                 self.i = run.end()
                 continue
             c = raw[self.i]
@@ -185,16 +261,16 @@ class _Reader:
             if c == "\\":
                 nxt = raw[self.i + 1 : self.i + 2]
                 if nxt in ('"', "\\", "$", "`"):
-                    self.out.append(nxt)
+                    self.lit(nxt)
                 elif nxt != "\n":
-                    self.out.append("\\" + nxt)
+                    self.lit("\\" + nxt)
                 self.i += 2
             elif c == "$":
                 self._dollar(quoted=True)
             elif c == "`":
                 raise _Unresolved("command substitution")
             else:
-                self.out.append(c)
+                self.lit(c)
                 self.i += 1
         raise _Unresolved("an unterminated quote")
 
@@ -206,6 +282,9 @@ class _Reader:
             raise _Unresolved(f"command {kind}" if kind == "substitution" else kind)
         if nxt == "[":
             raise _Unresolved("arithmetic expansion")
+        if nxt == "\\" and raw.startswith("\n", self.i + 2):
+            # bash joins the lines first, so this may be $( or ${: never read as text
+            raise _Unresolved("a line continuation right after $")
         if nxt == "{":
             end = raw.find("}", self.i + 2)
             inner = raw[self.i + 2 : end] if end >= 0 else ""
@@ -213,7 +292,7 @@ class _Reader:
                 raise _Unresolved(f"a parameter expansion bash evaluates (${{{inner[:30]}…}})")
             self.static = False
             self.computed = True
-            self.out.append(raw[self.i : end + 1])
+            self._parameter(raw[self.i : end + 1], quoted)
             self.i = end + 1
             return
         if not quoted and nxt == "'":
@@ -227,16 +306,21 @@ class _Reader:
         if name is not None:
             self.static = False
             self.computed = True
-            self.out.append(raw[self.i : name.end()])
+            self._parameter("${" + name.group() + "}", quoted)
             self.i = name.end()
         elif nxt and nxt in _SPECIAL:
             self.static = False
             self.computed = True
-            self.out.append(raw[self.i : self.i + 2])
+            self._parameter("${" + nxt + "}", quoted)
             self.i += 2
         else:
-            self.out.append("$")
+            self.lit("$")
             self.i += 1
+
+    def _parameter(self, braced: str, quoted: bool) -> None:
+        """A parameter expansion, braced so no following character joins its name;
+        in double quotes when it was, so it is split and globbed only where it was."""
+        self.bare(f'"{braced}"' if quoted else braced)
 
     def _ansi_c(self) -> None:
         raw = self.raw
@@ -244,26 +328,31 @@ class _Reader:
         while i < len(raw) and raw[i] != "'":
             c = raw[i]
             if c != "\\":
-                self.out.append(c)
+                self.lit(c)
                 i += 1
                 continue
             esc = raw[i + 1 : i + 2]
             if esc in _C_ESCAPES:
-                self.out.append(_C_ESCAPES[esc])
+                self.lit(_C_ESCAPES[esc])
                 i += 2
             elif esc in ("x", "u", "U"):
                 width = {"x": 2, "u": 4, "U": 8}[esc]
                 digits = re.match(rf"[0-9A-Fa-f]{{1,{width}}}", raw[i + 2 :])
                 if digits is None:
-                    self.out.append("\\" + esc)
+                    self.lit("\\" + esc)
                     i += 2
                 else:
-                    self.out.append(chr(int(digits.group(), 16)))
+                    code = int(digits.group(), 16)
+                    if code == 0 or code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:
+                        raise _Unresolved("an ANSI-C escape it does not read")
+                    self.lit(chr(code))
                     i += 2 + len(digits.group())
             elif esc and esc in "01234567":
                 digits = re.match(r"[0-7]{1,3}", raw[i + 1 :])
                 assert digits is not None
-                self.out.append(chr(int(digits.group(), 8) & 0xFF))
+                if int(digits.group(), 8) & 0xFF == 0:
+                    raise _Unresolved("a NUL character, where bash cuts the word")
+                self.lit(chr(int(digits.group(), 8) & 0xFF))
                 i += 1 + len(digits.group())
             else:
                 raise _Unresolved("an ANSI-C escape it does not read")

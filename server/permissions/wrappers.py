@@ -1,12 +1,12 @@
-"""Programs that run other programs or write files, each read by its own grammar.
+"""Programs that run other programs, each read by its own grammar.
 
-The walk (walk.py) hands each simple command whose name is in SPECIAL_NAMES to
-this module. A wrapper (env, xargs, nice, timeout, nohup, stdbuf, setsid,
-command, exec, bash/sh/dash -c, find -exec) is read with its complete option
-grammar and yields the command it runs; an option it does not know fails the
-line. git's global options are stripped (``-c`` only for harmless keys);
-interpreters given inline code fail. Everything here reaches the walk only
-through ``Walker``.
+The walk (walk.py) hands each simple command whose name is in NAMES to this
+module. A wrapper (env, xargs, nice, timeout, nohup, stdbuf, setsid, command,
+exec, bash/sh/dash -c, find -exec) is read with its complete option grammar and
+yields the command it runs; an option it does not know fails the line. A
+``bash -c`` script is walked like the line itself, and its rendering replaces
+the script word in the line's rendering. git is read by git.py, interpreters by
+interpreters.py. Everything here reaches the walk only through ``Walker``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from agentls.permissions.words import Word
+from agentls.permissions import git
+from agentls.permissions.interpreters import AWKS, INLINE_CODE, inline_code
+from agentls.permissions.words import Word, quote
+
+__all__ = ["AWKS", "INLINE_CODE", "NAMES", "WRAPPERS", "Inner", "inline_code", "look_through"]
 
 
 class Walker(Protocol):
@@ -31,28 +35,23 @@ class Walker(Protocol):
     def fail(self, why: str) -> None: ...
     def ask(self, why: str) -> None: ...
     def inside(self, path: str) -> str | None: ...
-    def add(self, words: Sequence[Word], *, known_tail: bool = True) -> None: ...
+    def add(self, words: Sequence[Word], *, known_tail: bool = True) -> dict[int, str] | None: ...
     def also(self, words: Sequence[Word]) -> None: ...
-    def parse(self, command: str) -> None: ...
-    def assignment(self, raw: str) -> None: ...
+    def parse(self, command: str) -> str | None: ...
+    def assignment(self, raw: str) -> str: ...
+    def write(self, path: str) -> None: ...
 
 
 @dataclass(slots=True)
 class Inner:
-    words: list[Word]
+    words: list[Word]  # the command it runs: always the last words of the wrapper's own
     known_tail: bool = True  # False: more unknown words follow (xargs)
+    # Words of the wrapper's command (by index, its name at 0) that render as given
+    # here: a bash -c script as the rendering of what it was read to.
+    overrides: dict[int, str] | None = None
 
 
 Grammar = Callable[[list[Word], Walker], Inner]
-
-# Interpreters and the options that hand them code inline.
-INLINE_CODE = {
-    "python": {"-c"}, "python2": {"-c"}, "python3": {"-c"}, "pypy": {"-c"}, "pypy3": {"-c"},
-    "perl": {"-e", "-E"}, "ruby": {"-e"}, "node": {"-e", "--eval", "-p", "--print"},
-    "nodejs": {"-e", "--eval", "-p", "--print"}, "bun": {"-e", "--eval"},
-    "php": {"-r"}, "lua": {"-e"}, "Rscript": {"-e"}, "osascript": {"-e"},
-}  # fmt: skip
-AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox-awk"})
 
 
 def look_through(name: str, words: list[Word], walk: Walker) -> Inner | None:
@@ -62,11 +61,9 @@ def look_through(name: str, words: list[Word], walk: Walker) -> Inner | None:
     if grammar is not None:
         return grammar(rest, walk)
     if name == "find":
-        for segment in _find_exec(rest):
-            walk.add(segment)
-        return None
+        return _find(rest, walk)
     if name == "git":
-        _git(words, walk)
+        git.read(words, walk)
     return None
 
 
@@ -269,51 +266,59 @@ def _xargs(rest: list[Word], walk: Walker) -> Inner:
     return Inner(after, known_tail=replace is not None)
 
 
-_SHELL_FLAGS = frozenset({
-    "-c", "-e", "-u", "-x", "-v", "-f", "-n", "-a", "-b", "-h", "-m", "-B", "-C", "-H", "-P",
-    "-T", "-E", "-l", "--login", "--norc", "--noprofile", "--posix", "--noediting",
-    "--restricted", "-r",
+# The shell options (after - or +) that change nothing about what a script runs or
+# how it is read; -c is read apart. Not -k (assignments anywhere), -a, -p, -i, -s.
+_SHELL_LETTERS = frozenset("euxvfnbhmrBCHPTEl")
+_SHELL_LONG = frozenset({"--login", "--norc", "--noprofile", "--noediting", "--restricted"})
+_SHELL_OPTION_NAMES = frozenset({
+    "errexit", "nounset", "xtrace", "verbose", "pipefail", "noglob", "noclobber", "noexec",
+    "braceexpand", "physical", "hashall", "monitor", "notify", "errtrace", "functrace",
 })  # fmt: skip
 
 
 def _shell(name: str) -> Grammar:
-    """bash/sh/dash: only ``-c SCRIPT`` with known options is read; the script is parsed."""
+    """bash/sh/dash: only ``-c SCRIPT`` with known options is read; the script is walked,
+    and its rendering is what the line runs in its place."""
 
     def look(rest: list[Word], walk: Walker) -> Inner:
         i = 0
-        seen: set[str] = set()
+        code = False
         while i < len(rest):
             word = rest[i]
             if not word.static:
                 walk.fail(f"{name} is given a word computed at run time ({word.value})")
                 return Inner([])
             text = word.value
-            if text == "--" or text == "-":
+            if text in ("--", "-"):
                 i += 1
                 break
-            if text.startswith("+o") or text in ("-o", "+o"):
-                i += 2 if text in ("-o", "+o") else 1
-                continue
-            if not text.startswith("-"):
+            if text[:1] not in ("-", "+") or len(text) < 2:
                 break
             if text.startswith("--"):
-                if text not in _SHELL_FLAGS:
+                if text not in _SHELL_LONG:
                     walk.fail(f"{name} is given an option this analysis does not know ({text})")
                     return Inner([])
-                seen.add(text)
                 i += 1
                 continue
+            i += 1
             for ch in text[1:]:
-                if ch == "o":
-                    i += 1  # the option name follows
-                    break
-                if "-" + ch not in _SHELL_FLAGS:
+                if ch == "c" and text[0] == "-":
+                    code = True
+                elif ch == "o":
+                    option = rest[i] if i < len(rest) else None
+                    if (
+                        option is None
+                        or not option.static
+                        or (option.value not in _SHELL_OPTION_NAMES)
+                    ):
+                        walk.fail(f"{name} {text[0]}o is given an option it does not know")
+                        return Inner([])
+                    i += 1
+                elif ch not in _SHELL_LETTERS:
                     walk.fail(f"{name} is given an option this analysis does not know ({text})")
                     return Inner([])
-                seen.add("-" + ch)
-            i += 1
         script = rest[i:]
-        if "-c" not in seen:
+        if not code:
             why = "reads commands from a file" if script else "reads commands from its input"
             walk.fail(f"{name} {why}")
         elif not script:
@@ -321,138 +326,48 @@ def _shell(name: str) -> Grammar:
         elif not script[0].static:
             walk.fail(f"{name} -c runs a script computed at run time")
         else:
-            walk.parse(script[0].value)
+            rendering = walk.parse(script[0].value)
+            if rendering is not None:
+                return Inner([], overrides={i + 1: quote(rendering)})
         return Inner([])
 
     return look
 
 
-_GIT_GLOBAL_FLAGS = frozenset({
-    "-p", "--paginate", "-P", "--no-pager", "--no-replace-objects", "--literal-pathspecs",
-    "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs", "--no-optional-locks",
-    "--bare",
-})  # fmt: skip
-
-
-def _git(words: list[Word], walk: Walker) -> None:
-    """git's global options; -c only for harmless keys. The stripped command is listed too.
-
-    git is never a wrapper: allow rules must name it, whatever follows its options."""
-    rest = words[1:]
-    i = 0
-    stripped = False
-    while i < len(rest):
-        word = rest[i]
-        if not word.static:
-            break  # the subcommand is computed: git stays listed with an unknown tail
-        text = word.value
-        if text in ("-C", "-c") and i + 1 < len(rest):
-            value = rest[i + 1]
-            if not value.static:
-                walk.fail(f"git {text} is given a value computed at run time")
-                return
-            if text == "-c" and not _safe_git_config(value.value):
-                walk.fail(f"git -c {value.value.split('=')[0]} may run programs")
-                return
-            if text == "-C":
-                walk.changes_dir = True
-            i += 2
-            stripped = True
-        elif text in _GIT_GLOBAL_FLAGS:
-            i += 1
-            stripped = True
-        elif text.startswith("-") and text not in ("--version", "--help", "-h", "-v"):
-            walk.fail(f"git is given a global option this analysis does not know ({text})")
-            return
-        else:
-            break
-    if rest[i : i + 1] and rest[i].static and rest[i].value == "config":
-        _git_config(rest[i + 1 :], walk)
-    if stripped:
-        # The same git run, as a rule naming its subcommand sees it. git itself stays a
-        # command of its own (not a wrapper): allow rules must cover both spellings.
-        walk.also([words[0], *rest[i:]])
-
-
-def _safe_git_config(setting: str) -> bool:
-    key = setting.split("=", 1)[0].lower()
-    return key.startswith(("color.", "advice.")) or key in _SAFE_GIT_CONFIG
-
-
-_SAFE_GIT_CONFIG = frozenset({
-    "core.quotepath", "user.name", "user.email", "init.defaultbranch", "log.showsignature",
-    "diff.noprefix", "column.ui", "i18n.logoutputencoding",
-})  # fmt: skip
-
-
-def _git_config(rest: list[Word], walk: Walker) -> None:
-    """`git config` that sets anything writes git's own configuration: a control file."""
-    if any(not w.static for w in rest):
-        walk.blind_writes.append("git config with words computed at run time")
-        return
-    options = {w.value.split("=")[0] for w in rest if w.value.startswith("-")}
-    operands = [w.value for w in rest if not w.value.startswith("-")]
-    if options & _GIT_CONFIG_READS or operands[:1] in (["get"], ["list"]):
-        return
-    if options & _GIT_CONFIG_WRITES or operands[:1] in _GIT_CONFIG_VERBS or len(operands) >= 2:
-        if options & {"--global", "--system"}:
-            walk.ask("writes git's global configuration")
-        else:
-            walk.writes.append(".git/config")
-
-
-_GIT_CONFIG_READS = frozenset({
-    "--get", "--get-all", "--get-regexp", "--list", "-l", "--get-urlmatch", "--get-color",
-    "--get-colorbool",
-})  # fmt: skip
-_GIT_CONFIG_WRITES = frozenset({
-    "--add", "--unset", "--unset-all", "--replace-all", "--rename-section", "--remove-section",
-    "-e", "--edit", "--file", "-f", "--blob",
-})  # fmt: skip
-_GIT_CONFIG_VERBS = [["set"], ["unset"], ["edit"], ["rename-section"], ["remove-section"]]
-
-
-def inline_code(name: str, words: Sequence[Word], walk: Walker) -> None:
-    """Interpreters given code on the command line, and awk programs that run commands."""
-    options = INLINE_CODE.get(name)
-    if options is None and name.startswith("python"):
-        options = {"-c"}  # python3.11 and friends
-    if options is not None:
-        letters = {o[1] for o in options if len(o) == 2}
-        for word in words[1:]:
-            text = word.value
-            if not text.startswith("-") or text in ("-m", "-"):
-                return  # the script or module: its own arguments follow
-            bundle = _SHORT_BUNDLE.match(text)
-            if text in options or (bundle is not None and letters & set(bundle.group(1))):
-                walk.fail(f"{name} runs code given inline ({text[:12]})")
-                return
-        return
-    if name in AWKS:
-        if any(w.value.startswith("-f") or w.value == "--file" for w in words[1:]):
-            walk.fail(f"{name} runs a program file")
-        elif any(not w.static or _AWK_RUNS.search(w.value) for w in words[1:]):
-            walk.fail(f"{name} program runs commands or writes files")
-
-
-_SHORT_BUNDLE = re.compile(r"-([A-Za-z]+)")
-_AWK_RUNS = re.compile(r"system|\||getline|>")
-
-
-def _find_exec(rest: list[Word]) -> list[list[Word]]:
-    found = []
+def _find(rest: list[Word], walk: Walker) -> Inner:
+    """find's primaries that run a command (each walked as one), delete what it finds,
+    or write a file; the rest of its expression is data."""
+    overrides: dict[int, str] = {}
     index = 0
     while index < len(rest):
-        if rest[index].value in ("-exec", "-execdir", "-ok", "-okdir"):
+        word = rest[index]
+        text = word.value
+        if not word.static:
+            index += 1
+            continue
+        if text in ("-exec", "-execdir", "-ok", "-okdir"):
+            if text.endswith("dir"):
+                walk.changes_dir = True  # run in each file's folder
             end = index + 1
             while end < len(rest) and rest[end].value not in (";", "+"):
                 end += 1
             if end > index + 1:
                 segment = rest[index + 1 : end]
-                found.append([Word(w.value, False) if "{}" in w.value else w for w in segment])
+                found = walk.add([Word(w.value, False) if "{}" in w.value else w for w in segment])
+                for position, rendering in (found or {}).items():
+                    overrides[index + 2 + position] = rendering
             index = end
+        elif text == "-delete":
+            walk.blind_writes.append("find -delete removes the files it finds")
+        elif text in ("-fprint", "-fprint0", "-fprintf", "-fls") and index + 1 < len(rest):
+            target = rest[index + 1]
+            if target.static:
+                walk.write(target.value)
+            else:
+                walk.blind_writes.append(f"find {text} writes to a path computed at run time")
+            index += 1
         index += 1
-    return found
+    return Inner([], overrides=overrides or None)
 
 
 WRAPPERS: dict[str, Grammar] = {

@@ -9,6 +9,7 @@ state; every decision and result is written to the audit log.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -38,7 +39,7 @@ from agentls.runtime.registry import ToolRegistry
 from agentls.runtime.subjects import strictest
 from agentls.session import events as ev
 from agentls.session.events import EventT
-from agentls.workspace.interface import ToolContext, ToolDefinition
+from agentls.workspace.interface import CommandGrant, ToolContext, ToolDefinition
 
 log = logging.getLogger(__name__)
 
@@ -205,9 +206,11 @@ class ToolRuntime:
         if decision.verdict is Verdict.ASK:
             final = await self._ask(intent, turn, tool, args, subject, decision)
         else:  # decided by a rule or the mode: nothing to wait for
-            final = self._log_decision(
-                turn, RuntimeDecision(intent.call_id, decision.verdict, decision.source)
-            )
+            final = RuntimeDecision(intent.call_id, decision.verdict, decision.source)
+        grant = None
+        if tool.subject_kind == "command" and final.verdict is Verdict.ALLOW:
+            grant = self._grant(subject, decision, final)
+        self._log_decision(turn, final, grant)
         if final.verdict is Verdict.DENY:
             if decision.stop_run:
                 self.stop = StopSignal(
@@ -215,7 +218,18 @@ class ToolRuntime:
                 )
             return self._deny(intent, turn, self._denial_message(final))
         self._denials = 0
-        return await self._run(intent, tool, args, self.context.output_limit)
+        context = self.context if grant is None else dataclasses.replace(self.context, grant=grant)
+        return await self._run(intent, tool, args, context)
+
+    def _grant(
+        self, subject: str, decision: PolicyDecision, final: RuntimeDecision
+    ) -> CommandGrant:
+        """What an allowed command runs: as written when a person allowed what they saw,
+        else the gate's own spelling of the line it judged."""
+        by_person = final.answer is not None and self.approver.person
+        if by_person or decision.runs is None:
+            return CommandGrant(subject, subject, by_person and decision.writes_control)
+        return CommandGrant(subject, decision.runs)
 
     async def _ask(
         self,
@@ -265,14 +279,17 @@ class ToolRuntime:
             else:
                 if saved_in:
                     source += f" (saved in {saved_in})"
-        return self._log_decision(turn, RuntimeDecision(intent.call_id, verdict, source, answer))
+        return RuntimeDecision(intent.call_id, verdict, source, answer)
 
-    def _log_decision(self, turn: int, decision: RuntimeDecision) -> RuntimeDecision:
+    def _log_decision(
+        self, turn: int, decision: RuntimeDecision, grant: CommandGrant | None
+    ) -> None:
+        runs = grant.line if grant is not None and grant.line != grant.judged else None
         self.audit.append(ev.Decision(
             run=self.run_id, turn=turn, call_id=decision.call_id,
             verdict=decision.verdict, source=decision.source, answer=decision.answer,
+            runs=runs,
         ))  # fmt: skip
-        return decision
 
     def _denial_message(self, decision: RuntimeDecision) -> str:
         if decision.answer is ApprovalAnswer.DENY:
@@ -290,13 +307,13 @@ class ToolRuntime:
         return shaping.error(intent, ErrorCode.PERMISSION_DENIED, message)
 
     async def _run(
-        self, intent: ToolIntent, tool: ToolDefinition[Any], args: BaseModel, limit: int
+        self, intent: ToolIntent, tool: ToolDefinition[Any], args: BaseModel, context: ToolContext
     ) -> Observation:
         deadline = self._deadlines.start(self.call_timeout_seconds)
         timed_out = False
         try:
             try:
-                output = await tool.run(args, self.context)
+                output = await tool.run(args, context)
             finally:  # however the call ends, its limit goes with it
                 timed_out = deadline is not None and deadline.end()
         except asyncio.CancelledError:
@@ -323,7 +340,7 @@ class ToolRuntime:
         if timed_out:  # the tool swallowed its cancellation
             return self._timed_out(intent, tool)
         self._crashes = self._failures = 0
-        return shaping.ok(intent, output.text, limit, dict(output.meta))
+        return shaping.ok(intent, output.text, context.output_limit, dict(output.meta))
 
     def _timed_out(self, intent: ToolIntent, tool: ToolDefinition[Any]) -> Observation:
         return self._failure(

@@ -191,6 +191,9 @@ class Decision(Event):
     verdict: Verdict
     source: str
     answer: ApprovalAnswer | None = None
+    # What runs in place of the command's text, when that differs: the gate's own
+    # spelling of the line it judged (rules, not a person, approved it).
+    runs: str | None = None
 
 
 @dataclass(kw_only=True, slots=True)

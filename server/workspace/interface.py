@@ -78,6 +78,20 @@ class ChangesOutcome:
 
 
 @dataclass(frozen=True, slots=True)
+class CommandGrant:
+    """A command line the permission gate let run, and how: made only by the tool
+    runtime, after the gate's decision, for the one call it decided."""
+
+    judged: str  # the call's command, as the gate and any person saw it
+    # What runs: the gate's own spelling of the judged line when rules (or --yes)
+    # approved it, so bash cannot read it differently; the judged text when a person did.
+    line: str
+    # A person allowed a line that writes control files: its run may write them (the
+    # sandbox keeps them read-only for every other command).
+    control_writable: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class CommandResult:
     exit_code: int | None  # None when killed (timeout or cancel)
     output: str  # stdout and stderr interleaved, already bounded
@@ -135,9 +149,9 @@ class Workspace(Protocol):
         ...
 
     async def run_command(
-        self, command: str, timeout_seconds: float, output_limit: int
+        self, grant: CommandGrant, timeout_seconds: float, output_limit: int
     ) -> CommandResult:
-        """Run a shell command in the root; cancelling kills its process group."""
+        """Run the line a grant allows in the root; cancelling kills its process group."""
         ...
 
 
@@ -197,6 +211,8 @@ class ToolContext:
     command_timeout_seconds: float = 120.0
     # Language servers (problems, definitions, rename); None where a face has none.
     intelligence: LanguageIntelligence | None = None
+    # The command this call may run, set by the tool runtime for the call it allowed.
+    grant: CommandGrant | None = None
 
 
 InputT = TypeVar("InputT", bound="BaseModel")

@@ -17,6 +17,7 @@ from agentls.workspace import filesearch, paths, process, sandbox
 from agentls.workspace.atomic import replace_atomically
 from agentls.workspace.interface import (
     ChangesOutcome,
+    CommandGrant,
     CommandResult,
     FileSnapshot,
     Listing,
@@ -243,12 +244,12 @@ class LocalWorkspace:
                 target.write_bytes(content)
 
     async def run_command(
-        self, command: str, timeout_seconds: float, output_limit: int
+        self, grant: CommandGrant, timeout_seconds: float, output_limit: int
     ) -> CommandResult:
         # On a thread: finding bubblewrap looks along PATH on the disk.
-        env, prefix = await asyncio.to_thread(self._command_setup)
+        env, prefix = await asyncio.to_thread(self._command_setup, grant.control_writable)
         result = await process.run_shell(
-            command, self._root, timeout_seconds, output_limit, prefix or (), env
+            grant.line, self._root, timeout_seconds, output_limit, prefix or (), env
         )
         if prefix is None and self.sandbox.enabled and not self._told_unsandboxed:
             self._told_unsandboxed = True
@@ -261,7 +262,9 @@ class LocalWorkspace:
             result = replace(result, output=result.output + note)
         return result
 
-    def _command_setup(self) -> tuple[dict[str, str], list[str] | None]:
+    def _command_setup(
+        self, control_writable: bool = False
+    ) -> tuple[dict[str, str], list[str] | None]:
         env = sandbox.command_environment(self.sandbox, os.environ)
         return env, sandbox.sandbox_prefix(self._root, self.sandbox, env.get("PATH", ""))
 

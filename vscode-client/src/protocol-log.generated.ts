@@ -100,6 +100,7 @@ export interface LogDecision {
   verdict: LogVerdict;
   source: string;
   answer: LogApprovalAnswer | null;
+  runs: string | null;
 }
 
 export type LogErrorCode = 'not_found' | 'invalid_input' | 'permission_denied' | 'timeout' | 'execution_failed' | 'conflict' | 'cancelled';

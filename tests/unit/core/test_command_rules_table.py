@@ -182,10 +182,12 @@ def test_there_are_at_least_a_hundred_cases() -> None:
 
 
 BYPASS_CASES = [
-    ("make", A),  # no prompts in bypass
+    ("make", D),  # a program agentls does not know, while deny rules exist
+    ("ls -la", A),  # no prompts in bypass
     ("rm -rf x", D),  # deny rules still hold
     ("git status && rm x", D),
-    ("git commit -m x", A),  # ask rules do not prompt in bypass
+    ("git commit -m x", Q),  # writes .git, a control file: a person, even in bypass
+    ("git status", A),
     ("echo $(id)", D),  # unresolved while deny rules exist: no prompt, so denied
     ("sudo make", D),
     ("ls > /etc/x", Q),

@@ -161,6 +161,8 @@ async def test_cost_budget(tmp_path: Path) -> None:
 
 
 class Refuser:
+    person = True
+
     async def approve(self, request: ApprovalRequest) -> ApprovalAnswer:
         return ApprovalAnswer.DENY
 

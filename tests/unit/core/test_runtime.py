@@ -51,6 +51,8 @@ class MemoryAudit:
 
 
 class Recorder:
+    person = True
+
     def __init__(self, answer: ApprovalAnswer) -> None:
         self.answer = answer
         self.requests: list[ApprovalRequest] = []

@@ -14,6 +14,8 @@ from tests.unit.core.helpers import call, conversation
 
 
 class AlwaysInThisWorkspace:
+    person = True
+
     def __init__(self) -> None:
         self.asked: list[str] = []
 

@@ -10,15 +10,40 @@ import pytest
 from agentls.contracts.tooling import ErrorCode, Risk, ToolError
 from agentls.tools import BUILTIN_TOOLS, tools_by_name
 from agentls.tools.run_command import RUN_COMMAND, RunCommandInput
-from agentls.workspace.interface import ToolContext
+from agentls.workspace.interface import CommandGrant, ToolContext
 
 
 async def run(ctx: ToolContext, **fields: object) -> tuple[str, dict[str, object]]:
     params = RunCommandInput.model_validate(fields)
     assert RUN_COMMAND.validate is not None
     RUN_COMMAND.validate(params, ctx)
+    ctx.grant = CommandGrant(params.command, params.command)  # as the runtime grants it
     output = await RUN_COMMAND.run(params, ctx)
     return output.text, output.meta
+
+
+async def test_a_command_runs_only_with_the_runtime_grant_for_it(
+    ctx: ToolContext, tmp_path: Path
+) -> None:
+    marker = ctx.workspace.root / "ran"
+    params = RunCommandInput(command="touch ran")
+    with pytest.raises(ToolError) as refused:
+        await RUN_COMMAND.run(params, ctx)  # no grant at all
+    assert refused.value.code is ErrorCode.PERMISSION_DENIED
+    ctx.grant = CommandGrant("ls", "ls")  # a grant for another call
+    with pytest.raises(ToolError):
+        await RUN_COMMAND.run(params, ctx)
+    assert not marker.exists()
+    ctx.grant = CommandGrant("touch ran", "touch ran")
+    await RUN_COMMAND.run(params, ctx)
+    assert marker.exists()
+
+
+async def test_what_runs_is_the_grant_line_not_the_text(ctx: ToolContext) -> None:
+    params = RunCommandInput(command="echo judged")
+    ctx.grant = CommandGrant("echo judged", "echo rendered")
+    output = await RUN_COMMAND.run(params, ctx)
+    assert output.text.startswith("rendered\n")
 
 
 async def test_output_then_exit_code(ctx: ToolContext) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from agentls.workspace import sandbox
+from agentls.workspace.interface import CommandGrant
 from agentls.workspace.local import LocalWorkspace
 from agentls.workspace.sandbox import SandboxSettings
 
@@ -29,7 +30,7 @@ def project(tmp_path: Path) -> Path:
 
 
 async def run(workspace: LocalWorkspace, command: str) -> str:
-    result = await workspace.run_command(command, 30, 20_000)
+    result = await workspace.run_command(CommandGrant(command, command), 30, 20_000)
     return f"{result.output}[exit {result.exit_code}]"
 
 
