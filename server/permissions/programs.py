@@ -32,6 +32,7 @@ from agentls.permissions.words import Word
 class Walker(Protocol):
     root: Path | None
     changes_dir: bool
+    makes_links: bool
     blind_writes: list[str]
 
     def fail(self, why: str) -> None: ...
@@ -213,6 +214,7 @@ def check(name: str, words: Sequence[Word], walk: Walker, *, appended: bool = Fa
     elif name in ("uniq", "xxd"):
         _after_first_operand(name, words, walk)
     elif name == "link":
+        walk.makes_links = True
         _writes_operands(name, words, walk, Options(long_flags=_long(*_HELP)), skip=1)
     elif name in _EVERY_OPERAND:
         _writes_operands(name, words, walk, _EVERY_OPERAND[name])
@@ -414,6 +416,8 @@ def _copy_like(name: str, words: Sequence[Word], walk: Walker) -> None:
     if parsed is None:
         return
     operands = parsed.operands
+    if name == "cp" and parsed.given("-l", "--link", "-s", "--symbolic-link"):
+        walk.makes_links = True  # later writes through the new names reach the old files
     if name == "install" and parsed.given("-d", "--directory"):
         for operand in operands:
             walk.write(operand)

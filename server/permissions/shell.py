@@ -129,4 +129,6 @@ def _judge_target(kind: str, word: Word, write: bool, walk: Walk) -> None:
     elif write:
         if walk.makes_links:
             walk.blind_writes.append(f"writes to {path} in a line that makes links")
+        elif walk.linked(relative):
+            walk.blind_writes.append(f"writes to {path}, a file with other names (hard links)")
         walk.writes.append(relative)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -165,8 +166,20 @@ class Walk:
         relative = self.inside(path)
         if relative is not None:
             self.writes.append(relative)
+            if self.linked(relative):
+                self.blind_writes.append(f"writes to {path}, a file with other names (hard links)")
         elif is_own_path(os.path.realpath(os.path.join(self.root, path))):
             self.blind_writes.append(f"writes agentls's own file {path}")
+
+    def linked(self, relative: str) -> bool:
+        """Whether the workspace file has other names: a write to it changes them too,
+        and one may be a control file."""
+        assert self.root is not None
+        try:
+            status = os.lstat(os.path.join(self.root, relative))
+        except (OSError, ValueError):
+            return False
+        return stat.S_ISREG(status.st_mode) and status.st_nlink > 1
 
     def unknown_program(self, program: str) -> None:
         if program not in self.unknown:

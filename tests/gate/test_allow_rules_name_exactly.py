@@ -129,8 +129,10 @@ FAKE_GIT = "#!/bin/sh\ntouch {marker}\n"
 # only a person may approve them,
 # so even --yes does not run them (the control-file rule), and they are left out of
 # the check that every attack works once approved.
+# Writes the analysis cannot place (xargs' input, after a change of folder): a person.
 PERSON_ONLY = {"for", "output-process-substitution", "xargs", "xargs-arg-file", "xargs-i",
-               "xargs-I", "xargs-max-args", "find-exec-plus"}  # fmt: skip
+               "xargs-I", "xargs-max-args", "find-exec-plus", "env-chdir",
+               "find-execdir"}  # fmt: skip
 Run = tuple[Attack, subprocess.CompletedProcess[str]]
 
 

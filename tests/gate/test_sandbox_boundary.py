@@ -94,13 +94,14 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Run]:
                 command("ls -a ~ /tmp /run > listing.txt 2>&1; true"),
                 command(f"touch {root}/written-outside; true"),
                 command("python3 -c \"open('python-ok', 'w').write('yes')\""),
-                command("git init -q && git status > git-ok"),
+                command("git status > git-ok"),  # a repository made below, as a person would
                 command("rg --version > rg-ok"),
                 command('printf %s "$GIVEN" > given.txt'),
                 command('printf %s "$LANG" > lang.txt'),
                 command("touch ran"),
             )
             env = {**KEYS, "LANG": "C.UTF-8"}
+            subprocess.run(["git", "init", "-q", str(attack.workspace)], check=True)
             proc = attack.run("--yes", env=env)
             yield Run(attack, proc, tcp, listeners, outside_value)
     finally:
