@@ -35,7 +35,13 @@ DRAIN_SECONDS = 0.5
 _POLL_SECONDS = 0.02
 
 # Tools that would wait for a person or a pager must not: nobody is at this terminal.
-_QUIET_ENV = {"PAGER": "cat", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0", "TERM": "dumb"}
+# And git takes a folder for a repository only where it has a .git (or is told so): a
+# folder the model wrote that looks like a bare repository would bring its own config,
+# with programs to run (safe.bareRepository is read from the command line's config).
+_QUIET_ENV = {
+    "PAGER": "cat", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0", "TERM": "dumb",
+    "GIT_CONFIG_PARAMETERS": "'safe.bareRepository'='explicit'",
+}  # fmt: skip
 _SPAWNER = ThreadPoolExecutor(max_workers=2, thread_name_prefix="agentls-spawn")
 
 
