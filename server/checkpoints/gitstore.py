@@ -35,6 +35,7 @@ from agentls.checkpoints.objects import (
     write_ref,
 )
 from agentls.workspace.atomic import replace_atomically
+from agentls.workspace.control import helper_path
 
 REF_PREFIX = "refs/agentls/"
 # Never snapshotted: bulky or machine-made folders where no .gitignore says so, other
@@ -140,6 +141,7 @@ class GitStore:
         # a hook's GIT_INDEX_FILE...): objects go to the private store and nowhere else.
         env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
         env.update(GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", GIT_NO_REPLACE_OBJECTS="1")
+        env["PATH"] = helper_path(self.root)  # never a git the workspace put on PATH
         if git_dir is not None:
             env.update(
                 GIT_DIR=str(git_dir),

@@ -192,6 +192,18 @@ def is_known(program: str) -> bool:
     return name in KNOWN
 
 
+def unknown_writes(name: str, words: Sequence[Word], walk: Walker) -> None:
+    """An unknown program that is a file writer all the same (rsync): its operands are
+    taken as written, so a control file among them still needs a person."""
+    if name != "rsync":
+        return
+    for word in words[1:]:
+        if not word.static:
+            walk.blind_writes.append(f"{name} writes to a path computed at run time")
+        elif not word.value.startswith("-"):
+            walk.write(word.value)
+
+
 def check(name: str, words: Sequence[Word], walk: Walker, *, appended: bool = False) -> None:
     """Read a known program's arguments: the files it writes, and forms it does not
     list (which fail the line). ``appended``: it gets more arguments at run time."""

@@ -350,6 +350,7 @@ def _add(words: Sequence[Word], walk: Walk, *, known_tail: bool = True) -> Overr
         if not PYTHON_NAME.fullmatch(name):
             walk.commands.append(SimpleCommand(values, known))
             walk.unknown_program(values[0])
+            programs.unknown_writes(name, words, walk)
             return None  # an ordinary program: nothing more to look at
         role = _CODE
     return _listed(name, words, values, known, role, walk, known_tail)
@@ -371,6 +372,10 @@ def _listed(
     program = values[0]
     if "/" in program and not program.startswith(programs.SYSTEM_BIN):
         walk.unknown_program(program)  # ./cat is the workspace's, whatever its name
+    elif walk.root is not None and "/" not in program and name not in builtins.NAMES:
+        shadow = shadowing(name, str(walk.root))
+        if shadow is not None:
+            walk.fail(f"{name} would run {shadow}, a file in the workspace, not the program")
     if role & _BUILTIN:
         builtins.check(name, words[1:], walk)
     if role & _LAUNCHER:
@@ -401,6 +406,40 @@ def _listed(
     if role & _PROGRAM:
         programs.check(name, words, walk, appended=not known_tail)
     return overrides
+
+
+def shadowing(name: str, root: str) -> str | None:
+    """The workspace file a known program's name would run instead of the program: a
+    folder of PATH inside the workspace (an activated venv) may come first, and the
+    model may write there. None when the name finds the program it finds elsewhere."""
+    folders = _path_folders(root, os.environ.get("PATH", ""))
+    if folders is None:
+        return None  # the common case: nothing on PATH is the workspace's
+    found: str | None = None
+    for folder, inside in folders:
+        candidate = os.path.join(folder, name)
+        if found is None:
+            if not os.path.lexists(candidate):
+                continue
+            if not inside:
+                return None  # found outside the workspace first
+            found = candidate
+        elif not inside and os.path.exists(candidate):
+            same = os.path.realpath(candidate) == os.path.realpath(found)
+            return None if same else found  # a link to the very program is that program
+    return found
+
+
+@lru_cache(maxsize=64)
+def _path_folders(root: str, path: str) -> tuple[tuple[str, bool], ...] | None:
+    """PATH's folders in order, each marked when it is inside the workspace (a relative
+    one is: commands start there); None when none is."""
+    base = os.path.realpath(root)
+    folders: list[tuple[str, bool]] = []
+    for entry in path.split(os.pathsep):
+        folder = os.path.realpath(os.path.join(base, entry))
+        folders.append((folder, folder == base or folder.startswith(base + "/")))
+    return tuple(folders) if any(inside for _, inside in folders) else None
 
 
 def known_prefix(words: Sequence[Word]) -> int | None:

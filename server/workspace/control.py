@@ -71,3 +71,21 @@ def is_own_path(real: str, own: tuple[str, ...] | None = None) -> bool:
         if real == base or real.startswith(base.rstrip("/") + "/"):
             return True
     return False
+
+
+def helper_path(root: Path | str, path: str | None = None) -> str:
+    """PATH for the programs agentls runs itself (bash for commands, git for
+    checkpoints, ripgrep, bubblewrap): without the folders inside the workspace, nor
+    relative ones (commands start there). The model can write there, and a program it
+    wrote under one of those names would run as agentls's own helper, unsandboxed."""
+    entries = (os.environ.get("PATH", os.defpath) if path is None else path).split(os.pathsep)
+    base = os.path.realpath(root)
+    kept = []
+    for entry in entries:
+        if not entry or not os.path.isabs(entry):
+            continue
+        real = os.path.realpath(entry)
+        if real == base or real.startswith(base.rstrip("/") + "/"):
+            continue
+        kept.append(entry)
+    return os.pathsep.join(kept)

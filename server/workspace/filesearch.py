@@ -36,6 +36,7 @@ from typing import TypeVar
 from agentls.contracts.tooling import ErrorCode, ToolError
 from agentls.workspace import globs, python_walk
 from agentls.workspace.atomic import replace_atomically
+from agentls.workspace.control import helper_path
 from agentls.workspace.interface import Listing, SearchMatch, SearchResult
 
 _RG_COMMON = ("--no-config", "--no-require-git", "--no-ignore-global", "--sort", "path")
@@ -51,7 +52,7 @@ async def list_files(
 ) -> Listing:
     """Files under ``base`` (workspace-relative) whose path below ``base`` matches ``pattern``."""
     wanted = _path_filter(base, pattern)
-    rg = ripgrep_path(use_ripgrep)
+    rg = ripgrep_path(use_ripgrep, root)
     if rg is not None:
         found = await _rg_list(rg, root, base, wanted, limit)
         if found is not None:
@@ -89,7 +90,7 @@ async def search(
         wanted = lambda rel: by_glob(rel) and not is_secret(rel)  # noqa: E731
         skip_rules = ignore_rules_for(secret_globs)
     keep = _masked_match(regex)
-    rg = ripgrep_path(use_ripgrep)
+    rg = ripgrep_path(use_ripgrep, root)
     if rg is not None:
         found = await _rg_search(rg, root, pattern, base, wanted, keep, limit, skip_rules)
         if found is not None:
@@ -110,13 +111,14 @@ def _masked_match(regex: re.Pattern[str]) -> Callable[[str], str | None]:
     return keep
 
 
-def ripgrep_path(use_ripgrep: bool | None = None) -> str | None:
+def ripgrep_path(use_ripgrep: bool | None = None, root: Path | None = None) -> str | None:
     """ripgrep's executable, unless told not to (the argument wins over the environment)."""
     if use_ripgrep is None:
         use_ripgrep = os.environ.get("AGENTLS_NO_RIPGREP", "") in ("", "0")
     if not use_ripgrep:
         return None
-    return _which_rg(os.environ.get("PATH", os.defpath))
+    path = os.environ.get("PATH", os.defpath)
+    return _which_rg(path if root is None else helper_path(root, path))
 
 
 @lru_cache(maxsize=8)

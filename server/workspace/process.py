@@ -26,6 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from agentls.contracts.waiting import within
+from agentls.workspace.control import helper_path
 from agentls.workspace.interface import CommandResult
 
 KILL_GRACE_SECONDS = 2.0
@@ -40,7 +41,8 @@ _POLL_SECONDS = 0.02
 # with programs to run (safe.bareRepository is read from the command line's config).
 _QUIET_ENV = {
     "PAGER": "cat", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0", "TERM": "dumb",
-    "GIT_CONFIG_PARAMETERS": "'safe.bareRepository'='explicit'",
+    # ... nor run a file-system monitor a repository's config names (git status would).
+    "GIT_CONFIG_PARAMETERS": "'safe.bareRepository'='explicit' 'core.fsmonitor'='false'",
 }  # fmt: skip
 _SPAWNER = ThreadPoolExecutor(max_workers=2, thread_name_prefix="agentls-spawn")
 
@@ -57,7 +59,7 @@ async def run_shell(
     command's whole environment (default: this process's)."""
     capture = OutputCapture(output_limit)
     loop = asyncio.get_running_loop()
-    shell = _shell(os.environ.get("PATH", os.defpath))
+    shell = _shell(helper_path(cwd))  # never a bash the workspace put on PATH
     proc = await _start(
         [*prefix, shell, "-c", command], cwd, {**(os.environ if env is None else env), **_QUIET_ENV}
     )

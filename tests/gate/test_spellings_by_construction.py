@@ -17,6 +17,7 @@ can fail.
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -226,3 +227,31 @@ def test_the_attacks_work_when_yes_approves_everything(tmp_path: Path) -> None:
     deny.run("--yes")
     ran = [n for i, (n, _) in enumerate(PAST_DENY) if (deny.workspace / f"m{i}").exists()]
     assert ran == [name for name, _ in PAST_DENY]
+
+
+def test_a_program_name_the_workspace_shadows_is_not_that_program(tmp_path: Path) -> None:
+    """With the workspace's venv first on PATH (as after `source .venv/bin/activate`),
+    programs the model wrote there as git, rg and bash run neither as agentls's own
+    helpers (checkpoints, search, the shell of every command) nor for `git status`
+    allowed by rule."""
+    attack = Attack(tmp_path)
+    ws = attack.workspace
+    subprocess.run(["git", "init", "-q", str(ws)], check=True)
+    folder = ws / ".venv" / "bin"
+    folder.mkdir(parents=True)
+    for name in ("git", "rg", "bash"):
+        (folder / name).write_text(f"#!/bin/sh\ntouch {tmp_path}/pwned-{name}\n")
+        (folder / name).chmod(0o755)
+    attack.add(
+        {"name": "write_file", "input": {"path": "notes.txt", "content": "hello\n"}},
+        {"name": "search", "input": {"pattern": "hello"}},
+        command("git status"),
+        command("touch ran"),
+    )  # fmt: skip
+    path = f"{folder}:{os.environ['PATH']}"
+    proc = attack.run(
+        "--mode=accept-edits", "--allow=run_command(git status)",
+        "--allow=run_command(touch *)", env={"PATH": path},
+    )  # fmt: skip
+    assert (ws / "ran").exists() and (ws / "notes.txt").exists(), proc.stderr
+    assert sorted(p.name for p in tmp_path.glob("pwned-*")) == [], attack.decisions()
