@@ -38,9 +38,9 @@ RULES = RuleSet.from_settings({
     "allow": [f"run_command({name} *)" for name in ALLOWED],
     "deny": [f"run_command({FORBIDDEN} *)"],
 })  # fmt: skip
+# Each run writes a file of its own (runs in the background may overlap).
 RECORDER = """#!/bin/sh
-printf '%s\\037' "${0##*/}" "$@" >> "$REC_LOG"
-printf '\\036' >> "$REC_LOG"
+printf '%s\\037' "${0##*/}" "$@" > "$(mktemp "$REC_DIR/run.XXXXXXXX")"
 """
 
 plain = st.text(alphabet="abcxyz019_-./=:,@%+", min_size=1, max_size=6)
@@ -122,12 +122,13 @@ def place(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def recorded(place: Path, line: str) -> list[tuple[str, ...]]:
-    log = place / "log"
-    log.write_bytes(b"")
+    runs = place / "runs"
+    shutil.rmtree(runs, ignore_errors=True)
+    runs.mkdir()
     env = {
         "PATH": f"{place / 'bin'}:/usr/bin:/bin",
         "HOME": os.path.expanduser("~"),
-        "REC_LOG": str(log),
+        "REC_DIR": str(runs),
         "LANG": "C",
     }
     bash = shutil.which("bash") or "/bin/bash"
@@ -135,8 +136,8 @@ def recorded(place: Path, line: str) -> list[tuple[str, ...]]:
         [bash, "-c", line], cwd=place / "ws", env=env, stdin=subprocess.DEVNULL,
         capture_output=True, timeout=20, check=False,
     )  # fmt: skip
-    runs = log.read_bytes().decode("utf-8", "replace").split("\x1e")
-    return [tuple(run.split("\x1f")[:-1]) for run in runs if run]
+    texts = [run.read_bytes().decode("utf-8", "replace") for run in sorted(runs.iterdir())]
+    return [tuple(text.split("\x1f")[:-1]) for text in texts]
 
 
 def listed(run: Sequence[str], commands: Sequence[SimpleCommand]) -> bool:
@@ -177,7 +178,7 @@ def test_what_rules_allow_runs_only_what_the_analysis_listed(place: Path, line: 
 def test_the_recorders_record(place: Path) -> None:
     """The property can fail: the raw text of a line a reader misreads runs qz (bash ends
     this here-document at its second line, a regex that drops backslashes at its last)."""
-    assert recorded(place, "qa 'x y' && qz z") == [("qa", "x y"), ("qz", "z")]
+    assert sorted(recorded(place, "qa 'x y' && qz z")) == [("qa", "x y"), ("qz", "z")]
     misread = "qa <<E\\\\OF\nE\\OF\nqz pwned\nE\\\\OF"
     assert ("qz", "pwned") in recorded(place, misread)
 
