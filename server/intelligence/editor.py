@@ -39,7 +39,7 @@ from agentls.workspace.language import (
 if TYPE_CHECKING:
     from lsprotocol import types
 
-    from agentls.intelligence.hub import LanguageHub
+    from agentls.intelligence.pool import ServerPool
 else:
     types = LazyModule("lsprotocol.types")
 
@@ -75,7 +75,7 @@ class EditorIntelligence(WorkspaceIntelligence):
 
     def __init__(
         self,
-        hub: LanguageHub,
+        hub: ServerPool,
         workspace: Workspace,
         servers: Mapping[str, LanguageServerConfig | None],
         problems: ProblemsSettings,

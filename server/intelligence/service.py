@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from lsprotocol import types
 
     from agentls.intelligence.connection import Connection
-    from agentls.intelligence.hub import LanguageHub
+    from agentls.intelligence.pool import ServerPool
 else:
     types = LazyModule("lsprotocol.types")
 
@@ -67,7 +67,7 @@ class Baseline:
 class WorkspaceIntelligence:
     def __init__(
         self,
-        hub: LanguageHub,
+        hub: ServerPool,
         workspace: Workspace,
         servers: Mapping[str, LanguageServerConfig | None],
         problems: ProblemsSettings,
