@@ -339,6 +339,7 @@ class WorkspaceIntelligence:
             spots.append((uri, self._rel_of(uri), rng.start.line))
         hidden = await self.screen.secret_files((r for _, r, _ in spots if r), (asked,))
         tally = Tally()
+        withheld: set[tuple[str, int]] = set()
         texts: dict[str, str | None] = {}
         found = set()
         for uri, rel, line in spots:
@@ -346,7 +347,9 @@ class WorkspaceIntelligence:
                 found.add(CodeLocation(self._shown_path(uri), line + 1, ""))
                 continue
             if rel in hidden:
-                tally.add(hidden[rel])
+                if (rel, line) not in withheld:  # a location given twice is one
+                    withheld.add((rel, line))
+                    tally.add(hidden[rel])
                 continue
             if rel not in texts:
                 texts[rel] = await self._text(rel)
