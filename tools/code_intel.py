@@ -1,14 +1,14 @@
-"""What the language-server tools share: the intelligence, and a symbol named on a line."""
+"""What the language-server tools share: the intelligence, a symbol named on a line, and
+how an answer is shown (with why some of it is withheld: it came from secret files)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 from agentls.contracts.tooling import ErrorCode, ToolError
 from agentls.tools.changes import decode_text
 from agentls.workspace.interface import ToolContext
-from agentls.workspace.language import CodeLocation, LanguageIntelligence
+from agentls.workspace.language import LanguageIntelligence, Locations, Withheld
 
 MAX_LISTED = 100
 
@@ -47,9 +47,10 @@ async def locate(ctx: ToolContext, path: str, line: int, symbol: str) -> tuple[s
     return rel, match.start()
 
 
-def render_locations(locations: Sequence[CodeLocation], what: str) -> str:
+def render_locations(answer: Locations, what: str) -> str:
+    locations = answer.found
     if not locations:
-        return f"No {what} found."
+        return withheld_note(answer.withheld, what) or f"No {what} found."
     lines = [
         f"{loc.path}:{loc.line}" + (f": {loc.text}" if loc.text else "")
         for loc in locations[:MAX_LISTED]
@@ -57,5 +58,12 @@ def render_locations(locations: Sequence[CodeLocation], what: str) -> str:
     more = len(locations) - MAX_LISTED
     if more > 0:
         lines.append(f"... and {more} more")
+    if answer.withheld.count:
+        lines.append(withheld_note(answer.withheld, what))
     noun = what if len(locations) != 1 else what.rstrip("s")
     return f"{len(locations)} {noun}:\n" + "\n".join(lines)
+
+
+def withheld_note(withheld: Withheld, what: str) -> str:
+    """Why some of the answer is missing ("" when nothing is); ``what`` is a plural noun."""
+    return withheld.note(what.removesuffix("s"), what) if withheld.count else ""

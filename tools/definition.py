@@ -7,6 +7,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from agentls.contracts.tooling import Risk, ToolOutput
 from agentls.tools.code_intel import intelligence, locate, render_locations
 from agentls.workspace.interface import ToolContext, ToolDefinition
+from agentls.workspace.language import Locations
 
 
 class SymbolAtInput(BaseModel):
@@ -23,14 +24,18 @@ def _validate(params: SymbolAtInput, ctx: ToolContext) -> None:
 
 async def _definition(params: SymbolAtInput, ctx: ToolContext) -> ToolOutput:
     rel, column = await locate(ctx, params.path, params.line, params.symbol)
-    found = await intelligence(ctx).definition(rel, params.line, column)
-    return ToolOutput(render_locations(found, "definitions"), {"found": len(found)})
+    answer = await intelligence(ctx).definition(rel, params.line, column)
+    return ToolOutput(render_locations(answer, "definitions"), _meta(answer))
 
 
 async def _references(params: SymbolAtInput, ctx: ToolContext) -> ToolOutput:
     rel, column = await locate(ctx, params.path, params.line, params.symbol)
-    found = await intelligence(ctx).references(rel, params.line, column)
-    return ToolOutput(render_locations(found, "references"), {"found": len(found)})
+    answer = await intelligence(ctx).references(rel, params.line, column)
+    return ToolOutput(render_locations(answer, "references"), _meta(answer))
+
+
+def _meta(answer: Locations) -> dict[str, int]:
+    return {"found": len(answer.found), "withheld": answer.withheld.count}
 
 
 DEFINITION: ToolDefinition[SymbolAtInput] = ToolDefinition(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from agentls.contracts.tooling import Risk, ToolOutput
-from agentls.tools.code_intel import intelligence
+from agentls.tools.code_intel import intelligence, withheld_note
 from agentls.workspace.interface import ToolContext, ToolDefinition
 
 MAX_SHOWN = 200
@@ -34,12 +34,18 @@ async def _run(params: ProblemsInput, ctx: ToolContext) -> ToolOutput:
     lines += [f"{path}: not checked: {why}" for path, why in sorted(report.unchecked.items())]
     if report.unsettled:
         lines.append(f"(still being checked, may change: {', '.join(report.unsettled)})")
+    withheld = withheld_note(report.withheld, "problems")
     where = params.path or "the open files"
     if not report.problems and not report.unchecked:
-        head = f"No problems in {where}."
+        head = withheld or f"No problems in {where}."
     else:
         head = f"{len(report.problems)} problem(s) in {where}:"
-    meta = {"problems": len(report.problems), "unchecked": len(report.unchecked)}
+        lines += [withheld] if withheld else []
+    meta = {
+        "problems": len(report.problems),
+        "unchecked": len(report.unchecked),
+        "withheld": report.withheld.count,
+    }
     return ToolOutput("\n".join([head, *lines]), meta)
 
 

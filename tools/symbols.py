@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from agentls.contracts.tooling import ErrorCode, Risk, ToolError, ToolOutput
-from agentls.tools.code_intel import MAX_LISTED, intelligence
+from agentls.tools.code_intel import MAX_LISTED, intelligence, withheld_note
 from agentls.workspace.interface import ToolContext, ToolDefinition
 
 
@@ -26,16 +26,19 @@ def _validate(params: SymbolsInput, ctx: ToolContext) -> None:
 
 
 async def _run(params: SymbolsInput, ctx: ToolContext) -> ToolOutput:
-    found = await intelligence(ctx).symbols(params.query, params.path)
+    answer = await intelligence(ctx).symbols(params.query, params.path)
+    found, withheld = answer.found, withheld_note(answer.withheld, "symbols")
+    meta = {"found": len(found), "withheld": answer.withheld.count}
     if not found:
-        return ToolOutput("No symbols found.", {"found": 0})
+        return ToolOutput(withheld or "No symbols found.", meta)
     lines = []
     for symbol in found[:MAX_LISTED]:
         inside = f" (in {symbol.container})" if symbol.container else ""
         lines.append(f"{symbol.path}:{symbol.line}: {symbol.kind} {symbol.name}{inside}")
     if len(found) > MAX_LISTED:
         lines.append(f"... and {len(found) - MAX_LISTED} more")
-    return ToolOutput(f"{len(found)} symbol(s):\n" + "\n".join(lines), {"found": len(found)})
+    lines += [withheld] if withheld else []
+    return ToolOutput(f"{len(found)} symbol(s):\n" + "\n".join(lines), meta)
 
 
 SYMBOLS: ToolDefinition[SymbolsInput] = ToolDefinition(

@@ -44,6 +44,7 @@ from agentls.workspace.interface import (
 )
 from agentls.workspace.language import FileChange
 from agentls.workspace.local import LocalWorkspace, check_changes
+from agentls.workspace.paths import SecretFiles
 from agentls.workspace.sandbox import SandboxSettings
 
 log = logging.getLogger(__name__)
@@ -87,6 +88,10 @@ class AcpWorkspace:
     @property
     def root(self) -> Path:
         return self._disk.root
+
+    @property
+    def secrets(self) -> SecretFiles:
+        return self._disk.secrets
 
     def relative(self, path: str) -> str:
         return self._disk.relative(path)

@@ -6,7 +6,8 @@ no second server starts for what the person already sees. The client declares
 the requests it answers (`experimental.agentls.intelligence`, see
 docs/editor-intelligence.md); `languageIntelligence` chooses: "auto" (the
 editor where it answers, agentls's own servers for the rest), "editor" (the
-editor only), "agentls" (agentls's own servers only).
+editor only), "agentls" (agentls's own servers only). The editor's answers are
+screened for secret files as the servers' are (`withholding`).
 """
 
 from __future__ import annotations
@@ -26,20 +27,21 @@ from agentls.intelligence.service import (
     WorkspaceIntelligence,
     _flatten,
     _problem,
+    _symbol_order,
 )
 from agentls.workspace.interface import Workspace
 from agentls.workspace.language import (
-    CodeLocation,
-    CodeSymbol,
     FileChange,
+    Locations,
     Problem,
     ProblemReport,
+    Symbols,
 )
 
 if TYPE_CHECKING:
     from lsprotocol import types
 
-    from agentls.intelligence.hub import LanguageHub
+    from agentls.intelligence.pool import ServerPool
 else:
     types = LazyModule("lsprotocol.types")
 
@@ -75,7 +77,7 @@ class EditorIntelligence(WorkspaceIntelligence):
 
     def __init__(
         self,
-        hub: LanguageHub,
+        hub: ServerPool,
         workspace: Workspace,
         servers: Mapping[str, LanguageServerConfig | None],
         problems: ProblemsSettings,
@@ -119,7 +121,7 @@ class EditorIntelligence(WorkspaceIntelligence):
             if self._editor_only("problems"):
                 raise self._not_answered("a request for problems")
             return await super().problems(None)
-        return self._report(answer, [], "hint")
+        return await self.screen.report(self._report(answer, [], "hint"), ())
 
     async def _problems(self, rels: Sequence[str], wait: float, least: str) -> ProblemReport:
         if not rels or not self.uses_editor("problems"):
@@ -212,41 +214,43 @@ class EditorIntelligence(WorkspaceIntelligence):
             raise self._not_answered(f"agentls/{method}")
         return answer
 
-    async def definition(self, path: str, line: int, column: int) -> list[CodeLocation]:
+    async def definition(self, path: str, line: int, column: int) -> Locations:
         if not self.uses_editor("definition"):
             return await super().definition(path, line, column)
-        _, params = await self._at(path, line, column)
+        rel, params = await self._at(path, line, column)
         answer = await self._ask("definition", params, REQUEST_SECONDS)
         if answer is None:
             return await super().definition(path, line, column)
-        return await self._locations(_structure(answer, list[types.Location]))
+        return await self._locations(_structure(answer, list[types.Location]), rel)
 
-    async def references(self, path: str, line: int, column: int) -> list[CodeLocation]:
+    async def references(self, path: str, line: int, column: int) -> Locations:
         if not self.uses_editor("references"):
             return await super().references(path, line, column)
-        _, params = await self._at(path, line, column)
+        rel, params = await self._at(path, line, column)
         params["context"] = {"includeDeclaration": True}
         answer = await self._ask("references", params, REQUEST_SECONDS)
         if answer is None:
             return await super().references(path, line, column)
-        return await self._locations(_structure(answer, list[types.Location]))
+        return await self._locations(_structure(answer, list[types.Location]), rel)
 
-    async def symbols(self, query: str | None, path: str | None) -> list[CodeSymbol]:
+    async def symbols(self, query: str | None, path: str | None) -> Symbols:
         if not self.uses_editor("symbols"):
             return await super().symbols(query, path)
         params: dict[str, Any] = {"query": query or ""}
-        if path is not None:
-            params["textDocument"] = {"uri": self.uri(self.workspace.relative(path))}
+        rel = None if path is None else self.workspace.relative(path)
+        if rel is not None:
+            params["textDocument"] = {"uri": self.uri(rel)}
         answer = await self._ask("symbols", params, REQUEST_SECONDS)
         if answer is None:
             return await super().symbols(query, path)
         items = _structure(answer, list[types.SymbolInformation])
         found = _flatten(items, "", self._shown_path)
-        if path is not None and query:
+        if rel is not None and query:
             found = [s for s in found if query.lower() in s.name.lower()]
-        if path is None:
-            found = sorted(set(found), key=lambda s: (s.path, s.line, s.name))
-        return found[:MAX_RESULTS]
+        if rel is None:
+            found = sorted(set(found), key=_symbol_order)
+        screened = await self.screen.symbols(found, () if rel is None else (rel,))
+        return Symbols(screened.found[:MAX_RESULTS], screened.withheld)
 
     async def rename(self, path: str, line: int, column: int, new_name: str) -> list[FileChange]:
         if not self.uses_editor("rename"):

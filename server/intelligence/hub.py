@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from agentls.intelligence.config import LanguageServerConfig, ProblemsSettings
 from agentls.intelligence.editor import METHODS, EditorIntelligence, EditorLanguage
+from agentls.intelligence.pool import Key
 from agentls.intelligence.service import Source, WorkspaceIntelligence
 from agentls.workspace.interface import Workspace
 
@@ -21,10 +22,10 @@ log = logging.getLogger(__name__)
 # Told the language servers' state whenever it changes (the editors' status).
 StatusListener = Callable[[dict[str, Any]], None]
 
-Key = tuple[Path, str, Path]  # workspace root, server name, project root
-
 
 class LanguageHub:
+    """The servers of every workspace (a `ServerPool` for each session's intelligence)."""
+
     def __init__(self) -> None:
         self.connections: dict[Key, Connection] = {}
         self._users: dict[Path, int] = {}

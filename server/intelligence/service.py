@@ -2,7 +2,8 @@
 
 The text a server checks is the text the Workspace reads (the editor's unsaved
 buffer in the language server, the disk headless), synced before every
-question. Positions are converted here; tools only see lines and names.
+question. Positions are converted here; tools only see lines and names. What
+comes from a secret file is screened out of every answer (`withholding`).
 """
 
 from __future__ import annotations
@@ -31,22 +32,25 @@ from agentls.intelligence.positions import (
     utf16_column,
 )
 from agentls.intelligence.unavailable import ServerUnavailable
+from agentls.intelligence.withholding import SecretScreen, Tally
 from agentls.workspace.globs import match_path
 from agentls.workspace.interface import Workspace
 from agentls.workspace.language import (
     CodeLocation,
     CodeSymbol,
     FileChange,
+    Locations,
     Problem,
     ProblemReport,
     Severity,
+    Symbols,
 )
 
 if TYPE_CHECKING:
     from lsprotocol import types
 
     from agentls.intelligence.connection import Connection
-    from agentls.intelligence.hub import LanguageHub
+    from agentls.intelligence.pool import ServerPool
 else:
     types = LazyModule("lsprotocol.types")
 
@@ -67,7 +71,7 @@ class Baseline:
 class WorkspaceIntelligence:
     def __init__(
         self,
-        hub: LanguageHub,
+        hub: ServerPool,
         workspace: Workspace,
         servers: Mapping[str, LanguageServerConfig | None],
         problems: ProblemsSettings,
@@ -80,6 +84,7 @@ class WorkspaceIntelligence:
         self.source: Source = source  # who answers: see editor.py
         self.choices: list[ServerChoice] = effective_servers(servers)
         self.pending = Baseline()  # what the next after-edit report compares with
+        self.screen = SecretScreen(workspace)
 
     def configure(
         self,
@@ -175,13 +180,14 @@ class WorkspaceIntelligence:
 
     async def problems(self, paths: Sequence[str] | None) -> ProblemReport:
         wait = max(self.problem_settings.settle_seconds, 5.0)
+        asked: list[str] = []  # the files the call names: the gate asked about those
         if paths is None:  # the files the servers have open, and the editor's unsaved ones
             open_paths = {r for c in self.hub.connections.values() for r in self._open_paths(c)}
             unsaved = getattr(self.workspace, "unsaved_buffers", None)
             rels = sorted(open_paths | set(await unsaved() if unsaved is not None else ()))
         else:
-            rels = [self.workspace.relative(p) for p in paths]
-        return await self._problems(rels, wait, "hint")
+            rels = asked = [self.workspace.relative(p) for p in paths]
+        return await self.screen.report(await self._problems(rels, wait, "hint"), asked)
 
     def _open_paths(self, connection: Connection) -> list[str]:
         if connection.root != self.workspace.root and not connection.root.is_relative_to(
@@ -254,7 +260,8 @@ class WorkspaceIntelligence:
                     before[key] -= 1
                 else:
                     new.append(problem)
-        return new, report.unsettled
+        shown, _ = await self.screen.problems(new, ())  # no call named them: all screened
+        return shown, report.unsettled
 
     # -- navigation ------------------------------------------------------------------
 
@@ -293,7 +300,7 @@ class WorkspaceIntelligence:
     def _position(self, text: str, line: int, column: int) -> types.Position:
         return types.Position(line - 1, utf16_column(line_at(text, line - 1), column))
 
-    async def definition(self, path: str, line: int, column: int) -> list[CodeLocation]:
+    async def definition(self, path: str, line: int, column: int) -> Locations:
         rel = self.workspace.relative(path)
         connection, text = await self._serving(rel, "definition_provider")
         params = types.DefinitionParams(
@@ -303,9 +310,9 @@ class WorkspaceIntelligence:
         result = await connection.request(
             client.text_document_definition_async(params), "textDocument/definition"
         )
-        return await self._locations(result)
+        return await self._locations(result, rel)
 
-    async def references(self, path: str, line: int, column: int) -> list[CodeLocation]:
+    async def references(self, path: str, line: int, column: int) -> Locations:
         rel = self.workspace.relative(path)
         connection, text = await self._serving(rel, "references_provider")
         params = types.ReferenceParams(
@@ -317,29 +324,41 @@ class WorkspaceIntelligence:
         result = await connection.request(
             client.text_document_references_async(params), "textDocument/references"
         )
-        return await self._locations(result)
+        return await self._locations(result, rel)
 
-    async def _locations(self, result: Any) -> list[CodeLocation]:
+    async def _locations(self, result: Any, asked: str) -> Locations:
+        """The answer's locations with their lines, but for those in secret files other
+        than ``asked`` (the call's own file), whose lines are not even read."""
         if result is None:
-            return []
+            return Locations([])
         items = list(result) if isinstance(result, (list, tuple)) else [result]
-        texts: dict[str, str | None] = {}
-        found = []
+        spots = []
         for item in items[:MAX_RESULTS]:
             uri = getattr(item, "target_uri", None) or item.uri
             rng = getattr(item, "target_selection_range", None) or item.range
-            rel = self._rel_of(uri)
+            spots.append((uri, self._rel_of(uri), rng.start.line))
+        hidden = await self.screen.secret_files((r for _, r, _ in spots if r), (asked,))
+        tally = Tally()
+        withheld: set[tuple[str, int]] = set()
+        texts: dict[str, str | None] = {}
+        found = set()
+        for uri, rel, line in spots:
             if rel is None:  # a library: its path and line; nothing is read outside the root
-                found.append(CodeLocation(self._shown_path(uri), rng.start.line + 1, ""))
+                found.add(CodeLocation(self._shown_path(uri), line + 1, ""))
+                continue
+            if rel in hidden:
+                if (rel, line) not in withheld:  # a location given twice is one
+                    withheld.add((rel, line))
+                    tally.add(hidden[rel])
                 continue
             if rel not in texts:
                 texts[rel] = await self._text(rel)
             text = texts[rel]
-            shown = line_at(text, rng.start.line).strip() if text is not None else ""
-            found.append(CodeLocation(rel, rng.start.line + 1, shown[:200]))
-        return sorted(set(found), key=lambda loc: (loc.path, loc.line))
+            shown = line_at(text, line).strip() if text is not None else ""
+            found.add(CodeLocation(rel, line + 1, shown[:200]))
+        return Locations(sorted(found, key=lambda loc: (loc.path, loc.line)), tally.withheld())
 
-    async def symbols(self, query: str | None, path: str | None) -> list[CodeSymbol]:
+    async def symbols(self, query: str | None, path: str | None) -> Symbols:
         if path is not None:
             rel = self.workspace.relative(path)
             connection, _ = await self._serving(rel, "document_symbol_provider")
@@ -351,10 +370,10 @@ class WorkspaceIntelligence:
             found = _flatten(list(result or []), rel, self._shown_path)
             if query:
                 found = [s for s in found if query.lower() in s.name.lower()]
-            return found[:MAX_RESULTS]
+            return await self.screen.symbols(found[:MAX_RESULTS], (rel,))
         return await self._workspace_symbols(query or "")
 
-    async def _workspace_symbols(self, query: str) -> list[CodeSymbol]:
+    async def _workspace_symbols(self, query: str) -> Symbols:
         reasons: list[str] = []
         found: list[CodeSymbol] = []
         asked: set[int] = set()
@@ -379,8 +398,8 @@ class WorkspaceIntelligence:
                 "a server in languageServers)"
             )
             raise ToolError(ErrorCode.NOT_FOUND, why)
-        unique = sorted(set(found), key=lambda s: (s.path, s.line, s.name))
-        return unique[:MAX_RESULTS]
+        answer = await self.screen.symbols(sorted(set(found), key=_symbol_order), ())
+        return Symbols(answer.found[:MAX_RESULTS], answer.withheld)
 
     async def _one_file_per_server(self) -> list[str]:
         """A file of each available server's language: what starts it for a workspace search."""
@@ -428,6 +447,10 @@ class WorkspaceIntelligence:
         if self.problem_settings.after_edits:  # their problems before the rename lands
             await self.capture([c.path for c in changes])
         return sorted(changes, key=lambda c: c.path)
+
+
+def _symbol_order(symbol: CodeSymbol) -> tuple[str, int, str]:
+    return (symbol.path, symbol.line, symbol.name)
 
 
 def _matches(pattern: str, rel: str, name: str) -> bool:

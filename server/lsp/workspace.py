@@ -39,6 +39,7 @@ from agentls.workspace.interface import (
     WriteOutcome,
 )
 from agentls.workspace.language import FileChange
+from agentls.workspace.paths import SecretFiles
 from agentls.workspace.sandbox import SandboxSettings
 
 # How long to wait for the editor's didChange/didOpen after it applied an edit.
@@ -74,6 +75,10 @@ class LspWorkspace:
     @property
     def root(self) -> Path:
         return self._disk.root
+
+    @property
+    def secrets(self) -> SecretFiles:
+        return self._disk.secrets
 
     def relative(self, path: str) -> str:
         return self._disk.relative(path)

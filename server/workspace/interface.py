@@ -18,6 +18,8 @@ from agentls.workspace.language import FileChange, LanguageIntelligence
 if TYPE_CHECKING:  # pydantic loads with the tools, not when a face starts
     from pydantic import BaseModel
 
+    from agentls.workspace.paths import SecretFiles
+
 
 @dataclass(frozen=True, slots=True)
 class FileSnapshot:
@@ -104,6 +106,11 @@ class Workspace(Protocol):
 
     @property
     def root(self) -> Path: ...
+
+    @property
+    def secrets(self) -> SecretFiles:
+        """Which of its files hold secrets, under the session's `secretFiles` (links too)."""
+        ...
 
     def relative(self, path: str) -> str:
         """Normalise a path the model gave to a workspace-relative posix path.

@@ -107,15 +107,19 @@ async def test_navigation_sends_the_lsp_position_of_the_named_column(root: Path)
     })  # fmt: skip
     intelligence = attach(root, editor)
     found = await intelligence.definition("a.py", 5, 6)
-    assert [(loc.path, loc.line, loc.text) for loc in found] == [("a.py", 1, "def greet(name):")]
+    assert [(loc.path, loc.line, loc.text) for loc in found.found] == [
+        ("a.py", 1, "def greet(name):")
+    ]
     assert editor.asked[0][1] == {
         "textDocument": {"uri": uri}, "position": {"line": 4, "character": 6},
     }  # fmt: skip
     refs = await intelligence.references("a.py", 1, 4)
-    assert [loc.line for loc in refs] == [1, 5]
+    assert [loc.line for loc in refs.found] == [1, 5]
     assert editor.asked[1][1]["context"] == {"includeDeclaration": True}
     symbols = await intelligence.symbols("gre", None)
-    assert [(s.name, s.kind, s.path, s.line) for s in symbols] == [("greet", "function", "a.py", 1)]
+    assert [(s.name, s.kind, s.path, s.line) for s in symbols.found] == [
+        ("greet", "function", "a.py", 1)
+    ]
 
 
 async def test_a_rename_becomes_whole_file_changes_of_what_the_workspace_reads(
