@@ -38,6 +38,7 @@ from agentls.workspace.interface import (
     WriteOutcome,
 )
 from agentls.workspace.language import FileChange
+from agentls.workspace.lines import FileLines, LineWindow, scan_text
 from agentls.workspace.sandbox import SandboxSettings
 
 # How long to wait for the editor's didChange/didOpen after it applied an edit.
@@ -90,6 +91,14 @@ class LspWorkspace:
         if doc is not None:
             return FileSnapshot(rel, doc.source.encode("utf-8"), f"buffer:{doc.version}")
         return await self._disk.read(rel)
+
+    async def read_lines(self, path: str, window: LineWindow) -> FileLines:
+        rel = self.relative(path)
+        doc = self.open_document(rel)
+        if doc is not None:  # the buffer's text as it is now, scanned off the loop
+            version = f"buffer:{doc.version}"
+            return await asyncio.to_thread(scan_text, rel, version, doc.source, window)
+        return await self._disk.read_lines(rel, window)
 
     async def version(self, path: str) -> str | None:
         rel = self.relative(path)

@@ -10,10 +10,11 @@ import os
 import stat
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 from agentls.contracts.tooling import ErrorCode, ToolError
-from agentls.workspace import filesearch, paths, process, sandbox
+from agentls.workspace import filesearch, lines, paths, process, sandbox
 from agentls.workspace.atomic import replace_atomically
 from agentls.workspace.interface import (
     ChangesOutcome,
@@ -24,6 +25,7 @@ from agentls.workspace.interface import (
     WriteOutcome,
 )
 from agentls.workspace.language import FileChange
+from agentls.workspace.lines import FileLines, LineWindow
 from agentls.workspace.sandbox import SandboxSettings
 
 log = logging.getLogger(__name__)
@@ -95,13 +97,7 @@ class LocalWorkspace:
         return await asyncio.to_thread(self._read, path)
 
     def _read(self, path: str) -> FileSnapshot:
-        rel, real = self._real(path)
-        if real.is_dir():
-            raise ToolError(
-                ErrorCode.NOT_FOUND, f"{rel} is a directory, not a file; use list_files to see it"
-            )
-        if real.exists() and not real.is_file():  # a FIFO or device would block or never end
-            raise ToolError(ErrorCode.INVALID_INPUT, f"{rel} is not a regular file")
+        rel, real = self._readable(path)
         try:
             with open(real, "rb") as handle:
                 # The version is taken before reading: a change during the read
@@ -113,6 +109,40 @@ class LocalWorkspace:
         except OSError as exc:
             raise _os_error(rel, "read", exc) from exc
         return FileSnapshot(path=rel, data=data, version=version)
+
+    async def read_lines(self, path: str, window: LineWindow) -> FileLines:
+        return await asyncio.to_thread(self._read_lines, path, window)
+
+    def _read_lines(self, path: str, window: LineWindow) -> FileLines:
+        rel, real = self._readable(path)
+        try:
+            with open(real, "rb") as handle:
+                st = os.fstat(handle.fileno())  # the version before reading, as in _read
+                chunks = iter(partial(handle.read, lines.CHUNK_BYTES), b"")
+                return lines.scan(rel, version_of(st), chunks, window, st.st_size)
+        except FileNotFoundError as exc:
+            raise ToolError(ErrorCode.NOT_FOUND, f"{rel} does not exist") from exc
+        except OSError as exc:
+            raise _os_error(rel, "read", exc) from exc
+
+    def _readable(self, path: str) -> tuple[str, Path]:
+        rel, real = self._real(path)
+        if real.is_dir():
+            raise ToolError(
+                ErrorCode.NOT_FOUND, f"{rel} is a directory, not a file; use list_files to see it"
+            )
+        if real.exists() and not real.is_file():  # a FIFO or device would block or never end
+            raise ToolError(ErrorCode.INVALID_INPUT, f"{rel} is not a regular file")
+        return rel, real
+
+    async def file_size(self, path: str) -> int | None:
+        """A regular file's size in bytes, None when there is none at the path."""
+        _, real = self._real(path)
+        try:
+            st = real.stat()
+        except OSError:
+            return None
+        return st.st_size if stat.S_ISREG(st.st_mode) else None
 
     async def version(self, path: str) -> str | None:
         _, real = self._real(path)
