@@ -101,7 +101,10 @@ class LspWorkspace:
         return await self._disk.read_lines(rel, window)
 
     async def version(self, path: str) -> str | None:
-        rel = self.relative(path)
+        try:
+            rel = self.relative(path)
+        except ToolError:  # a link now leads out of the workspace: no such file in it
+            return None
         doc = self.open_document(rel)
         if doc is not None:
             return f"buffer:{doc.version}"

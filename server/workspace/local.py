@@ -137,20 +137,21 @@ class LocalWorkspace:
 
     async def file_size(self, path: str) -> int | None:
         """A regular file's size in bytes, None when there is none at the path."""
-        _, real = self._real(path)
-        try:
-            st = real.stat()
-        except OSError:
-            return None
-        return st.st_size if stat.S_ISREG(st.st_mode) else None
+        st = self._stat(path)
+        return st.st_size if st is not None and stat.S_ISREG(st.st_mode) else None
 
     async def version(self, path: str) -> str | None:
-        _, real = self._real(path)
+        st = self._stat(path)
+        return version_of(st) if st is not None and stat.S_ISREG(st.st_mode) else None
+
+    def _stat(self, path: str) -> os.stat_result | None:
+        """None also for a path a link now leads out of the workspace (a command made it):
+        there is no such file in the workspace."""
         try:
-            st = real.stat()
-        except OSError:
+            _, real = self._real(path)
+            return real.stat()
+        except (OSError, ToolError):
             return None
-        return version_of(st) if stat.S_ISREG(st.st_mode) else None
 
     async def list_files(self, path: str, pattern: str | None, limit: int) -> Listing:
         rel = await asyncio.to_thread(self._existing, path)
@@ -258,9 +259,11 @@ class LocalWorkspace:
             return None
 
     async def restore_files(self, files: list[tuple[str, bytes | None]]) -> None:
-        """Put files back as a checkpoint had them; None removes a file the turn created."""
-        for path, content in files:
-            rel = self.relative(path)
+        """Put files back as a checkpoint had them; None removes a file the turn created.
+        Every path is confined first: one that leads out of the workspace (through a link
+        a command made) raises ToolError before anything is written."""
+        confined = [(self.relative(path), content) for path, content in files]
+        for rel, content in confined:
             target = self._root / rel
             if content is None:
                 with contextlib.suppress(FileNotFoundError):
