@@ -1,17 +1,22 @@
-"""read_file: a text file's lines, numbered like ``cat -n``; binary files are described."""
+"""read_file: a text file's lines, numbered like ``cat -n``; binary files are described.
+
+The workspace reads only the window the output may hold (`Workspace.read_lines`), so a
+file of any size costs about as much memory as the lines shown.
+"""
 
 from __future__ import annotations
 
 import mimetypes
+from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from agentls.contracts.tooling import ErrorCode, Risk, ToolError, ToolOutput
 from agentls.workspace.interface import ToolContext, ToolDefinition
+from agentls.workspace.lines import FileLines, Line, LineWindow
 
 DEFAULT_LIMIT = 2000
 MAX_LINE_CHARS = 2000
-_BINARY_SNIFF_BYTES = 8192
 
 # Leading bytes of common binary formats, for the description of a binary file.
 _MAGIC: tuple[tuple[bytes, str], ...] = (
@@ -55,19 +60,20 @@ def _validate(params: ReadFileInput, ctx: ToolContext) -> None:
 
 async def _run(params: ReadFileInput, ctx: ToolContext) -> ToolOutput:
     rel = ctx.workspace.relative(params.path)
-    snapshot = await ctx.workspace.read(rel)
-    ctx.reads[rel] = snapshot.version
-    text = _decode_text(snapshot.data)
-    if text is None:
-        return ToolOutput(
-            _describe_binary(rel, snapshot.data),
-            {"path": rel, "lines": 0, "totalLines": 0, "version": snapshot.version},
-        )
-    lines = text.removeprefix("\ufeff").split("\n")
-    if lines[-1] == "":
-        lines.pop()
-    total = len(lines)
     start = params.offset or 1
+    limit = params.limit or DEFAULT_LIMIT
+    # Only the lines the output may hold are kept: a file of any size costs its window.
+    window = LineWindow(
+        start=start, limit=limit, max_chars=ctx.output_limit, line_chars=MAX_LINE_CHARS
+    )
+    part = await ctx.workspace.read_lines(rel, window)
+    ctx.reads[rel] = part.version
+    if not part.is_text:
+        return ToolOutput(
+            _describe_binary(rel, part),
+            {"path": rel, "lines": 0, "totalLines": 0, "version": part.version},
+        )
+    total = part.total_lines
     if total == 0:
         body = "(empty file)"
         shown = 0
@@ -77,24 +83,26 @@ async def _run(params: ReadFileInput, ctx: ToolContext) -> ToolOutput:
             f"offset {start} is past the end of {rel}, which has {total} lines",
         )
     else:
-        body, shown = _numbered(lines, start, params.limit or DEFAULT_LIMIT, ctx.output_limit)
-    meta = {"path": rel, "lines": shown, "totalLines": total, "version": snapshot.version}
+        body, shown = _numbered(part.lines, start, min(total, start - 1 + limit), total, ctx)
+    meta = {"path": rel, "lines": shown, "totalLines": total, "version": part.version}
     return ToolOutput(body, meta)
 
 
-def _numbered(lines: list[str], start: int, limit: int, output_limit: int) -> tuple[str, int]:
-    """Numbered lines from ``start``; returns the text and how many lines it holds."""
-    end = min(len(lines), start - 1 + limit)
-    budget = output_limit - 120  # room for the closing note
+def _numbered(
+    lines: Sequence[Line], start: int, end: int, total: int, ctx: ToolContext
+) -> tuple[str, int]:
+    """Numbered lines from ``start`` to ``end``; returns the text and how many lines it
+    holds (fewer when the output limit comes first)."""
+    budget = ctx.output_limit - 120  # room for the closing note
     out: list[str] = []
     used = 0
     last = start - 1
-    for number in range(start, end + 1):
-        line = lines[number - 1].rstrip("\r")
-        if len(line) > MAX_LINE_CHARS:
-            cut = len(line) - MAX_LINE_CHARS
-            line = f"{line[:MAX_LINE_CHARS]} [... {cut:,} more characters on this line cut]"
-        entry = f"{number:>6}\t{line}"
+    for number, line in enumerate(lines, start):
+        text = line.text
+        if line.length > MAX_LINE_CHARS:
+            cut = line.length - MAX_LINE_CHARS
+            text = f"{text} [... {cut:,} more characters on this line cut]"
+        entry = f"{number:>6}\t{text}"
         if out and used + len(entry) + 1 > budget:
             break
         out.append(entry)
@@ -103,30 +111,22 @@ def _numbered(lines: list[str], start: int, limit: int, output_limit: int) -> tu
     body = "\n".join(out)
     if last < end:
         body += (
-            f"\n[output limit reached: lines {start}-{last} of {len(lines)} shown; "
+            f"\n[output limit reached: lines {start}-{last} of {total} shown; "
             f"use offset={last + 1} to read on]"
         )
-    elif last < len(lines):
-        body += f"\n[lines {start}-{last} of {len(lines)} shown; use offset={last + 1} to read on]"
+    elif last < total:
+        body += f"\n[lines {start}-{last} of {total} shown; use offset={last + 1} to read on]"
     return body, last - start + 1
 
 
-def _decode_text(data: bytes) -> str | None:
-    if b"\0" in data[:_BINARY_SNIFF_BYTES]:
-        return None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-
-
-def _describe_binary(rel: str, data: bytes) -> str:
-    guess = next((kind for magic, kind in _MAGIC if data.startswith(magic)), None)
-    if guess is None and b"\0" not in data[:_BINARY_SNIFF_BYTES]:
+def _describe_binary(rel: str, part: FileLines) -> str:
+    head = part.head
+    guess = next((kind for magic, kind in _MAGIC if head.startswith(magic)), None)
+    if guess is None and b"\0" not in head:
         guess = "text in an encoding other than UTF-8, or binary data"
     if guess is None:
         guess = mimetypes.guess_type(rel)[0] or "unknown"
-    return f"[binary file, {len(data):,} bytes, type guess: {guess}; not shown]"
+    return f"[binary file, {part.size:,} bytes, type guess: {guess}; not shown]"
 
 
 def _summary(params: ReadFileInput) -> str:

@@ -4,7 +4,11 @@ Reads go through ``fs/read_text_file`` when the client offers it, so unsaved
 buffers are seen. Every change is first shown as a diff on its tool call; in
 the modes that review edits the person is asked, and an accepted edit goes
 through ``fs/write_text_file`` when offered, else to disk. Versions are content
-hashes: the client's buffers have no other version.
+hashes: the client's buffers have no other version. A file over LARGE_FILE_BYTES on
+disk is read from disk alone, with the disk's version (its mtime and size, as the
+headless workspace has it): the client would send the whole file as one message,
+and hashing it would read it whole at every version check; `read_file` then reads
+only its window.
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ from agentls.workspace.interface import (
     WriteOutcome,
 )
 from agentls.workspace.language import FileChange
+from agentls.workspace.lines import FileLines, LineWindow, scan_bytes
 from agentls.workspace.local import LocalWorkspace, check_changes
 from agentls.workspace.paths import SecretFiles
 from agentls.workspace.sandbox import SandboxSettings
@@ -61,8 +66,17 @@ class ClientFiles:
     can_write: bool
 
 
+LARGE_FILE_BYTES = 8 << 20
+
+
 def content_version(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()[:32]
+
+
+def _written_version(text: str) -> str | None:
+    """The version a write leaves; None (asked afresh) for a file read from disk alone."""
+    data = text.encode("utf-8")
+    return content_version(data) if len(data) <= LARGE_FILE_BYTES else None
 
 
 class AcpWorkspace:
@@ -103,6 +117,8 @@ class AcpWorkspace:
         rel = self.relative(path)
         on_disk = await self._disk.read(rel)  # not_found, directories, devices: as on disk
         data = on_disk.data
+        if len(data) > LARGE_FILE_BYTES:
+            return on_disk
         if self.files.can_read and _is_text(data):
             text = await self._client_text(rel)
             if text is not None:
@@ -119,9 +135,20 @@ class AcpWorkspace:
             return None
         return answer.content
 
+    async def read_lines(self, path: str, window: LineWindow) -> FileLines:
+        rel = self.relative(path)
+        size = await self._disk.file_size(rel)
+        if size is not None and size > LARGE_FILE_BYTES:
+            return await self._disk.read_lines(rel, window)
+        snapshot = await self.read(rel)  # small: the client's buffer, hashed, as read() has it
+        return scan_bytes(rel, snapshot.version, snapshot.data, window)
+
     async def version(self, path: str) -> str | None:
-        if await self._disk.version(path) is None:
+        size = await self._disk.file_size(path)
+        if size is None:
             return None
+        if size > LARGE_FILE_BYTES:
+            return await self._disk.version(path)
         return (await self.read(path)).version
 
     async def list_files(self, path: str, pattern: str | None, limit: int) -> Listing:
@@ -173,7 +200,7 @@ class AcpWorkspace:
             if not choice.allows:
                 return WriteOutcome(False, "the person rejected the edit in the editor")
         await self._put(rel, new_text, create)
-        return WriteOutcome(True, version=content_version(new_text.encode("utf-8")))
+        return WriteOutcome(True, version=_written_version(new_text))
 
     async def apply_changes(self, changes: Sequence[FileChange], summary: str) -> ChangesOutcome:
         """Every diff on the call, one permission for all of them, then each file
@@ -216,7 +243,7 @@ class AcpWorkspace:
                     if back in done:
                         await self._put(back, old, create=False)
                 raise ToolError(exc.code, f"{exc} (nothing was changed)") from None
-            done[rel] = WriteOutcome(True, version=content_version(new_text.encode("utf-8")))
+            done[rel] = WriteOutcome(True, version=_written_version(new_text))
         return ChangesOutcome(True, files=done)
 
     def _show_diffs(

@@ -2,7 +2,10 @@
 
 A file is restored only if it still holds exactly what the turn left; a file
 the person (or a later turn) changed since is a conflict, and then nothing is
-restored at all, so an undo never half-happens.
+restored at all, so an undo never half-happens. A path that leads out of the
+workspace now (it, or a folder above it, is a link to outside: a command
+replaced a folder with one) is refused: never read or written through the link,
+named, and the rest is restored.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from agentls.checkpoints.gitstore import GitStore
+from agentls.contracts.tooling import ToolError
 
 # What a path holds now: its bytes, or None when it does not exist.
 CurrentReader = Callable[[str], Awaitable[bytes | None]]
@@ -27,6 +31,7 @@ class Restore:
 class UndoPlan:
     restores: list[Restore] = field(default_factory=list)
     conflicts: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)  # lead out of the workspace now
 
     @property
     def possible(self) -> bool:
@@ -52,20 +57,31 @@ async def plan_undo_steps(
     for before, after in reversed(steps):
         for change in await store.changes(before, after):
             path = change.path
-            if path in plan.conflicts:
+            if path in plan.conflicts or path in plan.refused:
                 continue
+            if path in restore:
+                found = restore[path]
+            else:
+                try:
+                    found = await current(path)
+                except ToolError:  # not in the workspace now: a link leads out of it
+                    plan.refused.append(path)
+                    continue
             left = await store.read(after, path)
-            found = restore[path] if path in restore else await current(path)
             if found != left:
                 plan.conflicts.append(path)
                 continue
             restore[path] = await store.read(before, path)
     plan.restores = [Restore(p, c) for p, c in sorted(restore.items()) if p not in plan.conflicts]
+    plan.refused.sort()
     return plan
 
 
 class RestoreTarget(Protocol):
-    """A workspace that can put files back (the disk, or the editor's buffers)."""
+    """A workspace that can put files back (the disk, or the editor's buffers).
+
+    Both raise ToolError for a path that is not in the workspace (one a link leads out
+    of): ``current_bytes`` for it, ``restore_files`` before it writes anything."""
 
     async def current_bytes(self, path: str) -> bytes | None: ...
 

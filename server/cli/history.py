@@ -80,7 +80,7 @@ def run_undo(args: argparse.Namespace) -> int:
         print(f"agentls: {exc}", file=sys.stderr)
         return EXIT_USAGE
     print(result.describe())
-    return 0 if result.done else 1
+    return 0 if result.whole else 1  # 1: not everything was undone
 
 
 def run_replay(args: argparse.Namespace) -> int:

@@ -3,7 +3,9 @@
 `agentls doctor` prints it, the language server returns it from `agentls.doctor`,
 and the editors show it. It reads the environment and the settings files and
 runs a few `--version` probes; it never starts an MCP server and never shows a
-key's value, only whether one is set. `blocking` lists what would stop an ask.
+key's value, only whether one is set: every string in it is masked as tool output is
+(a URL's password in a base URL, a token in a server's command). `blocking` lists what
+would stop an ask.
 """
 
 from __future__ import annotations
@@ -14,11 +16,11 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from agentls import __version__
 from agentls.contracts.errors import ConfigError
-from agentls.conversation.settings import Settings
+from agentls.conversation.settings import Settings, masked_data
 from agentls.conversation.settings_files import (
     WORKSPACE_FILE,
     SettingsFiles,
@@ -56,7 +58,7 @@ def build_report(
     warnings += missing_here(root, configured)  # looks on PATH afresh
     language_servers = [_language_server(s) for s in describe_language_servers(configured)]
     sandbox = _sandbox(settings, warnings)
-    return {
+    report: dict[str, Any] = {
         "version": __version__,
         "python": {"version": platform.python_version(), "executable": sys.executable},
         "workspace": str(root) if root is not None else None,
@@ -72,6 +74,7 @@ def build_report(
         "warnings": warnings,
         "ok": not blocking,
     }
+    return cast(dict[str, Any], masked_data(report))
 
 
 def _settings_files(

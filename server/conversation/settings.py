@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pydantic import ValidationError
 
@@ -21,13 +21,14 @@ from agentls.contracts.errors import ConfigError
 from agentls.conversation.settings_wire import DEFAULT_MODEL, FACE_KEYS, WireSettings
 from agentls.intelligence.config import LanguageServerConfig, ProblemsSettings
 from agentls.loop.budget import Budget
-from agentls.mcp.config import McpServerConfig, for_log
+from agentls.mcp.config import HIDDEN, McpServerConfig, for_log
 from agentls.permissions.modes import Mode
 from agentls.permissions.rules import RuleSet
 from agentls.workspace.paths import DEFAULT_SECRET_PATTERNS
+from agentls.workspace.redaction import mask_secrets
 from agentls.workspace.sandbox import SandboxSettings
 
-__all__ = ["DEFAULT_MODEL", "Settings", "load_settings", "merge_permissions"]
+__all__ = ["DEFAULT_MODEL", "Settings", "load_settings", "masked_data", "merge_permissions"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -182,20 +183,36 @@ class Settings:
         return self.wire.model_dump(mode="json", by_alias=True)
 
     def to_log(self) -> dict[str, Any]:
-        """What a run logs: the wire form without face keys and without MCP secrets (one
-        dict per Settings, logged by every run: read it, do not change it)."""
+        """What a run logs: the wire form without face keys and without secrets (one dict
+        per Settings, logged by every run: read it, do not change it). `sandboxEnv` values
+        and MCP `env` and `headers` values are hidden outright (their names kept); every
+        other string is masked as tool output is (a key with a known prefix, a URL's
+        password, `token=…`), wherever it is. A masked value still loads, so replay
+        rebuilds the run; a rule that held a secret is replayed in its masked form."""
         return self._logged
 
     @cached_property
     def _logged(self) -> dict[str, Any]:
         logged = {k: v for k, v in self.to_wire().items() if k not in FACE_KEYS}
+        logged["sandboxEnv"] = dict.fromkeys(logged["sandboxEnv"], HIDDEN)
         logged["mcpServers"] = {k: for_log(v) for k, v in logged["mcpServers"].items()}
-        return logged
+        return cast(dict[str, Any], masked_data(logged))
 
     @cached_property
     def budget(self) -> Budget:
         """The run budget (frozen) the limits set."""
         return self.limits.budget()
+
+
+def masked_data(data: Any) -> Any:
+    """JSON data with every string in it (keys too) masked as tool output is."""
+    if isinstance(data, str):
+        return mask_secrets(data)[0]
+    if isinstance(data, dict):
+        return {masked_data(k): masked_data(v) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [masked_data(v) for v in data]
+    return data
 
 
 def load_settings(data: Any, *, base: Settings | None = None) -> Settings:

@@ -1,7 +1,9 @@
 """Undo checkpointed work of a session: the last ask (all its turns), or one turn.
 
 Only the files those turns changed are put back, nothing else; a file changed
-since stops the whole undo, which then changes nothing.
+since stops the whole undo, which then changes nothing. A file a link now takes
+out of the workspace is refused by name (nothing is read or written through the
+link) and the rest is put back: the undo is done, but not whole.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from pathlib import Path
 
 from agentls.checkpoints.gitstore import GitError, GitStore
 from agentls.checkpoints.undo import RestoreTarget, plan_undo_steps
+from agentls.contracts.tooling import ToolError
 from agentls.conversation.checkpointing import checkpoint_events, finish_interrupted
 from agentls.session import events as ev
 from agentls.session.log import SessionLog
@@ -29,6 +32,7 @@ class UndoResult:
     restored: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     conflicts: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)  # a link leads them out of the workspace
     turns: list[int] = field(default_factory=list)  # every turn undone, oldest first
     whole_ask: bool = False
     run_id: str | None = None  # the ask's run, when a whole ask was undone
@@ -36,7 +40,13 @@ class UndoResult:
 
     @property
     def done(self) -> bool:
+        """The undo was carried out (its turns are undone), refused files aside."""
         return not self.conflicts
+
+    @property
+    def whole(self) -> bool:
+        """Every file was put back."""
+        return self.done and not self.refused
 
     def event(self) -> ev.Undo:
         return ev.Undo(
@@ -47,6 +57,7 @@ class UndoResult:
             restored=self.restored,
             removed=self.removed,
             conflicts=self.conflicts,
+            refused=self.refused,
             done=self.done,
         )
 
@@ -62,7 +73,13 @@ class UndoResult:
             parts.append(f"restored {', '.join(self.restored)}")
         if self.removed:
             parts.append(f"removed {', '.join(self.removed)}")
-        return f"undid {what}: " + ("; ".join(parts) or "nothing had changed")
+        if self.refused:
+            parts.append(
+                f"refused {', '.join(self.refused)}: a link now leads out of the workspace "
+                "there, and nothing is written through it, so they are left as they are"
+            )
+        done = "undid" if not self.refused else "undid only part of"
+        return f"{done} {what}: " + ("; ".join(parts) or "nothing had changed")
 
     def _what(self) -> str:
         if not self.whole_ask:
@@ -147,13 +164,16 @@ async def _undo(
     steps = [(c.before, c.after) for c in checkpoints]
     plan = await plan_undo_steps(store, steps, target.current_bytes)
     numbers = [c.number for c in checkpoints]
-    result = UndoResult(numbers[-1], conflicts=plan.conflicts, turns=numbers)
+    result = UndoResult(numbers[-1], conflicts=plan.conflicts, refused=plan.refused, turns=numbers)
     if ask:
         run = checkpoints[-1].run
         result.whole_ask, result.run_id = True, run
         result.prompt = _prompt_of(log_path, run)
     if plan.possible:
-        await target.restore_files([(r.path, r.content) for r in plan.restores])
+        try:
+            await target.restore_files([(r.path, r.content) for r in plan.restores])
+        except ToolError as exc:  # a link made since the plan: refused before any write
+            raise UndoRefused(f"nothing was undone: {exc}") from None
         result.restored = [r.path for r in plan.restores if r.content is not None]
         result.removed = [r.path for r in plan.restores if r.content is None]
     log.append(result.event())  # the live session's writer when there is one

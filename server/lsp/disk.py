@@ -15,6 +15,7 @@ from typing import ParamSpec, TypeVar
 
 from agentls.contracts.waiting import to_its_end
 from agentls.workspace.interface import FileSnapshot, WriteOutcome
+from agentls.workspace.lines import FileLines, LineWindow
 from agentls.workspace.local import LocalWorkspace
 
 P = ParamSpec("P")
@@ -25,6 +26,9 @@ _worker = threading.local()  # set while a call runs on a worker: calls within i
 class OffLoopDisk(LocalWorkspace):
     async def read(self, path: str) -> FileSnapshot:
         return await _off_loop(super().read, path)
+
+    async def read_lines(self, path: str, window: LineWindow) -> FileLines:
+        return await _off_loop(super().read_lines, path, window)
 
     async def version(self, path: str) -> str | None:
         return await _off_loop(super().version, path)

@@ -92,5 +92,6 @@ async def _undo(
         restored=result.restored,
         removed=result.removed,
         conflicts=result.conflicts,
+        refused=result.refused,
         done=result.done,
     ).wire()

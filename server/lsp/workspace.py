@@ -39,6 +39,7 @@ from agentls.workspace.interface import (
     WriteOutcome,
 )
 from agentls.workspace.language import FileChange
+from agentls.workspace.lines import FileLines, LineWindow, scan_text
 from agentls.workspace.paths import SecretFiles
 from agentls.workspace.sandbox import SandboxSettings
 
@@ -97,8 +98,19 @@ class LspWorkspace:
             return FileSnapshot(rel, doc.source.encode("utf-8"), f"buffer:{doc.version}")
         return await self._disk.read(rel)
 
-    async def version(self, path: str) -> str | None:
+    async def read_lines(self, path: str, window: LineWindow) -> FileLines:
         rel = self.relative(path)
+        doc = self.open_document(rel)
+        if doc is not None:  # the buffer's text as it is now, scanned off the loop
+            version = f"buffer:{doc.version}"
+            return await asyncio.to_thread(scan_text, rel, version, doc.source, window)
+        return await self._disk.read_lines(rel, window)
+
+    async def version(self, path: str) -> str | None:
+        try:
+            rel = self.relative(path)
+        except ToolError:  # a link now leads out of the workspace: no such file in it
+            return None
         doc = self.open_document(rel)
         if doc is not None:
             return f"buffer:{doc.version}"

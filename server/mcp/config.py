@@ -13,15 +13,23 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.alias_generators import to_camel
 
+from agentls.workspace.redaction import mask_secrets
+
 SERVER_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
 _REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 _ONLY_REFERENCES = re.compile(r"^(?:\$\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\}|\s)*$")
+# An option whose name says it takes a secret (`--token X`, `--api-key=X`): its value is
+# hidden from the log, whatever it looks like.
+_SECRET_OPTION = re.compile(
+    r"(?i)(--?[a-z0-9_-]*(?:token|secret|passw|key|auth|credential)[a-z0-9_-]*)(=.*)?"
+)
+HIDDEN = "<hidden>"  # a value agentls never writes down
 
 
 class McpServerConfig(BaseModel):
@@ -72,10 +80,12 @@ class McpServerConfig(BaseModel):
         return "http" if self.url is not None else "none"  # "none": disabled, and no transport
 
     def target(self) -> str:
-        """What is started or reached, for a person (no env, no headers)."""
+        """What is started or reached, for a person (no env, no headers, secrets masked)."""
         if self.command is not None:
-            return " ".join([self.command, *self.args])
-        return self.url or ""
+            shown = " ".join([self.command, *_hide_secret_options(self.args)])
+        else:
+            shown = self.url or ""
+        return mask_secrets(shown)[0]
 
 
 def expand(value: str, environ: Mapping[str, str] | None = None) -> str:
@@ -94,14 +104,37 @@ def expand(value: str, environ: Mapping[str, str] | None = None) -> str:
 
 
 def for_log(config: Mapping[str, Any]) -> dict[str, Any]:
-    """A server's settings for the session log: env and header values that are not
-    `${VAR}` references are hidden, since they usually hold tokens."""
+    """A server's settings (wire form) for the session log: env and header values that are
+    not `${VAR}` references are hidden, since they usually hold tokens, and so is the value
+    of an argument option named for a secret. The caller masks the rest (the url's
+    password, a token in any other argument) as it masks every logged setting."""
     shown = dict(config)
     for key in ("env", "headers"):
         values = shown.get(key)
         if isinstance(values, Mapping):
-            shown[key] = {
-                k: v if isinstance(v, str) and _ONLY_REFERENCES.match(v) else "<hidden>"
-                for k, v in values.items()
-            }
+            shown[key] = {k: _unless_reference(v) for k, v in values.items()}
+    args = shown.get("args")
+    if isinstance(args, (list, tuple)) and all(isinstance(a, str) for a in args):
+        shown["args"] = _hide_secret_options(args)
+    return shown
+
+
+def _unless_reference(value: object) -> object:
+    return value if isinstance(value, str) and _ONLY_REFERENCES.match(value) else HIDDEN
+
+
+def _hide_secret_options(args: Sequence[str]) -> list[str]:
+    """``--token X`` and ``--token=X`` with X hidden (a `${VAR}` reference is kept)."""
+    shown: list[str] = []
+    after_option = False
+    for arg in args:
+        if after_option and not arg.startswith("-"):
+            shown.append(str(_unless_reference(arg)))
+            after_option = False
+            continue
+        option = _SECRET_OPTION.fullmatch(arg)
+        after_option = option is not None and option.group(2) is None
+        if option is not None and option.group(2) is not None:
+            arg = f"{option.group(1)}={_unless_reference(option.group(2)[1:])}"
+        shown.append(arg)
     return shown

@@ -132,7 +132,12 @@ class UndoResult(WireModel):
     restored: list[str]
     removed: list[str]
     conflicts: list[str] = Field(description="files changed since: then nothing was undone")
-    done: bool
+    refused: list[str] = Field(
+        default_factory=list,
+        description="files not put back, the rest being undone: a link leads them out of "
+        "the workspace",
+    )
+    done: bool = Field(description="the undo was carried out (refused files aside)")
 
 
 # --- agentls.mcp, agentls.doctor ----------------------------------------------------

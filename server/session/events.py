@@ -252,6 +252,9 @@ class Undo(Event):
     restored: list[str]
     removed: list[str]
     conflicts: list[str]
+    refused: Annotated[
+        list[str], Field(description="not put back: a link leads them out of the workspace")
+    ] = field(default_factory=list)
     done: bool
 
 

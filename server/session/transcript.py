@@ -74,6 +74,8 @@ class _Renderer:
             what = ", ".join([*event.restored, *event.removed]) or "nothing"
             if event.done:
                 self._para(f"↺ Undid turn {event.turn}: {what}")
+                if event.refused:
+                    self._para(f"↺ Not undone (a link leads out): {', '.join(event.refused)}")
             else:
                 conflicts = ", ".join(event.conflicts)
                 self._para(f"↺ Undo of turn {event.turn} stopped: {conflicts} changed since")

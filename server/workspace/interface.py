@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
 
 from agentls.contracts.tooling import Risk, ToolOutput
 from agentls.workspace.language import FileChange, LanguageIntelligence
+from agentls.workspace.lines import FileLines, LineWindow
 
 if TYPE_CHECKING:  # pydantic loads with the tools, not when a face starts
     from pydantic import BaseModel
@@ -122,6 +123,12 @@ class Workspace(Protocol):
 
     async def read(self, path: str) -> FileSnapshot:
         """Raises ToolError(not_found) for a missing file or a directory."""
+        ...
+
+    async def read_lines(self, path: str, window: LineWindow) -> FileLines:
+        """A window of a file's lines, what it is and how many lines it has, read without
+        holding the whole file (an open buffer's text where ``read`` would give it), at the
+        version ``read`` gives; errors as ``read``'s."""
         ...
 
     async def version(self, path: str) -> str | None:

@@ -10,10 +10,11 @@ import os
 import stat
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 from agentls.contracts.tooling import ErrorCode, ToolError
-from agentls.workspace import filesearch, paths, process, sandbox
+from agentls.workspace import filesearch, lines, paths, process, sandbox
 from agentls.workspace.atomic import replace_atomically
 from agentls.workspace.interface import (
     ChangesOutcome,
@@ -25,6 +26,7 @@ from agentls.workspace.interface import (
     WriteOutcome,
 )
 from agentls.workspace.language import FileChange
+from agentls.workspace.lines import FileLines, LineWindow
 from agentls.workspace.sandbox import SandboxSettings
 
 log = logging.getLogger(__name__)
@@ -96,13 +98,7 @@ class LocalWorkspace:
         return await asyncio.to_thread(self._read, path)
 
     def _read(self, path: str) -> FileSnapshot:
-        rel, real = self._real(path)
-        if real.is_dir():
-            raise ToolError(
-                ErrorCode.NOT_FOUND, f"{rel} is a directory, not a file; use list_files to see it"
-            )
-        if real.exists() and not real.is_file():  # a FIFO or device would block or never end
-            raise ToolError(ErrorCode.INVALID_INPUT, f"{rel} is not a regular file")
+        rel, real = self._readable(path)
         try:
             with open(real, "rb") as handle:
                 # The version is taken before reading: a change during the read
@@ -115,13 +111,48 @@ class LocalWorkspace:
             raise _os_error(rel, "read", exc) from exc
         return FileSnapshot(path=rel, data=data, version=version)
 
-    async def version(self, path: str) -> str | None:
-        _, real = self._real(path)
+    async def read_lines(self, path: str, window: LineWindow) -> FileLines:
+        return await asyncio.to_thread(self._read_lines, path, window)
+
+    def _read_lines(self, path: str, window: LineWindow) -> FileLines:
+        rel, real = self._readable(path)
         try:
-            st = real.stat()
-        except OSError:
+            with open(real, "rb") as handle:
+                st = os.fstat(handle.fileno())  # the version before reading, as in _read
+                chunks = iter(partial(handle.read, lines.CHUNK_BYTES), b"")
+                return lines.scan(rel, version_of(st), chunks, window, st.st_size)
+        except FileNotFoundError as exc:
+            raise ToolError(ErrorCode.NOT_FOUND, f"{rel} does not exist") from exc
+        except OSError as exc:
+            raise _os_error(rel, "read", exc) from exc
+
+    def _readable(self, path: str) -> tuple[str, Path]:
+        rel, real = self._real(path)
+        if real.is_dir():
+            raise ToolError(
+                ErrorCode.NOT_FOUND, f"{rel} is a directory, not a file; use list_files to see it"
+            )
+        if real.exists() and not real.is_file():  # a FIFO or device would block or never end
+            raise ToolError(ErrorCode.INVALID_INPUT, f"{rel} is not a regular file")
+        return rel, real
+
+    async def file_size(self, path: str) -> int | None:
+        """A regular file's size in bytes, None when there is none at the path."""
+        st = self._stat(path)
+        return st.st_size if st is not None and stat.S_ISREG(st.st_mode) else None
+
+    async def version(self, path: str) -> str | None:
+        st = self._stat(path)
+        return version_of(st) if st is not None and stat.S_ISREG(st.st_mode) else None
+
+    def _stat(self, path: str) -> os.stat_result | None:
+        """None also for a path a link now leads out of the workspace (a command made it):
+        there is no such file in the workspace."""
+        try:
+            _, real = self._real(path)
+            return real.stat()
+        except (OSError, ToolError):
             return None
-        return version_of(st) if stat.S_ISREG(st.st_mode) else None
 
     async def list_files(self, path: str, pattern: str | None, limit: int) -> Listing:
         rel = await asyncio.to_thread(self._existing, path)
@@ -229,9 +260,11 @@ class LocalWorkspace:
             return None
 
     async def restore_files(self, files: list[tuple[str, bytes | None]]) -> None:
-        """Put files back as a checkpoint had them; None removes a file the turn created."""
-        for path, content in files:
-            rel = self.relative(path)
+        """Put files back as a checkpoint had them; None removes a file the turn created.
+        Every path is confined first: one that leads out of the workspace (through a link
+        a command made) raises ToolError before anything is written."""
+        confined = [(self.relative(path), content) for path, content in files]
+        for rel, content in confined:
             target = self._root / rel
             if content is None:
                 with contextlib.suppress(FileNotFoundError):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -154,6 +155,49 @@ def test_a_workspace_that_is_not_a_git_repository(
     assert not (workspace / ".git").exists()
     assert cli.run("undo", cli.session_files()[0].stem).returncode == 0
     assert (workspace / "a.py").read_text() == "A = 1\n"
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def test_undo_across_a_link_out_restores_the_rest_and_names_what_it_refused(
+    cli: Cli, repo: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "a.py").write_text("OUTSIDE = 1\n")
+    (repo / "sub").mkdir()
+    (repo / "sub" / "a.py").write_text("S = 1\n")
+    (repo / "top.py").write_text("T = 1\n")
+    outside_before = tree(outside)
+    model = script(tmp_path, [
+        {"toolCalls": [{"name": "read_file", "input": {"path": "sub/a.py"}},
+                       {"name": "read_file", "input": {"path": "top.py"}}]},
+        {"toolCalls": [edit("sub/a.py", "S = 1", "S = 2"), edit("top.py", "T = 1", "T = 2")]},
+        {"toolCalls": [command(f"rm -rf sub && ln -s {outside} sub")]},
+        {"text": "Moved sub out."},
+    ])  # fmt: skip
+    asked = cli.run("ask", "edit, then link sub out", "--model", model, "--yes")
+    assert asked.returncode == 0, asked.stderr
+    assert (repo / "sub").is_symlink() and (repo / "top.py").read_text() == "T = 2\n"
+    session = cli.session_files()[0].stem
+
+    undo = cli.run("undo", session)
+    assert undo.returncode == 1, undo.stdout + undo.stderr  # not everything was undone
+    assert "Traceback" not in undo.stdout + undo.stderr
+    assert "restored top.py" in undo.stdout
+    assert "refused sub, sub/a.py: a link now leads out of the workspace" in undo.stdout
+    assert (repo / "top.py").read_text() == "T = 1\n"
+    assert tree(outside) == outside_before and sorted(p.name for p in outside.iterdir()) == ["a.py"]
+    assert os.readlink(repo / "sub") == str(outside)  # left as it is
+    (logged,) = [e for e in cli.events() if e["kind"] == "undo"]
+    assert logged["refused"] == ["sub", "sub/a.py"] and logged["restored"] == ["top.py"]
+    assert logged["done"] is True  # the ask counts as undone: the next undo is the one before
+    again = cli.run("undo", session)
+    assert again.returncode == 2 and "undone already" in again.stderr
+    shown = cli.run("show", session)
+    assert "Not undone (a link leads out): sub, sub/a.py" in shown.stdout
 
 
 MARKER = "sleep 731.5"

@@ -347,6 +347,8 @@ export interface LogUndo {
   restored: string[];
   removed: string[];
   conflicts: string[];
+  /** not put back: a link leads them out of the workspace */
+  refused: string[];
   done: boolean;
 }
 

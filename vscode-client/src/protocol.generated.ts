@@ -441,6 +441,9 @@ export interface UndoResult {
   removed: string[];
   /** files changed since: then nothing was undone */
   conflicts: string[];
+  /** files not put back, the rest being undone: a link leads them out of the workspace */
+  refused: string[];
+  /** the undo was carried out (refused files aside) */
   done: boolean;
 }
 

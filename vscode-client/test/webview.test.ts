@@ -66,11 +66,15 @@ describe('chat webview', () => {
   it('says what an undo did', () => {
     // As the server answers agentls.undo (UndoResult in docs/protocol.schema.json).
     const undone = (turn: number, more: Partial<UndoResult>): UndoResult => ({
-      turn, turns: [turn], ask: false, runId: null, restored: [], removed: [], conflicts: [], done: true, ...more,
+      turn, turns: [turn], ask: false, runId: null, restored: [], removed: [], conflicts: [], refused: [], done: true, ...more,
     });
     assert.equal(undoSummary(undone(2, { restored: ['a.py'], removed: ['t.py'] })), 'Undid turn 2: restored a.py; removed t.py.');
     assert.equal(undoSummary(undone(1, {})), 'Undid turn 1: nothing had changed.');
     assert.match(undoSummary(undone(3, { conflicts: ['a.py'], done: false })), /stopped: a.py changed since/);
+    assert.equal(
+      undoSummary(undone(2, { restored: ['top.py'], refused: ['sub', 'sub/a.py'] })),
+      'Undid only part of turn 2: restored top.py; refused sub, sub/a.py: a link now leads out of the workspace there, so they are left as they are.',
+    );
     assert.equal(
       undoSummary(undone(2, { turns: [1, 2], ask: true, runId: 'run-1', restored: ['a.py'], removed: ['copy.py'] })),
       'Undid the last ask (turns 1–2): restored a.py; removed copy.py.',

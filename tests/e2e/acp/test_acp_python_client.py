@@ -324,6 +324,43 @@ async def test_undo_and_mode_commands(
     assert "undid the ask “edit a.py”" in client.text()
 
 
+async def test_undo_across_a_link_out_restores_the_rest_and_says_what_it_refused(
+    isolated_state: Path, workspace: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "a.py").write_text("OUTSIDE = 1\n")
+    (workspace / "sub").mkdir()
+    (workspace / "sub" / "a.py").write_text("S = 1\n")
+    (workspace / "top.py").write_text("T = 1\n")
+    client = RecordingClient(answers=["allow_once", "allow_once", "allow_once"])
+
+    def edit(path: str, old: str, new: str) -> dict[str, object]:
+        return {"name": "edit_file", "input": {"path": path, "old_text": old, "new_text": new}}
+
+    model = write_script(tmp_path / "s.json", [
+        {"toolCalls": [{"name": "read_file", "input": {"path": "sub/a.py"}},
+                       {"name": "read_file", "input": {"path": "top.py"}}]},
+        {"toolCalls": [edit("sub/a.py", "S = 1", "S = 2"), edit("top.py", "T = 1", "T = 2")]},
+        {"toolCalls": [{"name": "run_command",
+                        "input": {"command": f"rm -rf sub && ln -s {outside} sub"}}]},
+        {"text": "Linked."},
+    ])  # fmt: skip
+    async with agent(client, model, workspace) as (conn, _):
+        session = await conn.new_session(cwd=str(workspace), mcp_servers=[])
+        sid = session.session_id
+        await conn.prompt(session_id=sid, prompt=[text_block("edit, then link sub out")])
+        assert (workspace / "sub").is_symlink() and (workspace / "top.py").read_text() == "T = 2\n"
+        answer = await conn.prompt(session_id=sid, prompt=[text_block("/undo")])
+        assert answer.stop_reason == "end_turn"
+    assert (workspace / "top.py").read_text() == "T = 1\n"
+    assert [p.name for p in outside.iterdir()] == ["a.py"]
+    assert (outside / "a.py").read_text() == "OUTSIDE = 1\n"
+    said = client.text()
+    assert "undid only part of the ask “edit, then link sub out”" in said
+    assert "restored top.py; refused sub, sub/a.py: a link now leads out of the workspace" in said
+
+
 async def test_allow_always_on_an_edit_covers_the_next_edit_of_that_file(
     isolated_state: Path, workspace: Path, tmp_path: Path
 ) -> None:

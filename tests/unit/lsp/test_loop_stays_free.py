@@ -30,6 +30,7 @@ from agentls.lsp.questions import Question
 from agentls.lsp.server import AgentServer
 from agentls.lsp.workspace import LspWorkspace
 from agentls.session.store import SessionStore
+from agentls.workspace.lines import LineWindow
 from agentls.workspace.local import LocalWorkspace
 from tests.unit.core.helpers import one_session_twice
 
@@ -164,6 +165,32 @@ async def test_reading_a_closed_file_for_a_tool(monkeypatch: Any, tmp_path: Path
     editor.documents = Workspace(None)
     snapshot = await while_slow(slow, LspWorkspace(editor, tmp_path).read("a.py"))
     assert snapshot.data == b"on disk\n"
+
+
+async def test_reading_a_window_of_a_closed_file_for_read_file(
+    monkeypatch: Any, tmp_path: Path
+) -> None:
+    (tmp_path / "a.py").write_text("one\ntwo\nthree\n")
+    slow = slowed(monkeypatch, "read_lines")
+    editor = FakeEditor()
+    editor.documents = Workspace(None)
+    window = LineWindow(start=2, limit=1, max_chars=1000, line_chars=100)
+    part = await while_slow(slow, LspWorkspace(editor, tmp_path).read_lines("a.py", window))
+    assert [line.text for line in part.lines] == ["two"] and part.total_lines == 3
+
+
+async def test_an_open_buffers_window_is_its_unsaved_text(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("on disk\n")
+    editor = FakeEditor()
+    editor.documents = Workspace(None)
+    uri = (tmp_path / "a.py").as_uri()
+    item = types.TextDocumentItem(uri=uri, language_id="python", version=7, text="x\ny\nz\n")
+    editor.documents.put_text_document(item)
+    ws = LspWorkspace(editor, tmp_path)
+    window = LineWindow(start=2, limit=5, max_chars=1000, line_chars=100)
+    part = await ws.read_lines("a.py", window)
+    assert [line.text for line in part.lines] == ["y", "z"] and part.total_lines == 3
+    assert part.version == "buffer:7" == await ws.version("a.py")
 
 
 async def test_the_disk_off_the_loop_does_what_the_disk_does(tmp_path: Path) -> None:

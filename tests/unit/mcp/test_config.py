@@ -79,6 +79,46 @@ def test_the_log_hides_env_and_header_values_but_merging_keeps_them() -> None:
     assert for_log({"headers": {"A": "Bearer x ${T}"}})["headers"] == {"A": "<hidden>"}
 
 
+GITHUB_TOKEN = "ghp_" + "Zy9Xw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa"
+NPM_TOKEN = "npm_" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2"
+
+
+def test_the_log_masks_secrets_wherever_they_are_in_the_settings() -> None:
+    settings = load_settings({
+        "sandboxEnv": {"NPM_TOKEN": NPM_TOKEN, "LANG_SETTING": "plain"},
+        "baseUrl": "http://admin:hunter2@localhost:11434/v1",
+        "permissions": {"allow": [f"run_command(npm publish --otp {NPM_TOKEN})"]},
+        "mcpServers": {
+            "remote": {"url": "https://user:hunter2@example.invalid/mcp?token=Q7x9Lm2Pz4Kw8Rt5Yv"},
+            "local": {"command": "srv", "args": [GITHUB_TOKEN, "--api-key", "plain-but-secret",
+                                                 "--password=letmein", "--key", "${KEY}",
+                                                 "--verbose", "x"]},
+        },
+    })  # fmt: skip
+    logged = settings.to_log()
+    text = json.dumps(logged)
+    for secret in (NPM_TOKEN, GITHUB_TOKEN, "hunter2", "plain-but-secret", "letmein",
+                   "Q7x9Lm2Pz4Kw8Rt5Yv", "plain"):  # fmt: skip
+        assert secret not in text
+    assert logged["sandboxEnv"] == {"NPM_TOKEN": "<hidden>", "LANG_SETTING": "<hidden>"}
+    assert logged["baseUrl"] == "http://admin:[password masked]@localhost:11434/v1"
+    remote, local = logged["mcpServers"]["remote"], logged["mcpServers"]["local"]
+    assert remote["url"].startswith("https://user:[password masked]@example.invalid/mcp?token=")
+    assert local["args"] == [
+        "ghp_Zy…[secret masked]", "--api-key", "<hidden>", "--password=<hidden>",
+        "--key", "${KEY}", "--verbose", "x",
+    ]  # fmt: skip
+    # what runs is the real thing; only the log and what is shown are masked
+    assert settings.sandbox.env == (("NPM_TOKEN", NPM_TOKEN), ("LANG_SETTING", "plain"))
+    assert settings.mcp_servers["local"].args[0] == GITHUB_TOKEN
+    assert "hunter2" not in settings.mcp_servers["remote"].target()
+    assert GITHUB_TOKEN not in settings.mcp_servers["local"].target()
+    # the logged settings load again (replay rebuilds runs from them)
+    again = load_settings(logged)
+    assert again.sandbox.env == (("NPM_TOKEN", "<hidden>"), ("LANG_SETTING", "<hidden>"))
+    assert again.to_log() == logged
+
+
 def test_disabled_needs_no_transport() -> None:
     assert McpServerConfig(disabled=True).disabled
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -127,3 +131,61 @@ def test_schema_forbids_extra_fields_and_describes_every_field() -> None:
     assert all("description" in field for field in schema["properties"].values())
     with pytest.raises(ValueError):
         ReadFileInput.model_validate({"path": "a", "bogus": 1})
+
+
+# Reads a 1 GiB sparse file (text lines, a hole, text lines) in a process of its own and
+# prints what it saw and the memory the reads took: Python's allocations at their peak
+# (tracemalloc) and the growth of the process's peak resident size.
+_BIG_FILE_READS = textwrap.dedent("""
+    import asyncio, json, resource, sys, tracemalloc
+    from pathlib import Path
+    from agentls.tools.read_file import READ_FILE, ReadFileInput
+    from agentls.workspace.interface import ToolContext
+    from agentls.workspace.local import LocalWorkspace
+
+    async def main():
+        ctx = ToolContext(workspace=LocalWorkspace(Path(sys.argv[1])))
+        async def read(**fields):
+            out = await READ_FILE.run(ReadFileInput.model_validate(fields), ctx)
+            return {"text": out.text, "meta": out.meta}
+        await read(path="small.txt")  # everything loaded once
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        tracemalloc.start()
+        head = await read(path="big.txt", limit=5)
+        tail = await read(path="big.txt", offset=int(sys.argv[2]), limit=3)
+        peak = tracemalloc.get_traced_memory()[1]
+        grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+        print(json.dumps({"head": head, "tail": tail, "peak": peak, "grownKiB": grown}))
+
+    asyncio.run(main())
+""")
+
+
+def test_a_1_gib_file_is_read_within_a_few_mib(root: Path) -> None:
+    (root / "small.txt").write_text("one\n")
+    big = root / "big.txt"
+    head_lines = 3000  # past the 8 KiB sniffed for a NUL
+    with big.open("wb") as out:
+        out.write("".join(f"head {n}\n" for n in range(1, head_lines + 1)).encode())
+        out.truncate(1 << 30)  # a hole: one long line of NULs, then the tail
+        out.seek(0, os.SEEK_END)
+        out.write(b"\ntail 1\ntail 2\ntail 3\n")
+    hole_line = head_lines + 1
+    done = subprocess.run(
+        [sys.executable, "-c", _BIG_FILE_READS, str(root), str(hole_line + 1)],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout)
+    total = hole_line + 3
+    assert seen["head"]["text"] == (
+        "\n".join(f"{n:>6}\thead {n}" for n in range(1, 6))
+        + f"\n[lines 1-5 of {total:,} shown; use offset=6 to read on]".replace(",", "")
+    )
+    assert seen["head"]["meta"]["totalLines"] == total
+    assert seen["tail"]["text"] == "\n".join(
+        f"{n:>6}\ttail {i}" for i, n in enumerate(range(hole_line + 1, total + 1), 1)
+    )
+    assert seen["tail"]["meta"]["version"] == seen["head"]["meta"]["version"]
+    assert seen["peak"] < 64 << 20, f"{seen['peak']:,} bytes allocated at the peak"
+    assert seen["grownKiB"] < 64 << 10, f"the peak resident size grew {seen['grownKiB']:,} KiB"

@@ -48,6 +48,10 @@ export function undoSummary(result: UndoResult): string {
   if (result.removed.length > 0) {
     parts.push(`removed ${result.removed.join(', ')}`);
   }
+  if (result.refused.length > 0) {
+    parts.push(`refused ${result.refused.join(', ')}: a link now leads out of the workspace there, so they are left as they are`);
+    return `Undid only part of ${what}: ${parts.join('; ')}.`;
+  }
   return `Undid ${what}: ${parts.join('; ') || 'nothing had changed'}.`;
 }
 
