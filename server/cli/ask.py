@@ -20,7 +20,7 @@ from pathlib import Path
 from agentls.cli.approve import TerminalApprover
 from agentls.cli.output import queue_std_streams
 from agentls.cli.render import TerminalPrinter
-from agentls.cli.visible import say
+from agentls.cli.visible import json_visible, say
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.observer import NullObserver, RunObserver
 from agentls.contracts.outcomes import EXIT_CODES, EXIT_USAGE, RunResult, TerminalReason
@@ -144,7 +144,7 @@ def _run_ask(args: argparse.Namespace, termination: Termination) -> int:
         manager.close()
     if args.json:
         payload = {"sessionId": conversation.session_id, **result.to_dict()}
-        print(json.dumps(payload, ensure_ascii=False))
+        print(json_visible(json.dumps(payload, ensure_ascii=False)))
     else:
         print(f"session {conversation.session_id}", file=sys.stderr)
     return result.exit_code

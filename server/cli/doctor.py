@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from agentls.cli.visible import say, visible
+from agentls.cli.visible import json_visible, say, visible
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.outcomes import EXIT_USAGE
 from agentls.conversation.doctor import build_report
@@ -31,7 +31,7 @@ def run_doctor(args: argparse.Namespace) -> int:
     settings = _with_model_flag(root, state_dir, args.model) if args.model else None
     report = build_report(root, state_dir, settings)
     if args.json:
-        print(json.dumps(report, indent=2, ensure_ascii=False))
+        print(json_visible(json.dumps(report, indent=2, ensure_ascii=False)))
     else:
         print(visible(render(report)))  # settings, errors and names are echoed
     return 0 if report["ok"] else EXIT_USAGE

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from agentls.cli.visible import say, visible
+from agentls.cli.visible import json_visible, say, visible
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.outcomes import EXIT_USAGE
 from agentls.conversation.mcp_listing import mcp_reports
@@ -34,7 +34,7 @@ def run_mcp_list(args: argparse.Namespace) -> int:
     servers = loaded.settings.mcp_servers
     reports = asyncio.run(mcp_reports(root, servers)) if servers else []
     if args.json:
-        print(json.dumps(reports, indent=2, ensure_ascii=False))
+        print(json_visible(json.dumps(reports, indent=2, ensure_ascii=False)))
     elif not reports:
         print("No MCP servers are configured (the mcpServers setting).")
     else:

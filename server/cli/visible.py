@@ -58,6 +58,18 @@ def one_line(text: str) -> str:
     return text.translate(_ONE_LINE)
 
 
+# JSON writes C0 controls as escapes already; the rest become \\uXXXX, the same value.
+_JSON = {code: f"\\u{code:04x}" for code in (*range(0x7F, 0xA0), *_BIDI)}
+_IN_JSON = _finder(_JSON)
+
+
+def json_visible(text: str) -> str:
+    """JSON text (``json.dumps``) with the controls JSON leaves raw written as escapes."""
+    if _IN_JSON.search(text) is None:
+        return text
+    return text.translate(_JSON)
+
+
 def say(message: str) -> None:
     """A message of agentls's on stderr; what it quotes is shown, never obeyed."""
     print(f"agentls: {visible(message)}", file=sys.stderr)

@@ -4,12 +4,13 @@ without a subprocess."""
 from __future__ import annotations
 
 import io
+import json
 import os
 
 from agentls.cli.approve import TerminalApprover
 from agentls.cli.output import Output
 from agentls.cli.render import TerminalPrinter, summary_line
-from agentls.cli.visible import one_line, visible
+from agentls.cli.visible import json_visible, one_line, visible
 from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
 from agentls.contracts.outcomes import BudgetOverrun, RunResult, TerminalReason
 from agentls.contracts.tooling import Risk
@@ -50,6 +51,13 @@ def test_control_characters_are_shown_not_obeyed() -> None:
     assert visible(c1_and_bidi) == r"\x9b2J\x9d0;t\u202eexe.txt\u2066\x7f\x00"
     assert visible("two\nlines\tkept, ünïcode ✓") == "two\nlines\tkept, ünïcode ✓"
     assert one_line("a row\nthat lies") == r"a row\nthat lies"
+
+
+def test_json_output_keeps_its_values_and_escapes_every_control() -> None:
+    value = {"text": "x\x1b[2J\x9b2J\u202e\x7f ü"}
+    printed = json_visible(json.dumps(value, ensure_ascii=False))
+    assert json.loads(printed) == value
+    assert not any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 or c == "\u202e" for c in printed)
 
 
 def test_streamed_answer_text_cannot_draw_over_the_terminal() -> None:
