@@ -46,6 +46,24 @@ async def test_always_reject_on_a_call_no_rule_covers_rejects_it_once(
     assert (workspace / "other").exists()
 
 
+async def test_always_allow_on_a_control_file_write_allows_that_write_once(
+    isolated_state: Path, workspace: Path, tmp_path: Path
+) -> None:
+    control = {"name": "write_file", "input": {"path": ".envrc", "content": "export A=1\n"}}
+    plain = {"name": "write_file", "input": {"path": "notes.txt", "content": "hello\n"}}
+    turns = [{"toolCalls": [control]}, {"toolCalls": [plain]}, {"text": "Done."}]
+    client = RecordingClient(answers=["allow_always", "reject_once"])
+    model = write_script(tmp_path / "s.json", turns)
+    async with agent(client, model, workspace) as (conn, _):
+        session = await conn.new_session(cwd=str(workspace), mcp_servers=[])
+        answer = await conn.prompt(session_id=session.session_id, prompt=[text_block("go")])
+    assert answer.stop_reason == "end_turn", client.text()
+    first, second = client.permissions  # the other file was asked about
+    assert [o["kind"] for o in first["options"]] == ["allow_once", "reject_once"]
+    assert (workspace / ".envrc").exists() and not (workspace / "notes.txt").exists()
+    assert "notes.txt" in str(second["toolCall"])
+
+
 @pytest.mark.parametrize("folder", ["root", "home"])
 async def test_a_session_on_the_home_folder_or_the_filesystem_root_is_refused(
     folder: str, isolated_state: Path, workspace: Path, tmp_path: Path
