@@ -35,7 +35,8 @@ class AcpApprover:
         self.reason = REJECTED
 
     async def approve(self, request: ApprovalRequest) -> ApprovalAnswer:
-        rules = [parse_rule(r) for r in request.rules] or [parse_rule(request.tool)]
+        # Empty when no rule can cover the call: no "always" then (`PermissionAsker.ask`).
+        rules = [parse_rule(r) for r in request.rules]
         shown = request.detail or request.summary
         tool_call = ToolCallUpdate(
             tool_call_id=request.call_id,

@@ -19,6 +19,7 @@ from agentls.acp.workspace import AcpWorkspace, ClientFiles
 from agentls.contracts.errors import ConfigError
 from agentls.conversation.manager import ConversationManager
 from agentls.session.store import SessionNotFound
+from agentls.workspace.roots import home, too_broad
 from agentls.workspace.sandbox import startup_warning
 
 log = logging.getLogger(__name__)
@@ -41,6 +42,9 @@ async def open_session(
     resolved = await asyncio.to_thread(_resolved_folder, root) if root.is_absolute() else None
     if resolved is None:
         raise invalid_params(f"cwd {cwd!r} is not an absolute folder")
+    refusal = await asyncio.to_thread(_too_broad, resolved)
+    if refusal is not None:
+        raise invalid_params(refusal)
     fs = capabilities.fs
     files = ClientFiles(client, "", bool(fs and fs.read_text_file), bool(fs and fs.write_text_file))
     updates = UpdateStream(client, "")
@@ -72,6 +76,21 @@ async def open_session(
     workspace.cancel_run = session.cancel
     holder.append(session)
     return session
+
+
+def _too_broad(folder: Path) -> str | None:
+    """Why ``folder`` is no session's folder: the home folder or `/` (disk calls: on a thread).
+
+    The CLI takes them only when the person names them (`--workspace`); a client's
+    cwd is not the person naming it, and ACP has no other way to, so they are refused."""
+    if not too_broad(folder):
+        return None
+    what = "your home folder" if folder == home() else "the filesystem root"
+    return (
+        f"agentls will not work on {folder}: that is {what}, and the agent could read and "
+        "change all of it. Open a project folder (one with .git, pyproject.toml, "
+        "package.json, ...) and start the session there"
+    )
 
 
 def _resolved_folder(root: Path) -> Path | None:

@@ -1,9 +1,12 @@
 """session/request_permission: the four ACP answers and what each one means here.
 
 allow_always adds the narrowest rules (the policy's suggestion) for the rest of
-the session; reject_always adds the same rules as session deny rules. A
-``cancelled`` outcome (the client cancelled the prompt) aborts the run. A
-failed request (the connection broke) counts as a rejection, never a hang.
+the session; reject_always adds the same rules as session deny rules. A call
+no rule can cover (an unresolved line, a control file) is offered no "always":
+a client that answers one anyway gets it once (allow once, reject once), never
+a rule wider than the call. A ``cancelled`` outcome (the client cancelled the
+prompt) aborts the run. A failed request (the connection broke) counts as a
+rejection, never a hang.
 """
 
 from __future__ import annotations
@@ -33,14 +36,21 @@ class Choice(StrEnum):
         return self in (Choice.ALLOW_ONCE, Choice.ALLOW_ALWAYS)
 
 
+_ONCE = {Choice.ALLOW_ALWAYS: Choice.ALLOW_ONCE, Choice.REJECT_ALWAYS: Choice.REJECT_ONCE}
+
+
 def options(rules: Sequence[Rule]) -> list[PermissionOption]:
+    allow_once = PermissionOption(option_id=Choice.ALLOW_ONCE, name="Allow once", kind="allow_once")
+    reject_once = PermissionOption(option_id=Choice.REJECT_ONCE, name="Reject", kind="reject_once")
+    if not rules:  # no rule can cover the call: nothing to remember
+        return [allow_once, reject_once]
     shown = ", ".join(str(r) for r in rules)
     return [
-        PermissionOption(option_id=Choice.ALLOW_ONCE, name="Allow once", kind="allow_once"),
+        allow_once,
         PermissionOption(
             option_id=Choice.ALLOW_ALWAYS, name=f"Always allow {shown}", kind="allow_always"
         ),
-        PermissionOption(option_id=Choice.REJECT_ONCE, name="Reject", kind="reject_once"),
+        reject_once,
         PermissionOption(
             option_id=Choice.REJECT_ALWAYS, name=f"Always reject {shown}", kind="reject_always"
         ),
@@ -76,10 +86,11 @@ class PermissionAsker:
             self._on_cancelled()
             return Choice.CANCELLED
         try:
-            return Choice(outcome.option_id)
+            choice = Choice(outcome.option_id)
         except ValueError:
             log.warning("unknown permission option %r; counted as a rejection", outcome.option_id)
             return Choice.REJECT_ONCE
+        return choice if rules else _ONCE.get(choice, choice)
 
 
 def remember(policy: PermissionPolicy, choice: Choice, rules: Sequence[Rule]) -> None:

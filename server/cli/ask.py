@@ -1,19 +1,29 @@
-"""`agentls ask`: one headless run, streamed to the terminal."""
+"""`agentls ask`: one headless run, streamed to the terminal.
+
+A termination signal (SIGINT, SIGTERM, SIGHUP) aborts the run, which still
+writes its end to the log; the process then ends within ``GRACE_SECONDS``
+whatever it was waiting for. stdout and stderr are written by a thread
+(`output.py`), so a reader that stopped reading never holds the run.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
+import os
 import signal
 import sys
+import threading
 from pathlib import Path
 
 from agentls.cli.approve import TerminalApprover
+from agentls.cli.output import queue_std_streams
 from agentls.cli.render import TerminalPrinter
+from agentls.cli.visible import json_visible, say
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.observer import NullObserver, RunObserver
-from agentls.contracts.outcomes import EXIT_USAGE, RunResult
+from agentls.contracts.outcomes import EXIT_CODES, EXIT_USAGE, RunResult, TerminalReason
 from agentls.conversation.manager import Conversation, ConversationManager, SessionBusy
 from agentls.conversation.settings import Settings
 from agentls.conversation.settings_files import SettingsFiles
@@ -38,7 +48,7 @@ def settings_from_args(args: argparse.Namespace, root: Path, files: SettingsFile
     }
     loaded = files.load(root, SettingsLayer(flags))
     for note in loaded.notes:
-        print(f"agentls: {note}", file=sys.stderr)
+        say(note)
     return loaded.settings
 
 
@@ -50,39 +60,73 @@ def choose_approver(args: argparse.Namespace) -> Approver:
     return DenyAllApprover()
 
 
+TERMINATING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+GRACE_SECONDS = 10.0  # after a termination signal, the longest the process goes on
+DRAIN_AFTER_SIGNAL_SECONDS = 2.0  # output still waiting then is dropped
+
+
+class Termination:
+    """What a termination signal does during the run: abort it, and make sure the
+    process ends even if something it waits for never comes."""
+
+    def __init__(self) -> None:
+        self.signalled = False
+
+    def __call__(self, conversation: Conversation) -> None:
+        conversation.cancel()  # the run ends as aborted and writes its end
+        if self.signalled:
+            return
+        self.signalled = True
+        last_resort = threading.Timer(
+            GRACE_SECONDS, os._exit, (EXIT_CODES[TerminalReason.ABORTED],)
+        )
+        last_resort.daemon = True
+        last_resort.start()
+
+
 def run_ask(args: argparse.Namespace) -> int:
+    output = queue_std_streams()
+    termination = Termination()
+    try:
+        return _run_ask(args, termination)
+    finally:
+        # The log is whole and closed: a signal from here on may end the process at once.
+        for signum in TERMINATING:
+            signal.signal(signum, signal.SIG_DFL)
+        output.drain(DRAIN_AFTER_SIGNAL_SECONDS if termination.signalled else None)
+
+
+def _run_ask(args: argparse.Namespace, termination: Termination) -> int:
     if args.workspace is None and too_broad(Path.cwd()):
-        print(
-            f"agentls: not asking in {Path.cwd()}: that would let the agent work on all of it. "
-            "Run agentls ask in a project folder, or pass --workspace DIR to mean it.",
-            file=sys.stderr,
+        say(
+            f"not asking in {Path.cwd()}: that would let the agent work on all of it. "
+            "Run agentls ask in a project folder, or pass --workspace DIR to mean it."
         )
         return EXIT_USAGE
     root = Path(args.workspace or ".").expanduser()
     if not root.is_dir():
-        print(f"agentls: workspace {root} is not a directory", file=sys.stderr)
+        say(f"workspace {root} is not a directory")
         return EXIT_USAGE
     if not args.prompt.strip():
-        print("agentls: the prompt is empty", file=sys.stderr)
+        say("the prompt is empty")
         return EXIT_USAGE
     manager = ConversationManager(SessionStore(default_state_dir()))
-    manager.mcp.notify = lambda note: print(f"agentls: {note}", file=sys.stderr)
+    manager.mcp.notify = say
     try:
         settings = settings_from_args(args, root.resolve(), manager.settings_files)
         workspace = LocalWorkspace(root.resolve(), sandbox=settings.sandbox)
         conversation = manager.open(workspace, settings, args.session)
     except (ConfigError, SessionNotFound, ValueError) as exc:
-        print(f"agentls: {exc}", file=sys.stderr)
+        say(str(exc))
         return EXIT_USAGE
     warning = startup_warning(settings.sandbox)
     if warning is not None:
-        print(f"agentls: {warning}", file=sys.stderr)
+        say(warning)
     if conversation.provider.model_id.startswith("scripted:"):
-        print(
-            f"agentls: SCRIPTED DEMO MODEL ({conversation.provider.model_id}): answers come from "
+        say(
+            f"SCRIPTED DEMO MODEL ({conversation.provider.model_id}): answers come from "
             "a script, not a real model. Set ANTHROPIC_API_KEY and use --model anthropic:NAME "
-            "for the real one.",
-            file=sys.stderr,
+            "for the real one."
         )
     observer: RunObserver = (
         NullObserver()
@@ -90,33 +134,39 @@ def run_ask(args: argparse.Namespace) -> int:
         else TerminalPrinter(show_cost=not conversation.provider.model_id.startswith("scripted:"))
     )
     try:
-        result = asyncio.run(_ask(conversation, args.prompt, choose_approver(args), observer))
+        result = asyncio.run(
+            _ask(conversation, args.prompt, choose_approver(args), observer, termination)
+        )
     except SessionBusy as exc:  # another process (an editor, another ask) is running it
-        print(f"agentls: {exc}", file=sys.stderr)
+        say(str(exc))
         return EXIT_USAGE
     finally:
         manager.close()
     if args.json:
         payload = {"sessionId": conversation.session_id, **result.to_dict()}
-        print(json.dumps(payload, ensure_ascii=False))
+        print(json_visible(json.dumps(payload, ensure_ascii=False)))
     else:
         print(f"session {conversation.session_id}", file=sys.stderr)
     return result.exit_code
 
 
 async def _ask(
-    conversation: Conversation, prompt: str, approver: Approver, observer: RunObserver
+    conversation: Conversation,
+    prompt: str,
+    approver: Approver,
+    observer: RunObserver,
+    termination: Termination,
 ) -> RunResult:
     loop = asyncio.get_running_loop()
-    # Ctrl-C cancels the run (killing a running command's process group) and
-    # still lets it write its terminal event; the exit status is then 130.
-    loop.add_signal_handler(signal.SIGINT, conversation.cancel)
-    loop.add_signal_handler(signal.SIGTERM, conversation.cancel)
+    # A termination signal cancels the run (killing a running command's process
+    # group) and still lets it write its terminal event; the exit status is then 130.
+    for signum in TERMINATING:
+        loop.add_signal_handler(signum, termination, conversation)
     try:
         return await conversation.ask(prompt, approver=approver, observer=observer)
     finally:
-        loop.remove_signal_handler(signal.SIGINT)
-        loop.remove_signal_handler(signal.SIGTERM)
+        for signum in TERMINATING:
+            loop.remove_signal_handler(signum)
         # The run is over: a Ctrl-C from now on has nothing to abort, and must not
         # end in a KeyboardInterrupt traceback while the process winds down.
         signal.signal(signal.SIGINT, signal.SIG_IGN)

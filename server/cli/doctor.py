@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
+from agentls.cli.visible import json_visible, say, visible
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.outcomes import EXIT_USAGE
 from agentls.conversation.doctor import build_report
@@ -24,16 +24,16 @@ from agentls.session.store import default_state_dir
 def run_doctor(args: argparse.Namespace) -> int:
     root = Path(args.workspace).expanduser()
     if not root.is_dir():
-        print(f"agentls: workspace {root} is not a directory", file=sys.stderr)
+        say(f"workspace {root} is not a directory")
         return EXIT_USAGE
     root = root.resolve()
     state_dir = default_state_dir()
     settings = _with_model_flag(root, state_dir, args.model) if args.model else None
     report = build_report(root, state_dir, settings)
     if args.json:
-        print(json.dumps(report, indent=2, ensure_ascii=False))
+        print(json_visible(json.dumps(report, indent=2, ensure_ascii=False)))
     else:
-        print(render(report))
+        print(visible(render(report)))  # settings, errors and names are echoed
     return 0 if report["ok"] else EXIT_USAGE
 
 

@@ -1,4 +1,8 @@
-"""`agentls sessions` and `agentls show`: reading stored sessions."""
+"""`agentls sessions` and `agentls show`: reading stored sessions.
+
+A session's prompts, answers and tool output came from a person, the model and
+the workspace: printed, their control characters are shown as escapes.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ import datetime
 import sys
 from pathlib import Path
 
+from agentls.cli.visible import one_line, say, visible
 from agentls.contracts.outcomes import EXIT_USAGE
 from agentls.conversation.replay import ReplayError, replay_session
 from agentls.conversation.undo import UndoRefused, undo_last_ask, undo_turn
@@ -25,11 +30,11 @@ def run_sessions(args: argparse.Namespace) -> int:
     sessions = store.list(workspace)
     if not sessions:
         where = "any workspace" if workspace is None else str(workspace)
-        print(f"no sessions for {where}", file=sys.stderr)
+        print(f"no sessions for {visible(where)}", file=sys.stderr)
         return 0
     for info in sessions:
         created = _local_time(info.created_at)
-        print(f"{info.id}  {created}  {info.outcome:<17}  {info.first_prompt}")
+        print(f"{info.id}  {created}  {info.outcome:<17}  {one_line(info.first_prompt)}")
     return 0
 
 
@@ -41,9 +46,9 @@ def run_show(args: argparse.Namespace) -> int:
             raise SessionNotFound(f"no session {args.session_id} in {store.sessions_dir}")
         events = read_events(path)
     except (SessionNotFound, SessionFormatError, ValueError) as exc:
-        print(f"agentls: {exc}", file=sys.stderr)
+        say(str(exc))
         return EXIT_USAGE
-    sys.stdout.write(render_transcript(events))
+    sys.stdout.write(visible(render_transcript(events)))
     return 0
 
 
@@ -77,9 +82,9 @@ def run_undo(args: argparse.Namespace) -> int:
                 )
             )
     except (SessionNotFound, SessionFormatError, UndoRefused, SessionHeld, ValueError) as exc:
-        print(f"agentls: {exc}", file=sys.stderr)
+        say(str(exc))
         return EXIT_USAGE
-    print(result.describe())
+    print(visible(result.describe()))
     return 0 if result.whole else 1  # 1: not everything was undone
 
 
@@ -91,7 +96,7 @@ def run_replay(args: argparse.Namespace) -> int:
             raise SessionNotFound(f"no session {args.session_id} in {store.sessions_dir}")
         report = asyncio.run(replay_session(read_events(path)))
     except (SessionNotFound, SessionFormatError, ReplayError, ValueError) as exc:
-        print(f"agentls: {exc}", file=sys.stderr)
+        say(str(exc))
         return EXIT_USAGE
-    print(report.describe())
+    print(visible(report.describe()))
     return 0 if report.same else 1

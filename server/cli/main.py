@@ -100,11 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if given == ["--version"]:
         print(f"agentls {__version__}")  # before anything else loads
         return 0
-    import logging
-
-    logging.basicConfig(
-        level=logging.WARNING, stream=sys.stderr, format="agentls: %(levelname)s: %(message)s"
-    )
+    _log_to_stderr()
     if given in (["serve"], ["serve", "--stdio"]):  # how editors start it: no parser to build
         from agentls.lsp.main import serve
 
@@ -146,6 +142,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "sessions":
         return run_sessions(args)
     return run_show(args)
+
+
+def _log_to_stderr() -> None:
+    """Warnings on stderr, what they quote shown as escapes, through whatever sys.stderr is
+    when they are written (`agentls ask` queues its output: `output.py`)."""
+    import logging
+
+    from agentls.cli.visible import visible
+
+    class Visible(logging.Formatter):
+        def format(self, record: logging.LogRecord) -> str:
+            return visible(super().format(record))
+
+    class CurrentStderr:
+        def write(self, text: str) -> int:
+            return sys.stderr.write(text)
+
+        def flush(self) -> None:
+            sys.stderr.flush()
+
+    handler = logging.StreamHandler(CurrentStderr())
+    handler.setFormatter(Visible("agentls: %(levelname)s: %(message)s"))
+    logging.basicConfig(level=logging.WARNING, handlers=[handler])
 
 
 def _valid_hostport(value: str) -> bool:

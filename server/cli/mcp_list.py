@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
+from agentls.cli.visible import json_visible, say, visible
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.outcomes import EXIT_USAGE
 from agentls.conversation.mcp_listing import mcp_reports
@@ -21,24 +21,24 @@ EXIT_SERVER_FAILED = 1
 def run_mcp_list(args: argparse.Namespace) -> int:
     root = Path(args.workspace).expanduser()
     if not root.is_dir():
-        print(f"agentls: workspace {root} is not a directory", file=sys.stderr)
+        say(f"workspace {root} is not a directory")
         return EXIT_USAGE
     root = root.resolve()
     try:
         loaded = SettingsFiles(default_state_dir()).load(root)
     except ConfigError as exc:
-        print(f"agentls: {exc}", file=sys.stderr)
+        say(str(exc))
         return EXIT_USAGE
     for note in loaded.notes:
-        print(f"agentls: {note}", file=sys.stderr)
+        say(note)
     servers = loaded.settings.mcp_servers
     reports = asyncio.run(mcp_reports(root, servers)) if servers else []
     if args.json:
-        print(json.dumps(reports, indent=2, ensure_ascii=False))
+        print(json_visible(json.dumps(reports, indent=2, ensure_ascii=False)))
     elif not reports:
         print("No MCP servers are configured (the mcpServers setting).")
     else:
-        print(render(reports))
+        print(visible(render(reports)))  # names, errors and descriptions from the servers
     failed = any(r["status"] not in ("ready", "disabled") for r in reports)
     return EXIT_SERVER_FAILED if failed else 0
 

@@ -1,10 +1,16 @@
-"""Printing a run as it happens: the answer on stdout, tool activity on stderr."""
+"""Printing a run as it happens: the answer on stdout, tool activity on stderr.
+
+All of it came from the model or the workspace, so control characters are
+shown as escapes (`visible.py`); the answer keeps its newlines and tabs, a row
+stays one line.
+"""
 
 from __future__ import annotations
 
 import sys
-from typing import TextIO
 
+from agentls.cli.output import Writable
+from agentls.cli.visible import one_line, visible
 from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
 from agentls.contracts.observer import NullObserver
 from agentls.contracts.outcomes import RunResult, TerminalReason
@@ -13,15 +19,15 @@ from agentls.contracts.tooling import Observation, ToolIntent
 
 class TerminalPrinter(NullObserver):
     def __init__(
-        self, out: TextIO = sys.stdout, err: TextIO = sys.stderr, *, show_cost: bool = True
+        self, out: Writable | None = None, err: Writable | None = None, *, show_cost: bool = True
     ) -> None:
-        self.out = out
-        self.err = err
+        self.out = sys.stdout if out is None else out
+        self.err = sys.stderr if err is None else err
         self.show_cost = show_cost  # False for a scripted model: its price is nominal
         self._at_line_start = True
 
     def text_delta(self, turn: int, text: str) -> None:
-        self.out.write(text)
+        self.out.write(visible(text))
         self.out.flush()
         if text:
             self._at_line_start = text.endswith("\n")
@@ -34,7 +40,7 @@ class TerminalPrinter(NullObserver):
 
     def tool_started(self, turn: int, intent: ToolIntent, summary: str) -> None:
         self._end_line()
-        self.err.write(f"\u2192 {summary}\n")
+        self.err.write(f"\u2192 {one_line(summary)}\n")
         self.err.flush()
 
     def tool_finished(self, turn: int, observation: Observation, summary: str) -> None:
@@ -43,17 +49,17 @@ class TerminalPrinter(NullObserver):
             failed = exit_code not in (None, 0)  # ran, but said it failed: ✗, as in the editors
             note = f" (exit code {exit_code})" if failed else ""
             mark = "\u2717" if failed else "\u2713"
-            self.err.write(f"  {mark} {summary}{note}\n")
+            self.err.write(f"  {mark} {one_line(summary)}{note}\n")
         else:
             first = observation.content.splitlines()[0] if observation.content else ""
-            self.err.write(f"  \u2717 {summary}: {first[:200]}\n")
+            self.err.write(f"  \u2717 {one_line(summary)}: {one_line(first[:200])}\n")
         self.err.flush()
 
     def approval_answered(
         self, turn: int, request: ApprovalRequest, answer: ApprovalAnswer
     ) -> None:
-        if answer.remembers:
-            self.err.write(f"  rule added: {request.suggested_rule}\n")
+        if answer.remembers and request.suggested_rule:  # a call no rule covers adds none
+            self.err.write(f"  rule added: {one_line(request.suggested_rule)}\n")
 
     def run_finished(self, result: RunResult) -> None:
         self._end_line()
@@ -73,5 +79,5 @@ def summary_line(result: RunResult, *, show_cost: bool = True) -> str:
         parts.append(cost)
     line = "[" + " \u00b7 ".join(parts) + "]"
     if result.detail and result.reason is not TerminalReason.COMPLETED:
-        line += f" {result.detail}"
+        line += f" {visible(result.detail)}"
     return line

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
+from agentls.cli.visible import say, visible
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.outcomes import EXIT_USAGE
 from agentls.conversation.settings_files import WORKSPACE_FILE, SettingsFiles, read_json
@@ -18,16 +18,16 @@ def run_trust(args: argparse.Namespace) -> int:
     try:
         data = read_json(path)
     except ConfigError as exc:
-        print(f"agentls: {exc}", file=sys.stderr)
+        say(str(exc))
         return EXIT_USAGE
     if data is None:
-        print(f"agentls: there is no {path} to approve", file=sys.stderr)
+        say(f"there is no {path} to approve")
         return EXIT_USAGE
     files = SettingsFiles(default_state_dir())
     if files.is_trusted(path):
-        print(f"{path} is already approved")
+        print(f"{visible(str(path))} is already approved")
         return 0
-    print(f"Approving {path}, which says:\n{json.dumps(data, indent=2)}")
+    print(f"Approving {visible(str(path))}, which says:\n{json.dumps(data, indent=2)}")
     files.trust(path)
     print("Approved: its allow rules and settings now apply; any change needs approving again.")
     return 0

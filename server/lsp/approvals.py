@@ -97,4 +97,6 @@ def approval_message(request: ApprovalRequest) -> str:
     message = f"agentls wants to use {request.tool}:\n{shown}"
     if request.suggested_rule:
         message += f"\n\nAlways allow adds the rule {request.suggested_rule}."
+    else:
+        message += "\n\nNo rule can cover this call, so it can only be allowed once."
     return message

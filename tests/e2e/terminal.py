@@ -1,4 +1,5 @@
-"""Running `agentls` at a real terminal (a pty on stdin), reading its stderr as it goes."""
+"""Running `agentls` at a real terminal (a pty on stdin), reading its stdout and stderr
+as it goes, byte for byte."""
 
 from __future__ import annotations
 
@@ -21,19 +22,32 @@ class TerminalRun:
             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         )  # fmt: skip
         os.close(terminal)
-        self._text = ""
+        self._read = {"stdout": b"", "stderr": b""}
         self._lock = threading.Lock()
-        assert self.proc.stderr is not None
-        threading.Thread(target=self._pump, args=(self.proc.stderr,), daemon=True).start()
+        assert self.proc.stdout is not None and self.proc.stderr is not None
+        self._pumps = [
+            threading.Thread(target=self._pump, args=(name, stream), daemon=True)
+            for name, stream in (("stdout", self.proc.stdout), ("stderr", self.proc.stderr))
+        ]
+        for pump in self._pumps:
+            pump.start()
 
-    def _pump(self, stream: IO[bytes]) -> None:
+    def _pump(self, name: str, stream: IO[bytes]) -> None:
         for chunk in iter(lambda: stream.read1(4096), b""):  # type: ignore[attr-defined]
             with self._lock:
-                self._text += chunk.decode(errors="replace")
+                self._read[name] += chunk
 
     def count(self, needle: str) -> int:
         with self._lock:
-            return self._text.count(needle)
+            return self._read["stderr"].decode(errors="replace").count(needle)
+
+    def output(self, name: str = "stderr") -> bytes:
+        """All the bytes read from stdout or stderr so far (all of them, once it ended)."""
+        if self.proc.poll() is not None:
+            for pump in self._pumps:
+                pump.join(timeout=30)
+        with self._lock:
+            return self._read[name]
 
     def type(self, text: str) -> None:
         os.write(self._controller, text.encode())

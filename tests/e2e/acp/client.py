@@ -123,12 +123,17 @@ def write_script(path: Path, turns: list[dict[str, Any]]) -> str:
 
 @asynccontextmanager
 async def agent(
-    client: RecordingClient, model: str, workspace: Path, *extra: str
+    client: RecordingClient,
+    model: str,
+    workspace: Path,
+    *extra: str,
+    env: dict[str, str] | None = None,
 ) -> AsyncIterator[tuple[ClientSideConnection, asyncio.subprocess.Process]]:
     # The agent's log goes to a file: a pipe nobody reads would block it when full.
     with open(workspace.parent / "agent-stderr.log", "ab") as log:
         async with spawn_agent_process(
-            client, *AGENTLS, "--model", model, *extra, env=dict(os.environ), cwd=workspace,
+            client, *AGENTLS, "--model", model, *extra, env={**os.environ, **(env or {})},
+            cwd=workspace,
             transport_kwargs={"stderr": log.fileno(), "shutdown_timeout": 10.0},
         ) as (conn, process):  # fmt: skip
             yield await _initialized(conn, client), process

@@ -49,6 +49,27 @@ async def test_always_allow_adds_a_session_rule(
     assert answered["rule"] == "run_command(touch one)"
 
 
+async def test_a_call_no_rule_covers_has_no_always_and_the_next_call_is_asked(
+    editor: Editor, fake: FakeAnthropic, root: Path
+) -> None:
+    # An editor that answers "Always allow" anyway (say, the title it saw last time):
+    # no rule is made, and the next, different command is asked about.
+    editor.answers = ["Always allow", "Allow once"]
+    fake.add(
+        turn(tool_calls=[command("python3 -c 'print(1)'", "toolu_1")]),
+        turn(tool_calls=[command("touch other", "toolu_2")]),
+        turn("Done."),
+    )
+    await editor.ask("two commands", wait=True)
+    first, second = editor.prompts
+    assert [a.title for a in first.actions] == ["Allow once", "Deny"]
+    assert "No rule can cover this call, so it can only be allowed once." in first.message
+    assert "touch other" in second.message
+    assert (root / "other").exists()
+    answered = [e for e in editor.events if e["kind"] == "approval_answered"]
+    assert [e["answer"] for e in answered] == ["deny", "allow_once"]
+
+
 async def test_deny_runs_nothing_and_tells_the_model(
     editor: Editor, fake: FakeAnthropic, root: Path
 ) -> None:

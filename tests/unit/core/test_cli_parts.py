@@ -1,11 +1,16 @@
-"""The terminal approver and the summary line, without a subprocess."""
+"""The terminal approver, the summary line, text made visible and the output thread,
+without a subprocess."""
 
 from __future__ import annotations
 
 import io
+import json
+import os
 
 from agentls.cli.approve import TerminalApprover
-from agentls.cli.render import summary_line
+from agentls.cli.output import Output
+from agentls.cli.render import TerminalPrinter, summary_line
+from agentls.cli.visible import json_visible, one_line, visible
 from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
 from agentls.contracts.outcomes import BudgetOverrun, RunResult, TerminalReason
 from agentls.contracts.tooling import Risk
@@ -22,6 +27,63 @@ async def test_answers_are_read_until_one_is_understood() -> None:
     assert await approver.approve(REQUEST) is ApprovalAnswer.ALLOW_ALWAYS
     assert "please answer y, a, w or n" in out.getvalue()
     assert "run_command(ls)" in out.getvalue()
+
+
+HOSTILE = "touch pwned # \x1b[2K\r\x1b[1A\x1b[2K git status"
+
+
+async def test_always_for_a_call_no_rule_covers_is_once() -> None:
+    out = io.StringIO()
+    uncoverable = ApprovalRequest("c1", "run_command", Risk.EXECUTE, HOSTILE, HOSTILE, "")
+    approver = TerminalApprover(io.StringIO("a\n"), out)
+    assert await approver.approve(uncoverable) is ApprovalAnswer.ALLOW_ONCE
+    shown = out.getvalue()
+    assert "only be allowed once" in shown and "[a] always" not in shown
+    assert "\x1b" not in shown and "\r" not in shown
+    assert r"touch pwned # \x1b[2K\r\x1b[1A\x1b[2K git status" in shown
+
+
+def test_control_characters_are_shown_not_obeyed() -> None:
+    assert visible(HOSTILE) == r"touch pwned # \x1b[2K\r\x1b[1A\x1b[2K git status"
+    osc = "\x1b]52;c;cm0gLXJmIH4=\x07\x1b]8;;http://x\x1b\\"  # clipboard, a hidden link
+    assert "\x1b" not in visible(osc) and "\x07" not in visible(osc)
+    c1_and_bidi = "\x9b2J\x9d0;t\u202eexe.txt\u2066\x7f\x00"
+    assert visible(c1_and_bidi) == r"\x9b2J\x9d0;t\u202eexe.txt\u2066\x7f\x00"
+    assert visible("two\nlines\tkept, ünïcode ✓") == "two\nlines\tkept, ünïcode ✓"
+    assert one_line("a row\nthat lies") == r"a row\nthat lies"
+
+
+def test_json_output_keeps_its_values_and_escapes_every_control() -> None:
+    value = {"text": "x\x1b[2J\x9b2J\u202e\x7f ü"}
+    printed = json_visible(json.dumps(value, ensure_ascii=False))
+    assert json.loads(printed) == value
+    assert not any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 or c == "\u202e" for c in printed)
+
+
+def test_streamed_answer_text_cannot_draw_over_the_terminal() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    printer = TerminalPrinter(out, err)
+    printer.text_delta(1, "Done.\x1b]0;owned\x07\x1b[1A\r\n")
+    assert out.getvalue() == r"Done.\x1b]0;owned\x07\x1b[1A\r" + "\n"
+
+
+def test_output_never_waits_for_its_reader() -> None:
+    reading, writing = os.pipe()
+    try:
+        output = Output(limit=8 << 20, notes=writing)
+        kept = b"x" * (4 << 20)  # far more than a pipe holds
+        output.put(writing, kept)  # returns although nobody reads
+        output.put(writing, b"y" * (8 << 20))  # beyond the limit: dropped
+        assert not output.drain(timeout=0)
+        received = b""
+        while not received.endswith(b"nothing was reading them\n"):
+            received += os.read(reading, 1 << 16)
+        assert output.drain(timeout=30)
+    finally:
+        os.close(reading)
+        os.close(writing)
+    assert received.startswith(kept) and b"yy" not in received
+    assert f"{8 << 20} bytes of output were dropped".encode() in received
 
 
 async def test_end_of_input_denies() -> None:

@@ -184,6 +184,22 @@ async def test_no_rule_to_remember_means_no_always_allow_to_pick() -> None:
     assert [a["answer"] for a in emitted.events[0][1]["answers"]] == ["allow_once", "deny"]
 
 
+async def test_always_allow_cannot_answer_a_question_no_rule_covers() -> None:
+    fake = FakeEditor(face=FaceSettings(approvals_via="codeAction"))
+    emitted = Emitted()
+
+    async def answer_always_then_once() -> None:
+        asked = await emitted.wait_for("question")
+        with pytest.raises(ValueError, match="does not answer"):
+            fake.questions.answer(asked["id"], "allow_always")
+        fake.questions.answer(asked["id"], "allow_once")
+
+    answering = asyncio.ensure_future(answer_always_then_once())
+    answer = await LspApprover(as_client(fake), emit=emitted).approve(request(rule=""))
+    await answering
+    assert answer is ApprovalAnswer.ALLOW_ONCE
+
+
 async def test_always_allow_is_saved_to_the_workspace_when_the_settings_say_so() -> None:
     fake = FakeEditor(
         settings={"alwaysAllowScope": "workspace"}, replies=[PromptReply("Always allow")]
