@@ -54,10 +54,14 @@ class PermissionPolicy:
         if kind == "command":
             analysis = analyse(subject, self.root)
             decision = self._command(tool, risk, analysis)
-            if analysis.rendering is None or decision.verdict is Verdict.DENY:
+            if not analysis.resolved or decision.verdict is Verdict.DENY:
                 return decision
             # What runs unless a person who saw the line allows it: the line as judged.
-            return dataclasses.replace(decision, runs=analysis.rendering)
+            rendering = analysis.rendering()
+            if rendering is None:
+                why = "cannot be spelled back the way it was read: only a person may run it"
+                return PolicyDecision(Verdict.ASK, why, person_only=True)
+            return dataclasses.replace(decision, runs=rendering)
         rules = self.rules
         for rule in rules.deny:
             if rule.matches(tool, kind, subject):
@@ -234,6 +238,8 @@ class PermissionPolicy:
             missing = self.unallowed(tool, analysis.commands)
             if not analysis.resolved or any(c.known is not None for c in missing):
                 return []  # words computed at run time: no rule names exactly this
+            if self._control_writes(analysis):
+                return []  # it writes control files: a rule would never approve this line
             return [command_rule(tool, c) for c in missing]
         if kind == "path" and subject:
             if self._protected(subject):

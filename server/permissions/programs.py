@@ -157,7 +157,7 @@ _CHMOD_MODE = re.compile(r"[ugoa]*[-+=][rwxXst]*(?:,[ugoa]*[-+=][rwxXst]*)*|[-+=
 # Programs whose options and operands are all data, except the options named: each
 # option list was read whole, and none of their other options runs a program or
 # writes a file.
-_DATA = frozenset({
+DATA = frozenset({
     "ls", "dir", "vdir", "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "cut", "tr",
     "nl", "tac", "rev", "paste", "join", "fold", "fmt", "expand", "unexpand", "column", "od",
     "hexdump", "base64", "base32", "md5sum", "sha1sum", "sha224sum", "sha256sum",
@@ -177,7 +177,7 @@ _DATA_EXCEPT = {
 }  # fmt: skip
 
 KNOWN = frozenset({
-    *_DATA, *_DATA_EXCEPT, *_EVERY_OPERAND, *_MODE_FIRST, "cp", "mv", "install", "ln", "link",
+    *DATA, *_DATA_EXCEPT, *_EVERY_OPERAND, *_MODE_FIRST, "cp", "mv", "install", "ln", "link",
     "dd", "sed", "patch", "uniq", "xxd",
 })  # fmt: skip
 SYSTEM_BIN = ("/bin/", "/usr/bin/", "/sbin/", "/usr/sbin/", "/usr/local/bin/")
@@ -192,11 +192,12 @@ def is_known(program: str) -> bool:
     return name in KNOWN
 
 
+UNKNOWN_WRITERS = frozenset({"rsync"})
+
+
 def unknown_writes(name: str, words: Sequence[Word], walk: Walker) -> None:
     """An unknown program that is a file writer all the same (rsync): its operands are
     taken as written, so a control file among them still needs a person."""
-    if name != "rsync":
-        return
     for word in words[1:]:
         if not word.static:
             walk.blind_writes.append(f"{name} writes to a path computed at run time")
@@ -207,7 +208,7 @@ def unknown_writes(name: str, words: Sequence[Word], walk: Walker) -> None:
 def check(name: str, words: Sequence[Word], walk: Walker, *, appended: bool = False) -> None:
     """Read a known program's arguments: the files it writes, and forms it does not
     list (which fail the line). ``appended``: it gets more arguments at run time."""
-    if name in _DATA:
+    if name in DATA:
         return
     grammar = _DATA_EXCEPT.get(name)
     if grammar is not None:

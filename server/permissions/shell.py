@@ -46,6 +46,7 @@ from agentls.permissions.walk import (
     Walk,
     inside_workspace,
     parse_into,
+    path_folders,
     safe_env,
 )
 from agentls.permissions.words import Word
@@ -81,11 +82,11 @@ def _analyse_text(command: str) -> CommandAnalysis:
 
 
 def _analyse(command: str, root: Path | None) -> CommandAnalysis:
-    walk = Walk(root)
-    rendering = parse_into(command, walk)
+    walk = Walk(root, shadows=None if root is None else path_folders(root))
+    script = parse_into(command, walk)
     for kind, word, write in walk.redirects:
         _judge_target(kind, word, write, walk)
-    return walk.analysis(rendering)
+    return walk.analysis(script)
 
 
 def clear_caches() -> None:

@@ -51,12 +51,13 @@ _LAUNCHERS = frozenset({
 })  # fmt: skip
 _CHDIR = frozenset({"cd", "pushd", "popd"})
 _DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
-_CHECKED_BUILTINS = builtins.NAMES - _DECLARERS - builtins.ELSEWHERE
+# Builtins read by their forms (those whose arguments are all data need nothing).
+_CHECKED_BUILTINS = builtins.NAMES - _DECLARERS - builtins.ELSEWHERE - builtins.DATA
 # Every program name the walk looks at more closely than "a program with arguments".
 _SPECIAL = frozenset({*builtins.NAMES, *_LAUNCHERS, *programs.KNOWN, *wrappers.NAMES})
 # What the walk does with each such name, resolved once: one lookup per command.
-_BUILTIN, _LAUNCHER, _CD, _DECLARER, _LINKS, _WRAPPER, _LOOKS, _CODE, _PROGRAM = (
-    1 << bit for bit in range(9)
+_BUILTIN, _LAUNCHER, _CD, _DECLARER, _LINKS, _WRAPPER, _LOOKS, _CODE, _PROGRAM, _DATA = (
+    1 << bit for bit in range(10)
 )
 _ROLES: dict[str, int] = {
     name: (name in _CHECKED_BUILTINS and _BUILTIN)
@@ -70,6 +71,11 @@ _ROLES: dict[str, int] = {
     | (name in programs.KNOWN and _PROGRAM)
     for name in _SPECIAL
 }
+# A program whose arguments are all data (ls, cat, echo…): known, with nothing to read.
+_ROLES.update({
+    name: _DATA for name, role in _ROLES.items()
+    if (role in (0, _PROGRAM) and name in programs.DATA) or (role == 0 and name in builtins.DATA)
+})  # fmt: skip
 
 
 def safe_env(name: str) -> bool:
@@ -106,12 +112,22 @@ class CommandAnalysis:
     # others or write files unseen, so while deny rules exist only an allow rule
     # naming them, or a person, approves them.
     unknown: tuple[str, ...] = ()
-    # The line as it runs when rules approve it (render.py); None when unresolved.
-    rendering: str | None = None
+    # What the line is spelled back from when a decision needs it (render.py).
+    script: grammar.Script | None = None
+    overrides: dict[int, dict[int, str]] = field(default_factory=dict)
 
     @property
     def resolved(self) -> bool:
         return not self.unresolved
+
+    def rendering(self) -> str | None:
+        """The line as it runs when rules approve it: spelled back from what was read
+        (render.py). None when it is not resolved, or cannot be spelled back."""
+        if self.unresolved:
+            return None
+        if self.script is None:
+            return ""
+        return render_script(self.script, self.overrides)
 
 
 @dataclass(slots=True)
@@ -125,6 +141,10 @@ class Walk:
     changes_dir: bool = False  # cd/pushd/env -C: relative targets are no longer known
     makes_links: bool = False
     unknown: list[str] = field(default_factory=list)
+    # PATH's folders when one is inside the workspace (where a known name may be shadowed).
+    shadows: tuple[tuple[str, bool], ...] | None = None
+    # id() of a command node -> the words of it the walk renders itself (a bash -c script).
+    overrides: dict[int, dict[int, str]] = field(default_factory=dict)
     redirects: list[tuple[str, Word, bool]] = field(default_factory=list)
     resolved: dict[str, str | None] = field(default_factory=dict)
 
@@ -151,10 +171,17 @@ class Walk:
         self.commands.append(SimpleCommand(tuple(w.value for w in words), known_prefix(words)))
 
     def parse(self, command: str) -> str | None:
-        return parse_into(command, self)
+        """Walk a script inside the line (bash -c); its rendering, for the line's own."""
+        script = parse_into(command, self)
+        if script is None or self.unresolved:
+            return None
+        text = render_script(script, self.overrides)
+        if text is None:
+            self.fail("cannot be spelled back the way it was read")
+        return text
 
-    def assignment(self, raw: str) -> str:
-        return _assignment(raw, self)
+    def assignment(self, raw: str) -> None:
+        _assignment(raw, self)
 
     def write(self, path: str) -> None:
         """A path the line writes, for control-file protection."""
@@ -185,7 +212,7 @@ class Walk:
         if program not in self.unknown:
             self.unknown.append(program)
 
-    def analysis(self, rendering: str | None) -> CommandAnalysis:
+    def analysis(self, script: grammar.Script | None) -> CommandAnalysis:
         return CommandAnalysis(
             commands=tuple(self.commands),
             unresolved=tuple(self.unresolved),
@@ -193,14 +220,15 @@ class Walk:
             writes=tuple(dict.fromkeys(self.writes)),
             blind_writes=tuple(self.blind_writes),
             unknown=tuple(self.unknown),
-            rendering=rendering if not self.unresolved else None,
+            script=script,
+            overrides=self.overrides,
         )
 
 
-def parse_into(command: str, walk: Walk) -> str | None:
-    """Walk ``command``; its rendering, or None when it is not resolved (so far)."""
+def parse_into(command: str, walk: Walk) -> grammar.Script | None:
+    """Walk ``command``; its parsed form, or None when it cannot be read."""
     if not command.strip():
-        return ""
+        return grammar.Script()
     if "\x00" in command:
         walk.fail("contains a NUL character")
         return None
@@ -212,26 +240,52 @@ def parse_into(command: str, walk: Walk) -> str | None:
     except RecursionError:
         walk.fail("nests too deeply to be read")
         return None
-    return _visit(script, walk)
+    _visit(script, walk)
+    return script
 
 
-def _visit(script: grammar.Script, walk: Walk) -> str | None:
+def _visit(script: grammar.Script, walk: Walk) -> None:
     if script.functions:
         walk.fail("defines a shell function")
     for name in script.loop_names:
         if not builtins.settable(name, safe_env(name)):
             walk.fail(f"a for loop sets {name}, which is not on the safe list of variables")
-    rendered = [_command(command, walk) for command in script.commands]
+    for command in script.commands:
+        _command(command, walk)
     for word in script.loose_words:
         _read(word, walk)  # a for-loop list: only its expansions matter
     for redirect in script.redirects:
         _redirect(redirect, walk)
-    if walk.unresolved:
-        return None
-    text = render.line(script, rendered)
-    if text is None:
-        walk.fail("cannot be spelled back the way it was read")
-    return text
+
+
+def render_script(script: grammar.Script, overrides: dict[int, dict[int, str]]) -> str | None:
+    """A walked script spelled back: each command from what its words were read to."""
+    rendered: list[Rendered] = []
+    for node in script.commands:
+        command = _rendered(node, overrides.get(id(node)))
+        if command is None:
+            return None
+        rendered.append(command)
+    return render.line(script, rendered)
+
+
+def _rendered(node: grammar.Simple | grammar.Literal, overrides: Overrides) -> Rendered | None:
+    if isinstance(node, tuple):  # plain characters: only a word with = needs quotes
+        if overrides is None:
+            text = " ".join(node)
+            return (text if "=" not in text else _quoted(node)), NO_HEREDOCS
+        return _with([quote(word) for word in node], overrides), NO_HEREDOCS
+    parts = [_assignment_rendered(a.raw) for a in node.assignments]
+    if node.words:
+        parts.append(_with([read_word(w.raw).rendered for w in node.words], overrides))
+    heredocs: tuple[str, ...] = NO_HEREDOCS
+    for redirect in node.redirects:
+        spelled = render.redirect(redirect)
+        if spelled is None:
+            return None
+        parts.append(spelled[0])
+        heredocs += spelled[1]
+    return " ".join(parts), heredocs
 
 
 def _read(node: grammar.Word, walk: Walk, *, assignment_value: bool = False) -> Word:
@@ -245,29 +299,30 @@ def _read(node: grammar.Word, walk: Walk, *, assignment_value: bool = False) -> 
     return word
 
 
-def _command(node: grammar.Simple | grammar.Literal, walk: Walk) -> Rendered:
-    """Walk one simple command; its rendering."""
+def _command(node: grammar.Simple | grammar.Literal, walk: Walk) -> None:
+    """Walk one simple command."""
     if isinstance(node, tuple):  # plain words only: each means itself
         name = node[0].rpartition("/")[2]
         role = _ROLES.get(name, 0)
-        overrides: Overrides = None
-        if role or PYTHON_NAME.fullmatch(name):
+        if role == _DATA:
+            walk.commands.append(SimpleCommand(node))
+            _known_data(name, node[0], walk)
+            return
+        if role or (name.startswith(("python", "pypy")) and PYTHON_NAME.fullmatch(name)):
             overrides = _listed(
                 name, [static_word(v) for v in node], node, None, role or _CODE, walk
             )
+            if overrides:
+                walk.overrides[id(node)] = overrides
         else:
             walk.commands.append(SimpleCommand(node))  # an ordinary program
             walk.unknown_program(node[0])
-        if overrides is None:  # plain characters: only a word with = needs quotes
-            words_text = " ".join(node)
-            return (words_text if "=" not in words_text else _quoted(node)), NO_HEREDOCS
-        return _with([quote(word) for word in node], overrides), NO_HEREDOCS
-    parts: list[str] = []
+        return
     for assignment in node.assignments:
         for inner in assignment.scripts:
             walk.fail("uses command or process substitution")
             _visit(inner, walk)
-        parts.append(_assignment(assignment.raw, walk))
+        _assignment(assignment.raw, walk)
     words: list[Word] = []
     for node_word in node.words:  # _read, without its call for the common plain word
         if node_word.scripts:
@@ -277,21 +332,12 @@ def _command(node: grammar.Simple | grammar.Literal, walk: Walk) -> Rendered:
         if word.unresolved:
             walk.fail(f"uses {word.unresolved}")
         words.append(word)
-    heredocs: tuple[str, ...] = NO_HEREDOCS
-    redirects: list[str] = []
     for redirect in node.redirects:
         _redirect(redirect, walk)
-        rendered = render.redirect(redirect)
-        if rendered is not None:
-            redirects.append(rendered[0])
-            heredocs += rendered[1]
-        elif not walk.unresolved:
-            walk.fail("has a redirection that cannot be spelled back the way it was read")
     if words:
         overrides = _add(words, walk)
-        parts.append(_with([w.rendered for w in words], overrides))
-    parts.extend(redirects)
-    return " ".join(parts), heredocs
+        if overrides:
+            walk.overrides[id(node)] = overrides
 
 
 def _quoted(words: Sequence[str]) -> str:
@@ -305,8 +351,7 @@ def _with(texts: list[str], overrides: Overrides) -> str:
     return " ".join(texts)
 
 
-def _assignment(raw: str, walk: Walk) -> str:
-    """Judge an assignment; its rendering."""
+def _assignment(raw: str, walk: Walk) -> None:
     name, _, value = raw.partition("=")
     word = read_word(value, assignment_value=True)
     bare = name.rstrip("+")
@@ -314,7 +359,11 @@ def _assignment(raw: str, walk: Walk) -> str:
         walk.fail(f"uses {word.unresolved} in an assignment to {bare}")
     if not safe_env(bare):
         walk.fail(f"sets {bare}, which is not on the safe list of variables")
-    return f"{name}={word.rendered}"
+
+
+def _assignment_rendered(raw: str) -> str:
+    name, _, value = raw.partition("=")
+    return f"{name}={read_word(value, assignment_value=True).rendered}"
 
 
 def _redirect(node: grammar.Redirect, walk: Walk) -> None:
@@ -346,14 +395,31 @@ def _add(words: Sequence[Word], walk: Walk, *, known_tail: bool = True) -> Overr
     values = tuple([w.value for w in words])
     name = values[0].rpartition("/")[2]
     role = _ROLES.get(name, 0)
+    if role == _DATA:
+        walk.commands.append(SimpleCommand(values, known))
+        _known_data(name, values[0], walk)
+        return None
     if not role:
-        if not PYTHON_NAME.fullmatch(name):
+        if not (name.startswith(("python", "pypy")) and PYTHON_NAME.fullmatch(name)):
             walk.commands.append(SimpleCommand(values, known))
             walk.unknown_program(values[0])
-            programs.unknown_writes(name, words, walk)
+            if name in programs.UNKNOWN_WRITERS:
+                programs.unknown_writes(name, words, walk)
             return None  # an ordinary program: nothing more to look at
         role = _CODE
     return _listed(name, words, values, known, role, walk, known_tail)
+
+
+def _known_data(name: str, program: str, walk: Walk) -> None:
+    """A data program is the one named only by its name (./cat is the workspace's), and
+    only if a workspace folder on PATH does not hide it."""
+    if "/" in program:
+        if not program.startswith(programs.SYSTEM_BIN):
+            walk.unknown_program(program)
+    elif walk.shadows is not None and name not in builtins.NAMES:
+        shadow = shadowing(name, walk.shadows)
+        if shadow is not None:
+            walk.fail(f"{name} would run {shadow}, a file in the workspace, not the program")
 
 
 def _listed(
@@ -369,13 +435,7 @@ def _listed(
     # A wrapper's grammar always names the command it runs (perhaps none): allow rules
     # look only at that one.
     walk.commands.append(SimpleCommand(values, known, bool(role & _WRAPPER)))
-    program = values[0]
-    if "/" in program and not program.startswith(programs.SYSTEM_BIN):
-        walk.unknown_program(program)  # ./cat is the workspace's, whatever its name
-    elif walk.root is not None and "/" not in program and name not in builtins.NAMES:
-        shadow = shadowing(name, str(walk.root))
-        if shadow is not None:
-            walk.fail(f"{name} would run {shadow}, a file in the workspace, not the program")
+    _known_data(name, values[0], walk)  # ./cat is the workspace's, whatever its name
     if role & _BUILTIN:
         builtins.check(name, words[1:], walk)
     if role & _LAUNCHER:
@@ -408,13 +468,10 @@ def _listed(
     return overrides
 
 
-def shadowing(name: str, root: str) -> str | None:
+def shadowing(name: str, folders: tuple[tuple[str, bool], ...]) -> str | None:
     """The workspace file a known program's name would run instead of the program: a
     folder of PATH inside the workspace (an activated venv) may come first, and the
     model may write there. None when the name finds the program it finds elsewhere."""
-    folders = _path_folders(root, os.environ.get("PATH", ""))
-    if folders is None:
-        return None  # the common case: nothing on PATH is the workspace's
     found: str | None = None
     for folder, inside in folders:
         candidate = os.path.join(folder, name)
@@ -428,6 +485,12 @@ def shadowing(name: str, root: str) -> str | None:
             same = os.path.realpath(candidate) == os.path.realpath(found)
             return None if same else found  # a link to the very program is that program
     return found
+
+
+def path_folders(root: Path) -> tuple[tuple[str, bool], ...] | None:
+    """For a line's walk: PATH's folders, or None when none is the workspace's (the
+    common case, where no name needs looking up)."""
+    return _path_folders(str(root), os.environ.get("PATH", ""))
 
 
 @lru_cache(maxsize=64)

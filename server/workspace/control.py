@@ -13,6 +13,7 @@ read-only (sandbox.py), so a spelling the gate misread cannot become a write.
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 from pathlib import Path
 
 # Names that are control files (or folders of them) wherever they appear.
@@ -51,9 +52,20 @@ def managed_settings_path() -> Path:
     return Path(explicit).expanduser() if explicit else MANAGED_SETTINGS
 
 
+_OWN_ENV = ("AGENTLS_STATE_DIR", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "HOME",
+            "AGENTLS_MANAGED_SETTINGS")  # fmt: skip
+
+
 def own_paths() -> tuple[str, ...]:
     """agentls's own folders and files as real absolute paths: control files wherever
     they sit (a workspace that holds the home folder holds them too)."""
+    return _own_paths(tuple(os.environ.get(name, "") for name in _OWN_ENV))
+
+
+@lru_cache(maxsize=8)
+def _own_paths(environment: tuple[str, ...]) -> tuple[str, ...]:
+    """own_paths for the variables that place them (the gate asks for every path a
+    line writes: resolving three folders each time would cost more than the rest)."""
     found: list[str] = []
     for path in (config_dir(), state_dir(), managed_settings_path()):
         try:

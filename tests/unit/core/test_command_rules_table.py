@@ -211,6 +211,8 @@ def test_bypass_mode(command: str, expected: Verdict) -> None:
         ("rm *.pyc", []),  # a glob: no rule names exactly this
         ("touch '*.pyc'", ["run_command(touch '\\*.pyc')"]),
         ("echo 'a b'", ["run_command(echo 'a b')"]),
+        ("echo hi > .git/config", []),  # a control file: no rule would approve the line
+        ("cp x sub/.vscode/tasks.json", []),
     ],
 )
 def test_always_allow_proposes_the_narrowest_rules(command: str, suggested: list[str]) -> None:
