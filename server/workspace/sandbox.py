@@ -187,7 +187,7 @@ def _layout(
     if home not in ("", "/") and not root.is_relative_to(home):
         args += ["--tmpfs", home]  # a private HOME: no dotfiles, keys or agent sockets
     for path in _tool_paths(search_path, home, str(root)):
-        args += ["--ro-bind", path, path]
+        args += ["--ro-bind-try", path, path]
     # (where the sandbox shows it, what it is on the host)
     shown: list[tuple[str, str]] = []
     if root != Path("/"):
@@ -231,9 +231,9 @@ def _control_binds(
     settled = control_paths.settle(bases, read_only, fixed)
     args: list[str] = []
     for path in settled.fixed:
-        args += ["--bind", path, path]
+        args += ["--bind-try", path, path]
     for path in settled.read_only:
-        args += ["--ro-bind", path, path]
+        args += ["--ro-bind-try", path, path]
     return args
 
 
@@ -252,13 +252,14 @@ def _server_layout(
     # The server's program, with its tool folder, and the files its arguments name
     # (a script it runs; one in node_modules brings its packages).
     programs = [program[0]] if program and os.path.isabs(program[0]) else []
-    for path in _tool_paths(search_path, home, str(workspace), programs):
-        args += ["--ro-bind", path, path]
+    folders = os.pathsep.join([*(os.path.dirname(p) for p in programs), search_path])
+    for path in _tool_paths(folders, home, str(workspace), programs):
+        args += ["--ro-bind-try", path, path]
     for word in program[1:]:
         if os.path.isabs(word) and os.path.exists(word):
             real = os.path.realpath(word)
             shown = _outer_node_modules(real) or real
-            args += ["--ro-bind", shown, shown]
+            args += ["--ro-bind-try", shown, shown]
     for inside, _real in _writable(settings):
         args += ["--ro-bind", inside, inside]
     args += ["--ro-bind", str(workspace), str(workspace)]
