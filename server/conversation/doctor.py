@@ -174,7 +174,10 @@ def _sandbox(settings: Settings | None, warnings: list[str]) -> dict[str, Any]:
         }
     on = sandbox.enabled and problem is None
     if not on:
-        warnings.append(f"commands run without a sandbox: {describe_sandbox(sandbox)}")
+        warnings.append(
+            "commands and language servers run without a sandbox (with the minimal"
+            f" environment only): {describe_sandbox(sandbox)}"
+        )
     return {"on": on, "detail": describe_sandbox(sandbox), "bwrap": problem is None}
 
 

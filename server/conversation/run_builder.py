@@ -184,7 +184,7 @@ def build_session(
     if languages is not None:
         intelligence = languages.attach(
             workspace, settings.language_servers, settings.problems,
-            source=settings.wire.language_intelligence,
+            source=settings.wire.language_intelligence, sandbox=settings.sandbox,
         )  # fmt: skip
         context.intelligence = intelligence
         parts.problems_hook = ProblemsAfterEdits(

@@ -109,6 +109,7 @@ class Settings:
     def __post_init__(self) -> None:
         w = self.wire
         secrets = (*DEFAULT_SECRET_PATTERNS, *w.secret_files)
+        rules = RuleSet.from_settings(w.permissions)
         parts: dict[str, Any] = {
             "model": ModelSettings(
                 id=w.model,
@@ -127,7 +128,7 @@ class Settings:
             ),
             "permissions": PermissionSettings(
                 mode=w.mode,
-                rules=RuleSet.from_settings(w.permissions),
+                rules=rules,
                 always_allow_scope=w.always_allow_scope,
                 secret_patterns=secrets,
             ),
@@ -144,6 +145,7 @@ class Settings:
                 writable=tuple(w.sandbox_writable),
                 env=tuple(w.sandbox_env.items()),
                 secret_patterns=secrets,
+                protected_patterns=tuple(rules.protected),
             ),
             "checkpoints": CheckpointSettings(
                 enabled=w.checkpoints,

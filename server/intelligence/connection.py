@@ -27,6 +27,7 @@ from agentls.contracts.waiting import within
 from agentls.intelligence import tsserver
 from agentls.intelligence.config import LanguageServerConfig
 from agentls.intelligence.unavailable import ServerUnavailable
+from agentls.workspace.sandbox import SandboxSettings, server_launch
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -61,12 +62,21 @@ class _Client(LanguageClient):
 
 class Connection:
     def __init__(
-        self, name: str, config: LanguageServerConfig, executable: str, root: Path
+        self,
+        name: str,
+        config: LanguageServerConfig,
+        executable: str,
+        root: Path,
+        *,
+        workspace: Path | None = None,
+        sandbox: SandboxSettings | None = None,
     ) -> None:
         self.name = name
         self.config = config
         self.executable = executable
-        self.root = root
+        self.root = root  # the project root it serves
+        self.workspace = workspace or root  # what its sandbox shows, read-only
+        self.sandbox = sandbox or SandboxSettings()
         self.client: _Client | None = None
         self.capabilities: types.ServerCapabilities | None = None
         self.docs: dict[str, _Doc] = {}
@@ -123,7 +133,19 @@ class Connection:
         self._register(client)
         self.client = client
         try:
-            await client.start_io(self.executable, *self.config.args, cwd=str(self.root))
+            # A server is a command: the minimal environment, and the sandbox (workspace
+            # read-only, no network, its own cache) for the workspace code it runs.
+            launch = await asyncio.to_thread(
+                server_launch,
+                self.workspace,
+                self.sandbox,
+                self.name,
+                [self.executable, *self.config.args],
+                cwd=self.root,
+            )
+            await client.start_io(
+                launch.argv[0], *launch.argv[1:], cwd=str(self.root), env=launch.env
+            )
         except OSError as exc:
             raise ServerUnavailable(f"{self.name} could not start: {exc}") from exc
         server = client._server
@@ -131,7 +153,10 @@ class Connection:
             self._stderr = asyncio.create_task(_drain(server.stderr, self.name))
         params = types.InitializeParams(
             capabilities=_CAPABILITIES,
-            process_id=os.getpid(),  # servers that watch it end with agentls, even after kill -9
+            # Servers that watch it end with agentls, even after kill -9. In the sandbox's
+            # own PID namespace that pid is not there (the server would end at once); the
+            # sandbox ends it with agentls instead.
+            process_id=None if launch.sandboxed else os.getpid(),
             root_uri=self.root.as_uri(),
             workspace_folders=[types.WorkspaceFolder(self.root.as_uri(), self.root.name)],
             initialization_options=self.config.initialization_options,

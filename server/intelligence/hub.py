@@ -14,6 +14,7 @@ from agentls.intelligence.editor import METHODS, EditorIntelligence, EditorLangu
 from agentls.intelligence.pool import Key
 from agentls.intelligence.service import Source, WorkspaceIntelligence
 from agentls.workspace.interface import Workspace
+from agentls.workspace.sandbox import SandboxSettings
 
 if TYPE_CHECKING:  # pygls loads only when a session first needs a server
     from agentls.intelligence.connection import Connection
@@ -33,6 +34,7 @@ class LanguageHub:
         # The editor's own intelligence, where the face has one (the language server).
         self.editor: EditorLanguage | None = None
         self.on_change: StatusListener | None = None
+        self.sandboxes: dict[Path, SandboxSettings] = {}  # how each workspace's servers start
 
     def attach(
         self,
@@ -41,10 +43,13 @@ class LanguageHub:
         problems: ProblemsSettings,
         *,
         source: Source = "auto",
+        sandbox: SandboxSettings | None = None,
     ) -> WorkspaceIntelligence:
         """One session's view; nothing starts until a tool or an edit needs a server."""
         root = workspace.root
         self._users[root] = self._users.get(root, 0) + 1
+        if sandbox is not None:
+            self.sandboxes[root] = sandbox.for_servers()
         if self.editor is not None:
             return EditorIntelligence(
                 self, workspace, servers, problems, editor=self.editor, source=source
@@ -83,10 +88,11 @@ class LanguageHub:
 
         key = (root, name, project)
         found = self.connections.get(key)
-        if found is None or found.config != config:
+        sandbox = self.sandboxes.get(root, SandboxSettings())
+        if found is None or found.config != config or found.sandbox != sandbox:
             if found is not None:  # the settings changed: the old one goes
                 self._close_later([found])
-            found = Connection(name, config, executable, project)
+            found = Connection(name, config, executable, project, workspace=root, sandbox=sandbox)
             found.listener = self.changed
             self.connections[key] = found
         return found
@@ -98,6 +104,7 @@ class LanguageHub:
             self._users[root] = left
             return
         self._users.pop(root, None)
+        self.sandboxes.pop(root, None)
         doomed = [c for k, c in list(self.connections.items()) if k[0] == root]
         for key in [k for k in self.connections if k[0] == root]:
             del self.connections[key]

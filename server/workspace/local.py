@@ -298,8 +298,13 @@ class LocalWorkspace:
     def _command_setup(
         self, control_writable: bool = False
     ) -> tuple[dict[str, str], list[str] | None]:
+        """The command's environment and sandbox (``control_writable``: a person approved
+        a run that writes control files). Walks the workspace: on a worker thread."""
         env = sandbox.command_environment(self.sandbox, os.environ)
-        return env, sandbox.sandbox_prefix(self._root, self.sandbox, env.get("PATH", ""))
+        prefix = sandbox.sandbox_prefix(
+            self._root, self.sandbox, env.get("PATH", ""), control_writable=control_writable
+        )
+        return env, prefix
 
 
 def check_changes(

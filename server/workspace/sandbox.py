@@ -1,20 +1,30 @@
-"""Running commands under bubblewrap, and the environment every command gets.
+"""Running commands and language servers under bubblewrap, and the environment they get.
 
 With `bwrap` on PATH (Debian package `bubblewrap`) and working on this kernel,
 every run_command runs in its own mount, PID, IPC and (unless trusted settings
 allow the network) network namespace. The sandbox does not show the host's
 file system: it binds read-only only what programs need (/usr, /bin, /sbin,
-/lib*, /etc and the folders on PATH), the workspace read-write, and gives
-/tmp, /run, /var/run and HOME private, empty mounts, /dev a minimal device set
-and /proc its own. So no Unix socket of the host (a Docker, D-Bus, SSH or GPG
-agent) can be reached, and without network no abstract socket or loopback
-port either. Where no sandbox can be had, commands run as they are and the
-person is told at start.
+/lib*, /etc and the tool folders on PATH, never their parents), the workspace
+read-write, and gives /tmp, /run, /var/run and HOME private, empty mounts,
+/dev a minimal device set and /proc its own. So no Unix socket of the host (a
+Docker, D-Bus, SSH or GPG agent) can be reached, and without network no
+abstract socket or loopback port either. Where no sandbox can be had, commands
+run as they are and the person is told at start.
 
-Every command, sandboxed or not, gets a minimal environment: the variables in
-``PASSED_ENV`` (and ``LC_*``) from the agentls process, then the person's
-``sandboxEnv``. Nothing else of the agentls process's environment reaches a
-command, so its API keys and tokens never do.
+Inside the writable workspace, every control file and folder that exists
+(control.py, control_paths.py) is bound read-only again, and agentls's own
+folders wherever the sandbox shows them, so no spelling of a command can
+write them; a run a person approved to write them gets ``control_writable``.
+
+Language servers are started the same way (``server_launch``): the workspace
+read-only, no network, write access only to a cache folder of their own, so
+the workspace code they run (a ``.venv`` interpreter, tsserver plugins, build
+scripts) runs there too.
+
+Every command and language server, sandboxed or not, gets a minimal
+environment: the variables in ``PASSED_ENV`` (and ``LC_*``) from the agentls
+process, then the person's ``sandboxEnv``. Nothing else of the agentls
+process's environment reaches them, so its API keys and tokens never do.
 """
 
 from __future__ import annotations
@@ -22,11 +32,13 @@ from __future__ import annotations
 import logging
 import os
 import subprocess
-from collections.abc import Mapping
+import time
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from agentls.workspace import control, control_paths
 from agentls.workspace.paths import DEFAULT_SECRET_PATTERNS
 
 log = logging.getLogger(__name__)
@@ -48,6 +60,12 @@ class SandboxSettings:
     # Files no command output or search may show: the workspace's secret-file globs
     # travel with the rest of its protection settings.
     secret_patterns: tuple[str, ...] = DEFAULT_SECRET_PATTERNS
+    # permissions.protectedPaths: bound read-only inside the sandbox like control files.
+    protected_patterns: tuple[str, ...] = ()
+
+    def for_servers(self) -> SandboxSettings:
+        """Only what a language server's sandbox depends on (equal when that is)."""
+        return SandboxSettings(enabled=self.enabled, writable=self.writable, env=self.env)
 
 
 def command_environment(settings: SandboxSettings, source: Mapping[str, str]) -> dict[str, str]:
@@ -77,12 +95,18 @@ def bwrap_problem() -> str | None:
 
 
 def sandbox_prefix(
-    root: Path, settings: SandboxSettings, path: str | None = None
+    root: Path,
+    settings: SandboxSettings,
+    path: str | None = None,
+    *,
+    control_writable: bool = False,
 ) -> list[str] | None:
     """The argv that runs a command inside the sandbox, or None for no sandbox.
 
     ``path`` is the PATH commands get (default: this process's); its folders are
-    made readable so the tools on it work.
+    made readable so the tools on it work. ``control_writable`` (a person approved
+    a run that writes control files) leaves their read-only binds out. Walks the
+    workspace: call it off the event loop.
     """
     if not settings.enabled or bwrap_problem() is not None:
         return None
@@ -90,10 +114,55 @@ def sandbox_prefix(
 
     bwrap = shutil.which("bwrap") or "bwrap"
     search_path = os.environ.get("PATH", "") if path is None else path
-    return [bwrap, *_layout(root, settings, search_path), "--"]
+    layout = _layout(root, settings, search_path, control_writable=control_writable)
+    return [bwrap, *layout, "--"]
 
 
-def _layout(root: Path, settings: SandboxSettings, search_path: str) -> list[str]:
+@dataclass(frozen=True)
+class ServerLaunch:
+    """How to start one language server: its argv, environment, and whether sandboxed."""
+
+    argv: list[str]
+    env: dict[str, str]
+    sandboxed: bool
+
+
+def server_launch(
+    workspace: Path,
+    settings: SandboxSettings,
+    name: str,
+    program: Sequence[str],
+    *,
+    cwd: Path | None = None,
+) -> ServerLaunch:
+    """A language server as a command: the minimal environment, and (when bubblewrap
+    works and the sandbox is on) the workspace read-only, HOME private, no network,
+    write access only to its own cache folder. Makes that folder: call it off the
+    event loop."""
+    cache_dir = server_cache(name)
+    env = {**command_environment(settings, os.environ), "XDG_CACHE_HOME": str(cache_dir)}
+    if not settings.enabled or bwrap_problem() is not None:
+        return ServerLaunch(list(program), env, sandboxed=False)
+    import shutil
+
+    bwrap = shutil.which("bwrap") or "bwrap"
+    layout = _server_layout(
+        workspace, settings, program, cache_dir, cwd or workspace, env.get("PATH", "")
+    )
+    return ServerLaunch([bwrap, *layout, "--", *program], env, sandboxed=True)
+
+
+def server_cache(name: str) -> Path:
+    """A language server's own cache folder (made if missing), its only writable one."""
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache"
+    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in name).lstrip(".") or "_"
+    folder = base / "agentls" / "language-servers" / safe
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return folder
+
+
+def _base_layout() -> list[str]:
     args: list[str] = []
     for folder in _SYSTEM_DIRS:
         if os.path.islink(folder):
@@ -104,51 +173,258 @@ def _layout(root: Path, settings: SandboxSettings, search_path: str) -> list[str
     for folder in _PRIVATE_DIRS:
         args += ["--tmpfs", folder]
     args += ["--symlink", "../run", "/var/run"]
+    return args
+
+
+_NAMESPACES = ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent"]
+
+
+def _layout(
+    root: Path, settings: SandboxSettings, search_path: str, *, control_writable: bool = False
+) -> list[str]:
+    args = _base_layout()
     home = os.path.expanduser("~")
     if home not in ("", "/") and not root.is_relative_to(home):
         args += ["--tmpfs", home]  # a private HOME: no dotfiles, keys or agent sockets
-    for folder in _tool_dirs(search_path, home, str(root)):
-        args += ["--ro-bind", folder, folder]
+    for path in _tool_paths(search_path, home, str(root)):
+        args += ["--ro-bind-try", path, path]
+    # (where the sandbox shows it, what it is on the host)
+    shown: list[tuple[str, str]] = []
     if root != Path("/"):
-        args += ["--bind", str(root), str(root)]
-    for extra in settings.writable:
-        writable = Path(extra).expanduser()
-        if writable.is_dir():
-            args += ["--bind", str(writable), str(writable)]
-    args += ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent"]
+        shown.append((str(root), str(root)))
+    shown += _writable(settings)
+    for inside, _real in sorted(shown, key=lambda pair: _parts(pair[0])):
+        args += ["--bind", inside, inside]
+    if not control_writable and root != Path("/"):
+        args += _control_binds(root, settings.protected_patterns, shown)
+    args += _NAMESPACES
     args += ["--chdir", str(root)]
     if not settings.network:
         args.append("--unshare-net")
     return args
 
 
-def _tool_dirs(search_path: str, home: str, root: str) -> list[str]:
-    """Folders on PATH outside the system ones, read-only, so their tools work.
+def _writable(settings: SandboxSettings) -> list[tuple[str, str]]:
+    found: list[tuple[str, str]] = []
+    for extra in settings.writable:
+        writable = Path(extra).expanduser()
+        if writable.is_dir():
+            found.append((str(writable), os.path.realpath(writable)))
+    return found
 
-    A ``bin`` or ``shims`` folder brings its parent (a pyenv, cargo or nvm
-    install needs its siblings), unless that parent is ``/``, HOME or holds
-    HOME or the workspace; such a folder itself is never shown.
+
+def _control_binds(
+    root: Path, protected: tuple[str, ...], shown: list[tuple[str, str]]
+) -> list[str]:
+    """Control files read-only over the writable binds, and the folders that hold
+    them fixed in place (a mount point cannot be renamed or removed)."""
+    found = control_paths.find(root, protected)
+    read_only = set(found.read_only)
+    fixed = set(found.fixed)
+    bases = [inside for inside, _real in shown]
+    for inside, real in shown:
+        for own in control.own_paths():
+            if _within(own, real) and os.path.exists(own):
+                read_only.add(inside + own[len(real) :])  # where the sandbox shows it
+            elif _within(real, own):
+                read_only.add(inside)  # the whole folder is one of agentls's own
+    settled = control_paths.settle(bases, read_only, fixed)
+    args: list[str] = []
+    for path in settled.fixed:
+        args += ["--bind-try", path, path]
+    for path in settled.read_only:
+        args += ["--ro-bind-try", path, path]
+    return args
+
+
+def _server_layout(
+    workspace: Path,
+    settings: SandboxSettings,
+    program: Sequence[str],
+    cache_dir: Path,
+    cwd: Path,
+    search_path: str,
+) -> list[str]:
+    args = _base_layout()
+    home = os.path.expanduser("~")
+    if home not in ("", "/") and not Path(home).is_relative_to(workspace):
+        args += ["--tmpfs", home]
+    # The server's program, with its tool folder, and the files its arguments name
+    # (a script it runs; one in node_modules brings its packages).
+    programs = [program[0]] if program and os.path.isabs(program[0]) else []
+    folders = os.pathsep.join([*(os.path.dirname(p) for p in programs), search_path])
+    for path in _tool_paths(folders, home, str(workspace), programs):
+        args += ["--ro-bind-try", path, path]
+    for word in program[1:]:
+        if os.path.isabs(word) and os.path.exists(word):
+            real = os.path.realpath(word)
+            shown = _outer_node_modules(real) or real
+            args += ["--ro-bind-try", shown, shown]
+    for inside, _real in _writable(settings):
+        args += ["--ro-bind", inside, inside]
+    args += ["--ro-bind", str(workspace), str(workspace)]
+    args += ["--bind", str(cache_dir), str(cache_dir)]
+    args += [*_NAMESPACES, "--unshare-net", "--chdir", str(cwd)]
+    return args
+
+
+# Beside a bin folder, what its programs load: a venv's or an install prefix's libraries.
+_PREFIX_SIBLINGS = ("lib", "lib32", "lib64", "libexec", "pyvenv.cfg")
+# Beside a version manager's shims (pyenv, rbenv, nodenv, asdf): the manager and its installs.
+_SHIM_SIBLINGS = (*_PREFIX_SIBLINGS, "bin", "versions", "version", "installs", "plugins")
+
+
+def _tool_paths(search_path: str, home: str, root: str, programs: Sequence[str] = ()) -> list[str]:
+    """What to bind read-only so the tools on PATH (and ``programs``) run.
+
+    Each folder on PATH itself, never its parent. Beside a ``bin``/``sbin`` folder
+    the libraries of its prefix (``lib``, ``lib64``, ``libexec``, ``pyvenv.cfg``),
+    beside ``shims`` also the version manager's own folders (``versions``,
+    ``plugins``…), never ``share``, ``etc`` or the prefix itself; none beside a
+    folder whose parent is ``/``, HOME or holds HOME or the workspace. Then the same
+    for the folders of the real programs its links and ``#!`` lines lead to (a
+    program inside ``node_modules`` brings that whole ``node_modules``, its
+    packages). System folders and the workspace are shown anyway.
     """
 
     def too_wide(folder: str) -> bool:
-        return folder in ("/", home) or any(
-            inner == folder or inner.startswith(folder.rstrip("/") + "/") for inner in (home, root)
-        )
+        return folder in ("/", home) or _within(home, folder) or _within(root, folder)
+
+    def shown_anyway(path: str) -> bool:
+        return _is_system(path) or (root != "/" and _within(path, root))
 
     found: list[str] = []
-    for entry in search_path.split(os.pathsep):
-        if not entry or not os.path.isabs(entry) or not os.path.isdir(entry):
+    seen: set[str] = set()
+    pending = [e for e in search_path.split(os.pathsep) if e and os.path.isabs(e)]
+
+    def program(real: str) -> None:
+        if shown_anyway(real):
+            return
+        modules = _outer_node_modules(real)
+        folder = os.path.dirname(real)
+        if modules is not None:
+            found.append(modules)
+        elif too_wide(folder):
+            found.append(real)  # the program alone
+        else:
+            pending.append(folder)
+
+    for given in programs:
+        program(os.path.realpath(given))
+    while pending:
+        folder = os.path.realpath(pending.pop(0))
+        if folder in seen:
             continue
-        real = os.path.realpath(entry)
-        if any(real == d or real.startswith(d + "/") for d in _SYSTEM_DIRS) or too_wide(real):
+        seen.add(folder)
+        if shown_anyway(folder) or too_wide(folder) or not os.path.isdir(folder):
             continue
-        parent = os.path.dirname(real)
-        wide = os.path.basename(real) in ("bin", "sbin", "shims") and not too_wide(parent)
-        folder = parent if wide else real
-        if any(folder == f or folder.startswith(f + "/") for f in found):
+        found.append(folder)
+        parent, name = os.path.split(folder)
+        if name in ("bin", "sbin", "shims") and not too_wide(parent):
+            siblings = _SHIM_SIBLINGS if name == "shims" else _PREFIX_SIBLINGS
+            if name == "shims":  # pyenv's hooks: ~/.pyenv/pyenv.d
+                siblings = (*siblings, os.path.basename(parent).lstrip(".") + ".d")
+            found += [p for s in siblings if os.path.exists(p := os.path.join(parent, s))]
+        for real in _PROGRAMS.get(folder):
+            program(real)
+    return _outermost(os.path.realpath(p) for p in found)
+
+
+class _ProgramCache:
+    """The real programs each tool folder's links and ``#!`` lines lead to (outside
+    it), kept by the folder's inode and mtime: a repeated command costs one stat per
+    tool folder. (A link elsewhere that changes unseen only leaves a tool unusable.)"""
+
+    def __init__(self) -> None:
+        self._known: dict[str, tuple[int, int, tuple[str, ...]]] = {}
+
+    def get(self, folder: str) -> tuple[str, ...]:
+        try:
+            st = os.stat(folder)
+        except OSError:
+            return ()
+        known = self._known.get(folder)
+        if known is not None and known[:2] == (st.st_ino, st.st_mtime_ns):
+            return known[2]
+        reading = time.time_ns()
+        found = _read_programs(folder)
+        if st.st_mtime_ns < reading - 2_000_000_000:  # else changed too recently to trust
+            self._known[folder] = (st.st_ino, st.st_mtime_ns, found)
+        return found
+
+
+_PROGRAMS = _ProgramCache()
+
+
+def _read_programs(folder: str) -> tuple[str, ...]:
+    found: set[str] = set()
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return ()
+    for entry in entries:
+        try:
+            if entry.is_symlink():
+                real = os.path.realpath(entry.path)
+                if os.path.isfile(real):
+                    found.add(real)
+            elif entry.is_file(follow_symlinks=False):
+                interpreter = _interpreter(entry.path)
+                if interpreter is not None:
+                    found.add(interpreter)
+        except OSError:
             continue
-        found = [f for f in found if not f.startswith(folder + "/")] + [folder]
-    return found
+    found.discard("")
+    return tuple(sorted(p for p in found if os.path.dirname(p) != folder))
+
+
+def _interpreter(path: str) -> str | None:
+    """The real interpreter an executable script's ``#!`` line names by absolute path."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
+    except OSError:
+        return None
+    try:
+        if not os.fstat(fd).st_mode & 0o111:
+            return None
+        head = os.read(fd, 256)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if not head.startswith(b"#!"):
+        return None
+    words = head[2:].split(b"\n", 1)[0].split()
+    if not words or not words[0].startswith(b"/"):
+        return None
+    real = os.path.realpath(os.fsdecode(words[0]))
+    return real if os.path.isfile(real) else None
+
+
+def _outer_node_modules(path: str) -> str | None:
+    parts = path.split("/")
+    if "node_modules" not in parts:
+        return None
+    return "/".join(parts[: parts.index("node_modules") + 1])
+
+
+def _is_system(path: str) -> bool:
+    return any(_within(path, d) for d in _SYSTEM_DIRS)
+
+
+def _within(path: str, folder: str) -> bool:
+    """``path`` is ``folder`` or inside it."""
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def _parts(path: str) -> list[str]:
+    return path.split("/")
+
+
+def _outermost(paths: Iterable[str]) -> list[str]:
+    """The paths, none inside another, in the order first given."""
+    unique = list(dict.fromkeys(paths))
+    return [p for p in unique if not any(q != p and _within(p, q) for q in unique)]
 
 
 def describe(settings: SandboxSettings) -> str:
