@@ -39,6 +39,7 @@ from functools import cache
 from pathlib import Path
 
 from agentls.workspace import control, control_paths
+from agentls.workspace.control import helper_path
 from agentls.workspace.paths import DEFAULT_SECRET_PATTERNS
 
 log = logging.getLogger(__name__)
@@ -72,15 +73,23 @@ def command_environment(settings: SandboxSettings, source: Mapping[str, str]) ->
     """The environment of a command: the pass-list from ``source``, then sandboxEnv."""
     env = {k: v for k, v in source.items() if k in PASSED_ENV or k.startswith("LC_")}
     env.update(settings.env)
+    if "PATH" in env:  # "" or "." on PATH: every name could be a file the model wrote
+        env["PATH"] = os.pathsep.join(p for p in env["PATH"].split(os.pathsep) if os.path.isabs(p))
     return env
+
+
+def _bwrap(root: Path | None) -> str | None:
+    """bubblewrap itself, never one the workspace put on PATH (it would be the sandbox)."""
+    import shutil  # here, not at start-up
+
+    found: str | None = shutil.which("bwrap", path=helper_path(root or "/nonexistent"))
+    return found
 
 
 @cache
 def bwrap_problem() -> str | None:
     """None when bubblewrap works here, else a sentence saying why it does not."""
-    import shutil  # here, not at start-up
-
-    bwrap = shutil.which("bwrap")
+    bwrap = _bwrap(None)
     if bwrap is None:
         return "bubblewrap (bwrap) is not installed"
     probe = [bwrap, *_layout(Path("/"), SandboxSettings(), "/"), "true"]
@@ -110,9 +119,9 @@ def sandbox_prefix(
     """
     if not settings.enabled or bwrap_problem() is not None:
         return None
-    import shutil
-
-    bwrap = shutil.which("bwrap") or "bwrap"
+    bwrap = _bwrap(root)
+    if bwrap is None:
+        return None  # only a bwrap inside the workspace: the caller says it ran without
     search_path = os.environ.get("PATH", "") if path is None else path
     layout = _layout(root, settings, search_path, control_writable=control_writable)
     return [bwrap, *layout, "--"]
@@ -141,11 +150,9 @@ def server_launch(
     event loop."""
     cache_dir = server_cache(name)
     env = {**command_environment(settings, os.environ), "XDG_CACHE_HOME": str(cache_dir)}
-    if not settings.enabled or bwrap_problem() is not None:
+    bwrap = _bwrap(workspace)
+    if not settings.enabled or bwrap_problem() is not None or bwrap is None:
         return ServerLaunch(list(program), env, sandboxed=False)
-    import shutil
-
-    bwrap = shutil.which("bwrap") or "bwrap"
     layout = _server_layout(
         workspace, settings, program, cache_dir, cwd or workspace, env.get("PATH", "")
     )

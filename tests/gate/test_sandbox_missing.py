@@ -75,7 +75,7 @@ def test_keys_stay_out_of_the_environment(
 
 def test_the_editor_is_told_at_start(monkeypatch: pytest.MonkeyPatch) -> None:
     sandbox.bwrap_problem.cache_clear()
-    monkeypatch.setattr("shutil.which", lambda name: None)  # sandbox imports it when needed
+    monkeypatch.setattr("shutil.which", lambda name, path=None: None)  # sandbox imports it
     try:
         notes = settings_notes(Settings())
         assert any("bwrap" in note for note in notes)

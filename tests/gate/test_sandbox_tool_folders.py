@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from agentls.workspace import sandbox
+from agentls.workspace.interface import CommandGrant
 from agentls.workspace.local import LocalWorkspace
 
 pytestmark = pytest.mark.skipif(
@@ -26,7 +27,7 @@ SYSTEM_PATH = "/usr/bin:/bin"
 
 
 async def run(root: Path, command: str) -> str:
-    result = await LocalWorkspace(root).run_command(command, 60, 20_000)
+    result = await LocalWorkspace(root).run_command(CommandGrant(command, command), 60, 20_000)
     return f"{result.output}[exit {result.exit_code}]"
 
 
