@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from agentls.permissions.script import Redirect, Script, Simple, Word
+from agentls.permissions.script import Redirect, Script, Simple, SourceWord
 
 PLAIN = re.compile(r"[^\s|&;()<>'\"\\$`]+")
 QUOTED_RUN = re.compile(r'[^"\\$`]+')
@@ -76,9 +76,9 @@ def read_run(command: Simple, run: str) -> None:
     quoted = "'" in run or '"' in run or "\\" in run
     for text in ONE_WORD.findall(run) if quoted else run.split():
         if command.words or not ASSIGNMENT.match(text):
-            command.words.append(Word(text))
+            command.words.append(SourceWord(text))
         else:
-            command.assignments.append(Word(text))
+            command.assignments.append(SourceWord(text))
 
 
 def read_items(command: Simple, run: str) -> None:
@@ -88,11 +88,11 @@ def read_items(command: Simple, run: str) -> None:
         if duplication is not None:
             command.redirects.append(Redirect(duplication, None, fd=dup_fd, dup=source))
         elif op is not None:
-            command.redirects.append(Redirect(op, Word(target), fd=fd))
+            command.redirects.append(Redirect(op, SourceWord(target), fd=fd))
         elif command.words or not ASSIGNMENT.match(text):
-            command.words.append(Word(text))
+            command.words.append(SourceWord(text))
         else:
-            command.assignments.append(Word(text))
+            command.assignments.append(SourceWord(text))
 
 
 def read_substituting(command: Simple, run: str) -> bool:

@@ -45,20 +45,22 @@ from agentls.permissions.script import (
     Redirect,
     Script,
     Simple,
+    SourceWord,
     Step,
     Unsupported,
-    Word,
 )
 from agentls.permissions.words import read_word
 
-__all__ = ["Literal", "Redirect", "Script", "Simple", "Unsupported", "Word", "parse"]
+__all__ = ["Literal", "Redirect", "Script", "Simple", "SourceWord", "Unsupported", "parse"]
 
 
 _TAKEN, _PIPED, _NOT_TAKEN = "taken", "piped", "not taken"  # what fast_step did
 
 
-def parse(source: str) -> Script:
-    parser = _Parser(source)
+def parse(source: str, *, fast: bool = True) -> Script:
+    """``fast=False`` reads every command by the general path only: the fast paths
+    must give the same Script (tests/gate/test_parser_paths_agree.py)."""
+    parser = _Parser(source, fast)
     script = Script()
     parser.layout = script.layout
     parser.sequence(script, closers=())
@@ -68,8 +70,9 @@ def parse(source: str) -> Script:
 
 
 class _Parser:
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, fast: bool = True) -> None:
         self.s = source
+        self.fast = fast
         self.i = 0
         self.heredocs: list[tuple[Redirect, str, bool]] = []  # waiting for the next newline
         self.layout: list[Step] = []  # of the script being read (its operators, its commands)
@@ -89,7 +92,9 @@ class _Parser:
                 closer = self.peek_closer(closers)
                 if closer:
                     return closer
-            step = LITERAL_STEP.match(s, self.i) or FAST_STEP.match(s, self.i)
+            step = (
+                (LITERAL_STEP.match(s, self.i) or FAST_STEP.match(s, self.i)) if self.fast else None
+            )
             taken = self.fast_step(script, step, closers) if step is not None else _NOT_TAKEN
             if taken is _TAKEN:
                 continue
@@ -227,7 +232,7 @@ class _Parser:
         return True
 
     def command(self, script: Script) -> None:
-        if self.literal_command(script):
+        if self.fast and self.literal_command(script):
             return
         if self.i < len(self.s) and self.s[self.i] in " \t\\":
             self.blanks()
@@ -321,7 +326,7 @@ class _Parser:
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name.raw):
             raise Unsupported("for with an unusual variable")
         self.skip_separators()
-        words: list[Word] | None = None
+        words: list[SourceWord] | None = None
         if self.peek_word_text() == "in":
             self.i += 2
             words = []
@@ -358,7 +363,7 @@ class _Parser:
         command = Simple([], [], [])
         s = self.s
         while True:
-            fast = FAST_WORDS.match(s, self.i)
+            fast = FAST_WORDS.match(s, self.i) if self.fast else None
             if fast is not None:
                 # Words without substitutions or redirections (the common case), read
                 # in one step; split by blanks unless quotes or escapes may hold some.
@@ -466,7 +471,7 @@ class _Parser:
 
     # -- words --------------------------------------------------------------
 
-    def word(self) -> Word:
+    def word(self) -> SourceWord:
         start = self.i
         scripts: list[Script] = []
         s = self.s
@@ -489,7 +494,7 @@ class _Parser:
             self.quoting(c, scripts)
         if self.i == start:
             raise Unsupported(f"unexpected {s[self.i : self.i + 10]!r}")
-        return Word(s[start : self.i], scripts)
+        return SourceWord(s[start : self.i], scripts)
 
     def double_quoted(self, scripts: list[Script]) -> None:
         s = self.s
@@ -601,7 +606,7 @@ class _Parser:
             raise Unsupported("an unterminated backquote")
         text = re.sub(r"\\([`\\$])", r"\1", s[self.i + 1 : end])
         self.i = end + 1
-        return parse(text)
+        return parse(text, fast=self.fast)
 
 
 def heredoc_delimiter(raw: str) -> tuple[str, bool]:

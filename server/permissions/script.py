@@ -11,7 +11,10 @@ class Unsupported(Exception):
 
 
 @dataclass(slots=True)
-class Word:
+class SourceWord:
+    """A word as written: its source text, and the command lines of its substitutions
+    (words.py reads what it means: a `words.Word`)."""
+
     raw: str  # the source text, quotes and all
     scripts: Sequence[Script] = ()  # inside $(…), `…`, <(…)
 
@@ -19,7 +22,7 @@ class Word:
 @dataclass(slots=True)
 class Redirect:
     op: str  # > >> >| < <> << <<- <<< >& <& &> &>>
-    target: Word | None  # None for a duplication such as 2>&1 written without a word
+    target: SourceWord | None  # None for a duplication such as 2>&1 written without a word
     # A here-document's text as bash gives it to the command (each line with its
     # newline; for <<- without leading tabs; for an unquoted delimiter, lines a
     # backslash continues are joined, as bash joins them before looking for it).
@@ -31,12 +34,12 @@ class Redirect:
 
 @dataclass(slots=True)
 class Simple:
-    assignments: list[Word]
-    words: list[Word]
+    assignments: list[SourceWord]
+    words: list[SourceWord]
     redirects: list[Redirect]
 
 
-# A command of plain words only, each read as it stands: just their text (no Word
+# A command of plain words only, each read as it stands: just their text (no SourceWord
 # objects, assignments or redirections; the common case, kept cheap).
 Literal = tuple[str, ...]
 
@@ -46,7 +49,7 @@ class ForHead:
     """``for NAME in WORDS``: the words are None when the list is left out."""
 
     name: str
-    words: list[Word] | None
+    words: list[SourceWord] | None
 
 
 # One step of a line's layout: the index of a command in Script.commands, one of
@@ -67,7 +70,7 @@ class Script:
     its layout (the structure between the commands), from which it is rendered."""
 
     commands: list[Simple | Literal] = field(default_factory=list)
-    loose_words: list[Word] = field(default_factory=list)  # for-loop lists
+    loose_words: list[SourceWord] = field(default_factory=list)  # for-loop lists
     redirects: list[Redirect] = field(default_factory=list)  # on compound commands
     functions: list[str] = field(default_factory=list)  # names of functions defined
     loop_names: list[str] = field(default_factory=list)  # variables for-loops set

@@ -288,7 +288,7 @@ def _rendered(node: grammar.Simple | grammar.Literal, overrides: Overrides) -> R
     return " ".join(parts), heredocs
 
 
-def _read(node: grammar.Word, walk: Walk, *, assignment_value: bool = False) -> Word:
+def _read(node: grammar.SourceWord, walk: Walk, *, assignment_value: bool = False) -> Word:
     """Read a word; substitutions inside it are walked (for deny rules) and fail."""
     for inner in node.scripts:
         walk.fail("uses command or process substitution")
