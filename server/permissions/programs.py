@@ -22,10 +22,11 @@ import glob
 import os
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from agentls.permissions import options
+from agentls.permissions.options import Options, Parsed
 from agentls.permissions.words import Word
 
 
@@ -37,32 +38,6 @@ class Walker(Protocol):
 
     def fail(self, why: str) -> None: ...
     def write(self, path: str) -> None: ...
-
-
-@dataclass(frozen=True, slots=True)
-class Options:
-    flags: str = ""  # short options without a value; they may be bundled (-rf)
-    valued: str = ""  # short options with a value, glued (-t.git) or the next word
-    optional: str = ""  # short options whose value may only be glued (sed -i.bak)
-    long_flags: frozenset[str] = frozenset()
-    long_valued: frozenset[str] = frozenset()  # --name=V or --name V
-    long_optional: frozenset[str] = frozenset()  # --name or --name=V
-    # Options whose value is a path the program writes (-o FILE, --target-directory).
-    writes: frozenset[str] = frozenset()
-    # Options that make the program run another one: the line is unresolved.
-    runs: frozenset[str] = frozenset()
-
-
-@dataclass(slots=True)
-class Parsed:
-    options: list[tuple[str, str]] = field(default_factory=list)
-    operands: list[str] = field(default_factory=list)
-
-    def given(self, *names: str) -> bool:
-        return any(option in names for option, _ in self.options)
-
-    def values(self, *names: str) -> list[str]:
-        return [value for option, value in self.options if option in names]
 
 
 def _long(*names: str) -> frozenset[str]:
@@ -272,67 +247,8 @@ _PLAIN_GLOB = re.compile(r"[^$`{}~\\'\"]+")
 
 
 def parse(name: str, args: Sequence[str], grammar: Options, walk: Walker) -> Parsed | None:
-    """Options anywhere among the operands (GNU), by ``grammar``; None (the line
-    failed) on an option it does not list or one that runs a program."""
-    parsed = Parsed()
-    index = 0
-    while index < len(args):
-        text = args[index]
-        index += 1
-        if text == "--":
-            parsed.operands.extend(args[index:])
-            break
-        if not text.startswith("-") or text == "-":
-            parsed.operands.append(text)
-            continue
-        if text.startswith("--"):
-            key, eq, value = text.partition("=")
-            if key in grammar.runs:
-                walk.fail(f"{name} {key} runs a program")
-                return None
-            if key in grammar.long_flags and not eq:
-                parsed.options.append((key, ""))
-            elif key in grammar.long_optional:
-                parsed.options.append((key, value))
-            elif key in grammar.long_valued or key in grammar.writes:
-                if not eq:
-                    if index >= len(args):
-                        walk.fail(f"{name} {key} has no value")
-                        return None
-                    value = args[index]
-                    index += 1
-                parsed.options.append((key, value))
-            else:
-                walk.fail(f"{name} is given an option this analysis does not know ({text})")
-                return None
-            continue
-        position = 1
-        while position < len(text):
-            letter = text[position]
-            option = "-" + letter
-            if option in grammar.runs:
-                walk.fail(f"{name} {option} runs a program")
-                return None
-            if letter in grammar.flags:
-                parsed.options.append((option, ""))
-                position += 1
-                continue
-            if letter in grammar.optional:
-                parsed.options.append((option, text[position + 1 :]))
-                break
-            if letter in grammar.valued or option in grammar.writes:
-                value = text[position + 1 :]
-                if not value:
-                    if index >= len(args):
-                        walk.fail(f"{name} {option} has no value")
-                        return None
-                    value = args[index]
-                    index += 1
-                parsed.options.append((option, value))
-                break
-            walk.fail(f"{name} is given an option this analysis does not know ({text})")
-            return None
-    return parsed
+    """Options anywhere among the operands (GNU), by ``grammar``."""
+    return options.read(name, args, grammar, walk, permute=True)
 
 
 def _data_with_exceptions(

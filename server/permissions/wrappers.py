@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from agentls.permissions import git
+from agentls.permissions import git, options
 from agentls.permissions.interpreters import AWKS, INLINE_CODE, inline_code
 from agentls.permissions.words import Word, quote
 
@@ -70,64 +70,14 @@ def look_through(name: str, words: list[Word], walk: Walker) -> Inner | None:
 def _options(
     name: str, rest: list[Word], walk: Walker, flags: set[str], valued: set[str]
 ) -> tuple[list[tuple[str, str]], list[Word]] | None:
-    """Parse options by an explicit grammar; None (and the line fails) on an unknown one.
-
-    ``flags`` take no value; ``valued`` take one (``-n 5``, ``-n5``, ``--max-args=5``,
-    ``--max-args 5``). Returns the options seen and the words after them.
-    """
-    seen: list[tuple[str, str]] = []
-    i = 0
-    while i < len(rest):
-        word = rest[i]
-        if not word.static:
-            walk.fail(f"{name} is given an option computed at run time ({word.value})")
-            return None
-        text = word.value
-        if text == "--":
-            return seen, rest[i + 1 :]
-        if not text.startswith("-") or text == "-":
-            return seen, rest[i:]
-        if text.startswith("--"):
-            key, eq, value = text.partition("=")
-            if key in flags and not eq:
-                seen.append((key, ""))
-                i += 1
-                continue
-            if key in valued:
-                if eq:
-                    seen.append((key, value))
-                    i += 1
-                    continue
-                if i + 1 < len(rest) and rest[i + 1].static:
-                    seen.append((key, rest[i + 1].value))
-                    i += 2
-                    continue
-            walk.fail(f"{name} is given an option this analysis does not know ({text})")
-            return None
-        # short options, possibly bundled: -rn5, -xc
-        j = 1
-        while j < len(text):
-            opt = "-" + text[j]
-            if opt in flags:
-                seen.append((opt, ""))
-                j += 1
-                continue
-            if opt in valued:
-                if j + 1 < len(text):
-                    seen.append((opt, text[j + 1 :]))
-                    i += 1
-                elif i + 1 < len(rest) and rest[i + 1].static:
-                    seen.append((opt, rest[i + 1].value))
-                    i += 2
-                else:
-                    walk.fail(f"{name} option {opt} has no value it can read")
-                    return None
-                break
-            walk.fail(f"{name} is given an option this analysis does not know ({text})")
-            return None
-        else:
-            i += 1
-    return seen, rest[i:]
+    """Read a wrapper's options up to the command it runs; None (and the line fails)
+    on one it does not know. The options seen, and the words after them."""
+    texts = [w.value if w.static else None for w in rest]
+    parsed = options.read(name, texts, options.table(sorted(flags), sorted(valued)), walk,
+                          permute=False)  # fmt: skip
+    if parsed is None:
+        return None
+    return parsed.options, rest[parsed.stop :]
 
 
 def _simple(name: str, flags: set[str], valued: set[str], *, operands: int = 0) -> Grammar:
