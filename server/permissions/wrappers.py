@@ -68,13 +68,12 @@ def look_through(name: str, words: list[Word], walk: Walker) -> Inner | None:
 
 
 def _options(
-    name: str, rest: list[Word], walk: Walker, flags: set[str], valued: set[str]
+    name: str, rest: list[Word], walk: Walker, spec: options.Options
 ) -> tuple[list[tuple[str, str]], list[Word]] | None:
     """Read a wrapper's options up to the command it runs; None (and the line fails)
     on one it does not know. The options seen, and the words after them."""
     texts = [w.value if w.static else None for w in rest]
-    parsed = options.read(name, texts, options.table(sorted(flags), sorted(valued)), walk,
-                          permute=False)  # fmt: skip
+    parsed = options.read(name, texts, spec, walk, permute=False)
     if parsed is None:
         return None
     return parsed.options, rest[parsed.stop :]
@@ -82,9 +81,10 @@ def _options(
 
 def _simple(name: str, flags: set[str], valued: set[str], *, operands: int = 0) -> Grammar:
     """A wrapper with an option grammar and ``operands`` words before the command."""
+    spec = options.table(sorted(flags), sorted(valued))
 
     def look(rest: list[Word], walk: Walker) -> Inner:
-        parsed = _options(name, rest, walk, flags, valued)
+        parsed = _options(name, rest, walk, spec)
         if parsed is None:
             return Inner([])
         after = parsed[1]
@@ -142,8 +142,11 @@ def _nice(rest: list[Word], walk: Walker) -> Inner:
     return _NICE_OPTIONS(rest, walk)
 
 
+_COMMAND_OPTIONS = options.table(["-p", "-v", "-V"])
+
+
 def _command_builtin(rest: list[Word], walk: Walker) -> Inner:
-    parsed = _options("command", rest, walk, {"-p", "-v", "-V"}, set())
+    parsed = _options("command", rest, walk, _COMMAND_OPTIONS)
     if parsed is None:
         return Inner([])
     seen, after = parsed
