@@ -139,15 +139,7 @@ def _option(
             parsed.options.append((key, value))
             return 0
         if key in table.long_valued or key in table.writes or key in table.ends:
-            if eq:
-                parsed.options.append((key, value))
-                return 0
-            following = args[index] if index < len(args) else None
-            if following is None:
-                judge.fail(f"{program} {key} has no value it can read")
-                return None
-            parsed.options.append((key, following))
-            return 1
+            return _value(program, key, value if eq else None, args, index, parsed, judge)
         judge.fail(f"{program} is given an option this analysis does not know ({text[:30]})")
         return None
     for position in range(1, len(text)):
@@ -163,16 +155,29 @@ def _option(
             parsed.options.append((option, text[position + 1 :]))
             return 0
         if letter in table.valued or option in table.writes or option in table.ends:
-            glued = text[position + 1 :]
-            if glued:
-                parsed.options.append((option, glued))
-                return 0
-            following = args[index] if index < len(args) else None
-            if following is None:
-                judge.fail(f"{program} {option} has no value it can read")
-                return None
-            parsed.options.append((option, following))
-            return 1
+            glued = text[position + 1 :] or None
+            return _value(program, option, glued, args, index, parsed, judge)
         judge.fail(f"{program} is given an option this analysis does not know ({text[:30]})")
         return None
     return 0
+
+
+def _value(
+    program: str,
+    option: str,
+    glued: str | None,
+    args: Sequence[str | None],
+    index: int,
+    parsed: Parsed,
+    judge: Judge,
+) -> int | None:
+    """An option's value: glued to it, or the next word (which it then takes)."""
+    if glued is not None:
+        parsed.options.append((option, glued))
+        return 0
+    following = args[index] if index < len(args) else None
+    if following is None:
+        judge.fail(f"{program} {option} has no value it can read")
+        return None
+    parsed.options.append((option, following))
+    return 1

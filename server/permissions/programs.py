@@ -289,13 +289,16 @@ def _runs_short(text: str, grammar: Options) -> bool:
     return False
 
 
+def _read(name: str, words: Sequence[Word], walk: Walker, grammar: Options) -> Parsed | None:
+    """A command's arguments as bash passes them, read by its grammar."""
+    args = expand(name, words[1:], walk)
+    return None if args is None else parse(name, args, grammar, walk)
+
+
 def _writes_operands(
     name: str, words: Sequence[Word], walk: Walker, grammar: Options, *, skip: int = 0
 ) -> None:
-    args = expand(name, words[1:], walk)
-    if args is None:
-        return
-    parsed = parse(name, args, grammar, walk)
+    parsed = _read(name, words, walk, grammar)
     if parsed is None:
         return
     if name == "mktemp" and (parsed.given("-p", "--tmpdir", "-t") or not parsed.operands):
@@ -338,10 +341,7 @@ def _copy_like(name: str, words: Sequence[Word], walk: Walker) -> None:
     """cp, mv, install, ln: the destination (or -t DIR), each source's name inside it,
     and for mv the sources, which move away."""
     grammar = {"cp": _CP, "mv": _MV, "install": _INSTALL, "ln": _LN}[name]
-    args = expand(name, words[1:], walk)
-    if args is None:
-        return
-    parsed = parse(name, args, grammar, walk)
+    parsed = _read(name, words, walk, grammar)
     if parsed is None:
         return
     operands = parsed.operands
@@ -406,10 +406,7 @@ _SED = Options(
 
 
 def sed(words: Sequence[Word], walk: Walker) -> None:
-    args = expand("sed", words[1:], walk)
-    if args is None:
-        return
-    parsed = parse("sed", args, _SED, walk)
+    parsed = _read("sed", words, walk, _SED)
     if parsed is None:
         return
     if parsed.given("-f", "--file"):
