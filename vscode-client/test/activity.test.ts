@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { runActivity, waitingCount } from '../src/chat/activity';
-import { type ChatState, initialState, NEW_SESSION, type SessionView } from '../src/chat/model';
+import { type ChatState, editsSettled, initialState, NEW_SESSION, type SessionView } from '../src/chat/model';
 import { type ChatAction, reduce } from '../src/chat/reducer';
 import { statusText } from '../src/status/statusText';
 import type { AgentEvent } from '../src/protocol';
@@ -93,5 +93,16 @@ describe('what the run is doing', () => {
     const closed = view(late).items.find((item) => item.id === card.id);
     assert.equal(closed?.type === 'edit' && closed.status, 'rejected');
     assert.equal(closed?.type === 'edit' && closed.phase, 'nothing_picked');
+  });
+
+  it('knows when a review is over without its answer: the server stopped waiting, or the run ended', () => {
+    const proposed = run([...started, ...events([event('edit_proposed', { path: 'greet.py', summary: 'edit greet.py', review: true })])]);
+    const ids = view(proposed).items.filter((item) => item.type === 'edit').map((item) => item.id);
+    assert.equal(editsSettled(proposed, ids), false);
+    assert.equal(editsSettled(proposed, []), false, 'no cards known: not over');
+    const timedOut = run(events([event('edit_rejected', { path: 'greet.py', reason: 'the editor did not answer' })]), proposed);
+    assert.equal(editsSettled(timedOut, ids), true);
+    const cancelled = run(events([finished('aborted', usage(1, 1, 0))]), proposed);
+    assert.equal(editsSettled(cancelled, ids), true);
   });
 });

@@ -2,6 +2,7 @@
 // in a diff editor (Apply and Reject in the diff's title bar), the chat card's
 // phase, and the end of a review whose run ended or whose time ran out.
 import * as vscode from 'vscode';
+import { editsSettled } from '../chat/model';
 import type { ChatStore } from '../chat/store';
 import { type ReadOnlyDocuments, SCHEME } from '../documents/readOnly';
 import { type ProposedFile, proposedFiles, type TextEdit } from './proposed';
@@ -125,12 +126,7 @@ export function endReviewsOfEndedRuns(store: ChatStore, broker: ReviewBroker, ho
     if (!review) {
       return;
     }
-    const ids = new Set(host.itemsOf(review));
-    if (ids.size === 0) {
-      return;
-    }
-    const cards = Object.values(state.views).flatMap((view) => view.items.filter((item) => ids.has(item.id)));
-    if (cards.every((card) => card.type === 'edit' && card.status !== 'proposed')) {
+    if (editsSettled(state, host.itemsOf(review))) {
       broker.decide('ended');
     }
   });

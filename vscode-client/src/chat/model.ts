@@ -174,3 +174,14 @@ export function sessionTotals(view: SessionView): Totals {
 export function pendingApprovals(view: SessionView): ApprovalItem[] {
   return view.items.filter((item): item is ApprovalItem => item.type === 'approval' && item.status === 'pending');
 }
+
+/**
+ * Whether every one of these edit cards has had its answer: applied, rejected
+ * (a no, the server's timeout) or closed by the end of its run. False when
+ * none of them is known.
+ */
+export function editsSettled(state: ChatState, ids: readonly string[]): boolean {
+  const wanted = new Set(ids);
+  const cards = Object.values(state.views).flatMap((view) => view.items.filter((item) => wanted.has(item.id)));
+  return cards.length > 0 && cards.every((card) => card.type === 'edit' && card.status !== 'proposed');
+}
