@@ -134,6 +134,7 @@ def register(server: AgentServer) -> None:
 
     @server.command(SESSIONS)
     async def sessions(ls: AgentServer, *args: Any) -> list[dict[str, Any]]:
+        from agentls.lsp.events import shows_cost
         from agentls.protocol.commands import SessionInfo
 
         if args:
@@ -153,7 +154,8 @@ def register(server: AgentServer) -> None:
                         first_prompt=info.first_prompt,
                         outcome=info.outcome,
                         runs=info.runs,
-                        cost_usd=info.cost_usd,
+                        # As the run's events say it: no price for a scripted model.
+                        cost_usd=info.cost_usd if shows_cost(info.model) else None,
                         running=conversation is not None and conversation.running,
                     ).wire()
                 )

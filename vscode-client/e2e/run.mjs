@@ -17,6 +17,7 @@ import { chromium } from 'playwright-core';
 import { freePort, readPortFile, start, stopAll, until } from './lib/processes.mjs';
 import { intelligenceScenario } from './intelligence.mjs';
 import { scenario } from './scenario.mjs';
+import { workingScenario } from './working.mjs';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const client = path.resolve(here, '..');
@@ -162,7 +163,7 @@ async function main() {
       done();
     }
     try {
-      await scenario(page, { record, userData: dirs.userData, results, phase, check });
+      await scenario(page, { record, userData: dirs.userData, workspace: dirs.workspace, results, phase, check });
       await intelligenceScenario(page, { record, results, phase, check });
       done = phase('agentls: Doctor');
       await page.keyboard.press('F1');
@@ -174,8 +175,11 @@ async function main() {
       const shown = (await report.innerText()).replace(/\s+/g, ' ');
       const { version: extensionVersion } = JSON.parse(readFileSync(path.join(client, 'package.json'), 'utf8'));
       check(shown.includes(`| extension | ${extensionVersion} |`), 'agentls: Doctor shows the server\'s report: ready to ask, and the extension\'s version');
+      await page.locator('.tabs-container .tab.active', { hasText: 'agentls doctor' }).waitFor();
+      check((await page.locator('.tabs-container .tab', { hasText: 'Untitled' }).count()) === 0, 'the report is a read-only document titled agentls doctor, not an Untitled buffer');
       await page.screenshot({ path: path.join(results, 'doctor.png') });
       done();
+      await workingScenario(page, { userData: dirs.userData, workspace: dirs.workspace, results, phase, check });
     } catch (error) {
       await page.screenshot({ path: path.join(results, 'failure.png') }).catch(() => undefined);
       throw error;

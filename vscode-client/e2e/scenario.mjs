@@ -19,7 +19,18 @@ function serverStarts(userData) {
   return count;
 }
 
-export async function scenario(page, { record, userData, results, phase, check }) {
+function modelCalls(record) {
+  return readFileSync(record, 'utf8').trim().split('\n').length;
+}
+
+/** The badge on the agentls icon of the activity bar: something waits for the person. */
+export async function waitingBadge(page) {
+  const badge = page.locator('.activitybar .action-item:has(.action-label[aria-label^="agentls"]) .badge-content');
+  await badge.waitFor({ timeout: 15_000 });
+  return (await badge.innerText()).trim() === '1';
+}
+
+export async function scenario(page, { record, userData, workspace, results, phase, check }) {
   let done = phase('open greet.py and the chat');
   await page.keyboard.press('Control+P');
   await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
@@ -38,34 +49,54 @@ export async function scenario(page, { record, userData, results, phase, check }
   await chat.locator('body[data-server="running"] #send:not([disabled])').waitFor({ timeout: 60_000 });
   done();
 
-  done = phase('ask; the edit waits in the Refactor Preview');
+  done = phase('ask; the edit waits for review beside its diff');
   await chat.locator('#prompt').fill('Add a shout() function to greet.py with a test, then check that it still runs.');
   await chat.locator('#prompt').press('Enter');
-  await chat.locator('.item.edit.proposed').waitFor({ timeout: 60_000 });
-  const preview = page.locator('.bulk-edit-panel');
-  await preview.locator('input.edit-checkbox').first().waitFor({ timeout: 30_000 });
-  const boxes = preview.locator('input.edit-checkbox');
-  check((await boxes.count()) === 2 && !(await boxes.nth(1).isChecked()), 'the preview lists the hunk, unticked until the person ticks it');
-  // Per hunk: tick the one change (its file's box follows), then open its diff.
-  await boxes.nth(1).check();
-  await preview.locator('.monaco-list-row').nth(1).click();
+  const card = chat.locator('.item.edit.proposed', { hasText: 'greet.py' });
+  await card.waitFor({ timeout: 60_000 });
+  // Where the person looks: the diff opens by itself, with Apply and Reject in its title bar.
+  await page.locator('.tabs-container .tab', { hasText: 'Review: edit greet.py' }).waitFor({ timeout: 15_000 });
   await page.locator('.monaco-diff-editor .line-insert').first().waitFor({ timeout: 15_000 });
-  await page.waitForTimeout(800);
+  await page.locator('.editor-actions .action-label[aria-label="Apply the Edit"]').waitFor({ timeout: 15_000 });
+  await chat.locator('#activity.waiting', { hasText: 'review the edit to greet.py' }).waitFor();
+  check(await waitingBadge(page), 'the agentls icon in the activity bar counts the edit waiting for the person');
+  await page.waitForTimeout(500);
   await page.screenshot({ path: path.join(results, 'diff-review.png') });
   done();
 
-  done = phase('apply the ticked hunk in the preview');
+  done = phase('Apply in the Refactor Preview with nothing ticked is not a no');
+  const preview = page.locator('.bulk-edit-panel');
+  await card.getByRole('button', { name: 'Pick changes…' }).click();
+  const boxes = preview.locator('input.edit-checkbox');
+  await boxes.first().waitFor({ timeout: 30_000 });
+  check((await boxes.count()) === 2 && !(await boxes.nth(1).isChecked()), 'the preview lists the hunk, unticked until the person ticks it');
   await preview.getByRole('button', { name: 'Apply' }).click();
-  await chat.locator('.item.edit.applied', { hasText: 'greet.py' }).waitFor({ timeout: 30_000 });
-  await page.locator('.editor-instance .view-lines', { hasText: 'def shout' }).first().waitFor({ timeout: 15_000 });
-  check(true, 'the ticked hunk landed in the greet.py buffer');
+  await card.locator('.hint', { hasText: 'Nothing was applied' }).waitFor({ timeout: 15_000 });
+  check(!readFileSync(path.join(workspace, 'greet.py'), 'utf8').includes('def shout'), 'nothing was applied to greet.py');
+  check(modelCalls(record) === 2, 'the server heard no answer: the edit still waits, the model was not asked again');
+  await page.screenshot({ path: path.join(results, 'nothing-picked.png') });
   done();
 
-  done = phase('accept the new file with Apply all in the chat');
+  done = phase('pick the hunk in the preview and apply it there');
+  await card.getByRole('button', { name: 'Pick changes…' }).click();
+  await boxes.nth(1).waitFor({ timeout: 30_000 });
+  await boxes.nth(1).check();
+  await preview.getByRole('button', { name: 'Apply' }).click();
+  await chat.locator('.item.edit.applied', { hasText: 'greet.py' }).waitFor({ timeout: 30_000 });
+  await until('greet.py on disk with the edit', () => readFileSync(path.join(workspace, 'greet.py'), 'utf8').includes('def shout'), 15_000);
+  check(true, 'the ticked hunk is in greet.py on disk');
+  await page.locator('.tabs-container .tab', { hasText: 'Review: edit greet.py' }).waitFor({ state: 'detached', timeout: 15_000 });
+  check(true, 'the review\'s diff closed once the edit was applied');
+  done();
+
+  done = phase('accept the new file with Apply in the diff\'s title bar');
   const second = chat.locator('.item.edit.proposed', { hasText: 'test_greet.py' });
   await second.waitFor({ timeout: 30_000 });
-  await second.getByRole('button', { name: 'Apply all' }).click();
+  await page.locator('.tabs-container .tab', { hasText: 'Review: create test_greet.py' }).waitFor({ timeout: 15_000 });
+  await page.locator('.editor-actions .action-label[aria-label="Apply the Edit"]').click();
   await chat.locator('.item.edit.applied', { hasText: 'test_greet.py' }).waitFor({ timeout: 30_000 });
+  await until('test_greet.py on disk', () => existsSync(path.join(workspace, 'test_greet.py')), 15_000);
+  check(readFileSync(path.join(workspace, 'test_greet.py'), 'utf8').includes('def test_shout'), 'the new file is on disk after Apply');
   done();
 
   done = phase('approve the command in the modal dialog');

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { ApprovalBroker } from './approvals/broker';
 import { ReviewBroker } from './approvals/reviews';
+import { endReviewsOfEndedRuns, VsCodeReviewHost } from './approvals/reviewUi';
 import { vscodeApprovalUi } from './approvals/vscodeUi';
 import { ChatStore } from './chat/store';
 import { ChatViewProvider } from './chat/viewProvider';
@@ -10,6 +11,7 @@ import { AgentConnection } from './client/connection';
 import { effectiveSettings, SECTION } from './client/settings';
 import { Actions } from './commands/actions';
 import { registerDoctor } from './commands/doctor';
+import { ReadOnlyDocuments } from './documents/readOnly';
 import { onWebviewMessage, registerCommands } from './commands/register';
 import { COMMANDS } from './protocol';
 import { useExtensionContext } from './server/locate';
@@ -29,7 +31,9 @@ export function activate(context: vscode.ExtensionContext): void {
     modalSetting: () => modalApprovals(effectiveSettings()),
     prompted: (callId, via) => store.dispatch({ type: 'approval_prompted', callId, via }),
   });
-  const reviews = new ReviewBroker(() => Promise.resolve(vscode.commands.executeCommand('refactorPreview.discard')));
+  const documents = new ReadOnlyDocuments();
+  const reviewHost = new VsCodeReviewHost(documents, store, log);
+  const reviews = new ReviewBroker(reviewHost);
   let chat: ChatViewProvider | undefined;
   const connection = new AgentConnection({
     store,
@@ -42,7 +46,7 @@ export function activate(context: vscode.ExtensionContext): void {
     onCommands: (commands) => void vscode.commands.executeCommand('setContext', 'agentls.serverCanUndo', commands.includes(COMMANDS.undo)),
   });
   running = connection;
-  const actions = new Actions({ connection, store, broker, reviews, revealChat: (focus) => chat?.reveal(focus) ?? Promise.resolve(), log });
+  const actions = new Actions({ connection, store, broker, reviews, reviewHost, revealChat: (focus) => chat?.reveal(focus) ?? Promise.resolve(), log });
   chat = new ChatViewProvider(
     context.extensionUri,
     store,
@@ -52,11 +56,13 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     log,
     trace,
+    documents,
+    endReviewsOfEndedRuns(store, reviews, reviewHost),
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, chat, { webviewOptions: { retainContextWhenHidden: true } }),
     chat,
     createStatusBar(store),
     ...registerCommands(actions, { restart: () => connection.restart(), showLog: () => log.show() }),
-    registerDoctor(connection, String(context.extension.packageJSON.version)),
+    registerDoctor(connection, documents, String(context.extension.packageJSON.version)),
     runningContextKey(store),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (RESTART_KEYS.some((key) => event.affectsConfiguration(`${SECTION}.${key}`))) {

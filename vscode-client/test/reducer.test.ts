@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type ChatItem, type ChatState, initialState, NEW_SESSION, sessionTotals } from '../src/chat/model';
+import { runActivity } from '../src/chat/activity';
+import { type ChatItem, type ChatState, initialState, NEW_SESSION, type SessionView, sessionTotals } from '../src/chat/model';
 import { type ChatAction, reduce } from '../src/chat/reducer';
 import type { AgentEvent } from '../src/protocol';
 import { event, finished, usage } from './helpers/events';
@@ -108,17 +109,16 @@ describe('chat reducer', () => {
     const pending = items(asked).find((i) => i.type === 'approval');
     assert.equal(pending?.type === 'approval' && pending.status, 'pending');
     assert.equal(pending?.type === 'approval' && pending.via, 'modal');
-    assert.match(asked.views.s1?.activity ?? '', /waiting for approval/);
+    assert.match(runActivity(asked.views.s1 as SessionView)?.text ?? '', /Waiting for you to allow this command: pytest -q \(answer in the dialog\)/);
     const answered = run(events([event('approval_answered', { callId: 'c1', answer: 'allow_always', rule: 'run_command(pytest -q)' })]), asked);
     const done = items(answered).find((i) => i.type === 'approval');
     assert.equal(done?.type === 'approval' && done.status, 'allow_always');
     assert.equal(done?.type === 'approval' && done.ruleAdded, 'run_command(pytest -q)');
   });
 
-  it('shows a wait for the person\'s save as the activity, and adds no item', () => {
+  it('adds no item for a wait for the person\'s save (this client saves by itself)', () => {
     const before = run(started());
     const state = run(events([event('waiting_for_save', { paths: ['a.py', 'b.py'], seconds: 120 })]), before);
-    assert.equal(state.views.s1?.activity, 'waiting for your save: a.py, b.py');
     assert.deepEqual(items(state), items(before));
   });
 

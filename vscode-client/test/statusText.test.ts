@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { type ChatState, initialState } from '../src/chat/model';
 import { type ChatAction, reduce } from '../src/chat/reducer';
 import { formatCost, formatTokens, statusText } from '../src/status/statusText';
+import { webviewModel } from '../src/chat/messages';
 import { event, finished, usage } from './helpers/events';
 
 function state(actions: ChatAction[]): ChatState {
@@ -22,7 +23,30 @@ describe('status bar text', () => {
     assert.equal(formatTokens(2_500_000), '2.5M');
     assert.equal(formatCost({ inputTokens: 0, outputTokens: 0, costUsd: 0.01234, costUnknown: false }), '$0.0123');
     assert.equal(formatCost({ inputTokens: 0, outputTokens: 0, costUsd: 3.456, costUnknown: false }), '$3.46');
-    assert.equal(formatCost({ inputTokens: 0, outputTokens: 0, costUsd: 1, costUnknown: true }), 'cost unknown');
+    assert.equal(formatCost({ inputTokens: 0, outputTokens: 0, costUsd: 1, costUnknown: true }), '');
+  });
+
+  it('writes a session\'s cost as the session picker does, and none where the picker has none', () => {
+    const info = (costUsd: number | null) => ({
+      sessionId: 's1', createdAt: '2026-01-01T00:00:00Z', workspace: '/w', firstPrompt: 'go', outcome: 'completed', runs: 1, costUsd, running: false,
+    });
+    // A scripted run: the server sends no price in its events nor in the session list.
+    const scripted = state([...start, { type: 'event', event: finished('completed', usage(1000, 132, null)) }, { type: 'sessions_listed', sessions: [info(null)] }]);
+    const model = webviewModel(scripted, new Date('2026-01-01T00:00:00Z'));
+    assert.equal(model.usage, '1.1k tokens');
+    assert.doesNotMatch(model.sessions[1]?.label ?? '', /\$|unknown/);
+    assert.doesNotMatch(statusText(scripted).text, /unknown/);
+  });
+
+  it('takes a finished session\'s cost from the session list, so the header shows what the picker shows', () => {
+    const info = (costUsd: number | null) => ({
+      sessionId: 's1', createdAt: '2026-01-01T00:00:00Z', workspace: '/w', firstPrompt: 'go', outcome: 'completed', runs: 1, costUsd, running: false,
+    });
+    const priced = state([...start, { type: 'event', event: finished('completed', usage(1000, 132, 0.0049)) }, { type: 'sessions_listed', sessions: [info(0.005)] }]);
+    const shown = webviewModel(priced, new Date('2026-01-01T00:00:00Z'));
+    assert.equal(shown.usage, '1.1k tokens · $0.0050');
+    assert.match(shown.sessions[1]?.label ?? '', /\$0\.0050/);
+    assert.match(statusText(priced).text, /\$0\.0050/);
   });
 
   it('is quiet before the first ask and opens the chat on click', () => {

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+from tests.e2e.lsp.conftest import EditorFactory
 from tests.e2e.lsp.editor import Editor
 from tests.fakes.anthropic_server import FakeAnthropic, turn
+
+USAGE = {"input_tokens": 1000, "output_tokens": 132}
 
 
 def tool_result_text(fake: FakeAnthropic, request: int) -> str:
@@ -72,6 +76,22 @@ async def test_continuing_a_session(editor: Editor, fake: FakeAnthropic) -> None
     sessions = await editor.command("agentls.sessions")
     assert [s["sessionId"] for s in sessions] == [first["sessionId"]]
     assert sessions[0]["runs"] == 2
+
+
+async def test_a_scripted_session_has_no_price_in_its_events_nor_in_the_session_list(
+    open_editor: EditorFactory, tmp_path: Path
+) -> None:
+    # A scripted model's price is nominal (for budget tests): an editor shows no
+    # dollars for it, so the run's events and the session list agree on null.
+    script = tmp_path / "hello.json"
+    script.write_text(json.dumps({"turns": [{"text": "Hello.", "usage": USAGE}]}))
+    editor = await open_editor(init_options={"model": f"scripted:{script}"})
+    result = await editor.ask("say hello", wait=True)
+    assert result["usage"]["inputTokens"] == 1000 and result["usage"]["costUsd"] is None
+    finished = await editor.wait_finished()
+    assert finished["usage"]["costUsd"] is None
+    sessions = await editor.command("agentls.sessions")
+    assert [(s["sessionId"], s["costUsd"]) for s in sessions] == [(result["sessionId"], None)]
 
 
 async def test_transcript_opens_in_the_editor(editor: Editor, fake: FakeAnthropic) -> None:

@@ -39,6 +39,7 @@ export function chatHtml(inputs: HtmlInputs): string {
 </header>
 <div id="server" class="server" role="status" hidden></div>
 <main id="log" class="log" role="log" aria-live="polite" aria-label="agentls conversation"></main>
+<div id="activity" class="activity" role="status" aria-live="polite" hidden><span class="icon" aria-hidden="true"></span><span class="text"></span><span class="elapsed"></span></div>
 <footer class="composer">
   <label class="visually-hidden" for="prompt">Ask agentls</label>
   <textarea id="prompt" rows="3" placeholder="Ask agentls… (Enter to send, Shift+Enter for a new line)"></textarea>

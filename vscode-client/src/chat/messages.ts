@@ -2,6 +2,7 @@
 // types only, plus the one function that builds what the webview draws.
 import type { ApprovalTitle } from '../protocol';
 import { sessionLabel } from '../commands/sessionLabels';
+import { type Activity, runActivity } from './activity';
 import { type ChatItem, type ChatState, NEW_SESSION, type ServerState, sessionTotals } from './model';
 import { usageLine } from '../status/statusText';
 
@@ -18,6 +19,8 @@ export interface WebviewModel {
   items: ChatItem[];
   sessions: SessionChoice[];
   usage: string;
+  /** What the running run does now (null between runs). */
+  activity: Activity | null;
 }
 
 export type ToWebview = { type: 'model'; model: WebviewModel } | { type: 'focusInput' };
@@ -29,7 +32,7 @@ export type FromWebview =
   | { type: 'approve'; callId: string; title: ApprovalTitle }
   | { type: 'answer'; id: string; answer: string }
   | { type: 'showDiff'; id: string }
-  | { type: 'review'; action: 'applyAll' | 'discard' | 'show' }
+  | { type: 'review'; action: 'apply' | 'reject' | 'pick' | 'diff' }
   | { type: 'pickSession'; sessionId: string }
   | { type: 'refreshSessions' }
   | { type: 'openTranscript' }
@@ -57,5 +60,6 @@ export function webviewModel(state: ChatState, now: Date = new Date()): WebviewM
     items: view?.items ?? [],
     sessions,
     usage: view ? usageLine(sessionTotals(view)) : '',
+    activity: view ? runActivity(view) : null,
   };
 }

@@ -1,5 +1,6 @@
 // What the chat view shows, as plain data: the reducer builds it from the
 // server's events, the webview draws it. No vscode here.
+import type { ReviewPhase } from '../approvals/reviews';
 import type { AnswerOption, Budget, SessionInfo, Usage } from '../protocol';
 
 export interface UserItem {
@@ -72,8 +73,10 @@ export interface EditItem {
   path: string;
   summary: string;
   status: 'proposed' | 'applied' | 'rejected';
-  /** True when VS Code's Refactor Preview is the review. */
+  /** True when the person reviews it in VS Code (this client's Apply / Reject / Pick changes). */
   review: boolean;
+  /** Where the review stands while it waits (set by the client, not the server). */
+  phase?: ReviewPhase;
   reason?: string;
   changed?: boolean;
 }
@@ -126,10 +129,8 @@ export interface SessionView {
   runningRunId: string | null;
   /** The running run's usage so far. */
   runUsage: Usage | null;
-  /** Finished runs (plus what the session list said for a session continued from before). */
+  /** Finished runs; their cost is the session list's once it lists the session. */
   done: Totals;
-  /** What the running run is doing, for the status bar. */
-  activity: string;
 }
 
 export type ServerState = 'starting' | 'running' | 'stopped' | 'failed';
@@ -143,7 +144,7 @@ export interface ChatState {
 }
 
 export function emptyView(sessionId: string, title = ''): SessionView {
-  return { sessionId, title, items: [], runningRunId: null, runUsage: null, done: NO_TOTALS, activity: '' };
+  return { sessionId, title, items: [], runningRunId: null, runUsage: null, done: NO_TOTALS };
 }
 
 export function initialState(): ChatState {
@@ -172,4 +173,15 @@ export function sessionTotals(view: SessionView): Totals {
 
 export function pendingApprovals(view: SessionView): ApprovalItem[] {
   return view.items.filter((item): item is ApprovalItem => item.type === 'approval' && item.status === 'pending');
+}
+
+/**
+ * Whether every one of these edit cards has had its answer: applied, rejected
+ * (a no, the server's timeout) or closed by the end of its run. False when
+ * none of them is known.
+ */
+export function editsSettled(state: ChatState, ids: readonly string[]): boolean {
+  const wanted = new Set(ids);
+  const cards = Object.values(state.views).flatMap((view) => view.items.filter((item) => wanted.has(item.id)));
+  return cards.length > 0 && cards.every((card) => card.type === 'edit' && card.status !== 'proposed');
 }

@@ -1,6 +1,7 @@
 // Folds the server's `agentls/event` notifications and the client's own
 // actions into the chat state. Pure: the same inputs give the same state, so
 // the tests drive it with recorded event sequences.
+import type { ReviewPhase } from '../approvals/reviews';
 import type { AgentEvent, SessionInfo, Usage } from '../protocol';
 import {
   addUsage,
@@ -14,6 +15,7 @@ import {
   type ServerState,
   type SessionView,
   type ToolItem,
+  type Totals,
 } from './model';
 
 export type ChatAction =
@@ -26,6 +28,8 @@ export type ChatAction =
   | { type: 'sessions_listed'; sessions: SessionInfo[] }
   | { type: 'server'; state: ServerState; message?: string }
   | { type: 'approval_prompted'; callId: string; via: 'prompt' | 'modal' }
+  /** The edit cards `ids` are one review, now in `phase`. */
+  | { type: 'review_phase'; ids: string[]; phase: ReviewPhase }
   | { type: 'notice'; text: string; tone: 'info' | 'error' };
 
 export function reduce(state: ChatState, action: ChatAction): ChatState {
@@ -41,7 +45,7 @@ export function reduce(state: ChatState, action: ChatAction): ChatState {
     case 'show_session':
       return onShowSession(state, action.sessionId, action.info);
     case 'sessions_listed':
-      return { ...state, sessions: action.sessions };
+      return withListedCosts({ ...state, sessions: action.sessions });
     case 'server':
       return { ...state, server: { state: action.state, message: action.message ?? '' } };
     case 'approval_prompted': {
@@ -55,11 +59,40 @@ export function reduce(state: ChatState, action: ChatAction): ChatState {
       }
       return { ...state, views };
     }
+    case 'review_phase': {
+      const ids = new Set(action.ids);
+      const views: Record<string, SessionView> = {};
+      for (const [key, view] of Object.entries(state.views)) {
+        views[key] = updateItems(view, (item) =>
+          item.type === 'edit' && ids.has(item.id) && item.status === 'proposed' ? { ...item, phase: action.phase } : item,
+        );
+      }
+      return { ...state, views };
+    }
     case 'notice': {
       const [id, next] = newId(state, 'notice');
       return mapView(next, next.current, (view) => push(view, { type: 'notice', id, text: action.text, tone: action.tone }));
     }
   }
+}
+
+/**
+ * The session list is the one source of a session's cost: a view between runs
+ * takes its finished runs' cost from it (the tokens stay the events' sums).
+ */
+function withListedCosts(state: ChatState): ChatState {
+  let views = state.views;
+  for (const info of state.sessions) {
+    const view = views[info.sessionId];
+    if (view && view.runningRunId === null) {
+      views = { ...views, [info.sessionId]: { ...view, done: { ...view.done, ...listedCost(info) } } };
+    }
+  }
+  return views === state.views ? state : { ...state, views };
+}
+
+function listedCost(info: SessionInfo): Pick<Totals, 'costUsd' | 'costUnknown'> {
+  return { costUsd: info.costUsd ?? 0, costUnknown: info.costUsd === null && info.runs > 0 };
 }
 
 function newId(state: ChatState, prefix: string): [string, ChatState] {
@@ -170,7 +203,7 @@ function onShowSession(state: ChatState, sessionId: string, info?: SessionInfo):
   const text = `Continuing session ${sessionId} (${earlier}; the transcript has them). Ask to go on.`;
   view.items = [{ type: 'notice', id, text, tone: 'info' }];
   // Tokens of earlier runs are not in the session list; their cost is.
-  view.done = info ? { ...NO_TOTALS, costUsd: info.costUsd ?? 0, costUnknown: info.costUsd === null && info.runs > 0 } : NO_TOTALS;
+  view.done = info ? { ...NO_TOTALS, ...listedCost(info) } : NO_TOTALS;
   return { ...next, current: sessionId, views: { ...next.views, [sessionId]: view } };
 }
 
@@ -203,7 +236,7 @@ function applyEvent(view: SessionView, event: AgentEvent, id: string): SessionVi
     }
     case 'tool_started':
       return push(
-        { ...view, activity: event.summary },
+        view,
         { type: 'tool', id, runId, callId: event.callId, name: event.name, summary: event.summary, status: 'running', error: null, line: '' },
       );
     case 'tool_finished': {
@@ -217,14 +250,14 @@ function applyEvent(view: SessionView, event: AgentEvent, id: string): SessionVi
     }
     case 'approval_asked':
       return push(
-        { ...view, activity: `waiting for approval: ${event.summary}` },
+        view,
         {
           type: 'approval', id, runId, callId: event.callId, tool: event.tool, summary: event.summary,
           detail: event.detail, rule: event.rule, status: 'pending', via: null, answers: [], ruleAdded: null,
         },
       );
     case 'approval_answered':
-      return updateItems({ ...view, activity: '' }, (item) =>
+      return updateItems(view, (item) =>
         item.type === 'approval' && item.callId === event.callId
           ? { ...item, status: approvalStatus(event.answer), ruleAdded: event.rule }
           : item,
@@ -237,7 +270,7 @@ function applyEvent(view: SessionView, event: AgentEvent, id: string): SessionVi
         );
       }
       return push(
-        { ...view, activity: `waiting for you: ${event.summary}` },
+        view,
         {
           type: 'question', id, runId, questionId: event.id, question: event.question, summary: event.summary,
           detail: event.detail, path: event.path ?? undefined, answers: event.answers, status: 'pending',
@@ -256,26 +289,26 @@ function applyEvent(view: SessionView, event: AgentEvent, id: string): SessionVi
       });
     case 'edit_proposed':
       return push(
-        { ...view, activity: `review: ${event.summary}` },
+        view,
         { type: 'edit', id, runId, path: event.path, summary: event.summary, status: 'proposed', review: event.review },
       );
     case 'edit_applied':
       return updateLast(
-        { ...view, activity: '' },
+        view,
         (item): item is EditItem => item.type === 'edit' && item.path === event.path && item.status === 'proposed',
         (item) => ({ ...item, status: 'applied', changed: event.changed }),
         { type: 'edit', id, runId, path: event.path, summary: event.summary, status: 'applied', review: false, changed: event.changed },
       );
     case 'edit_rejected':
       return updateLast(
-        { ...view, activity: '' },
+        view,
         (item): item is EditItem => item.type === 'edit' && item.path === event.path && item.status === 'proposed',
         (item) => ({ ...item, status: 'rejected', reason: event.reason }),
         { type: 'edit', id, runId, path: event.path, summary: `edit ${event.path}`, status: 'rejected', review: false, reason: event.reason },
       );
     case 'waiting_for_save':
-      // Sent to plain clients only (this client saves by itself): said as the activity.
-      return { ...view, activity: `waiting for your save: ${event.paths.join(', ')}` };
+      // Sent to plain clients only: this client saves accepted edits itself.
+      return view;
     case 'usage':
       return { ...view, runUsage: event.usage };
     case 'run_finished':
@@ -322,7 +355,6 @@ function finishRun(
     runningRunId: view.runningRunId === runId ? null : view.runningRunId,
     runUsage: view.runningRunId === runId ? null : view.runUsage,
     done: addUsage(view.done, usage),
-    activity: '',
   };
 }
 

@@ -1,6 +1,7 @@
 // The chat view: a webview in the agentls side bar that draws the store's
 // state and hands the person's clicks to `onMessage`.
 import * as vscode from 'vscode';
+import { waitingCount } from './activity';
 import { chatHtml, newNonce } from './html';
 import type { FromWebview, ToWebview } from './messages';
 import { webviewModel } from './messages';
@@ -81,6 +82,19 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   private post(): void {
     this.send({ type: 'model', model: webviewModel(this.store.state) });
+    this.drawBadge();
+  }
+
+  /** The activity bar's agentls icon counts what waits for the person, also while the chat is hidden. */
+  private drawBadge(): void {
+    if (!this.view) {
+      return;
+    }
+    const waiting = waitingCount(this.store.state);
+    if (waiting !== (this.view.badge?.value ?? 0)) {
+      // A badge of 0 is not shown; VS Code 1.100 keeps showing one set back to undefined.
+      this.view.badge = { value: waiting, tooltip: waiting > 0 ? `agentls is waiting for you (${waiting})` : '' };
+    }
   }
 
   private send(message: ToWebview): void {

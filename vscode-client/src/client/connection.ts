@@ -1,10 +1,12 @@
 // Starting, restarting and talking to `agentls serve` through vscode-languageclient.
 import * as vscode from 'vscode';
 import {
+  type ApplyWorkspaceEditResult,
   CancellationToken,
   ExecuteCommandRequest,
   LanguageClient,
   type LanguageClientOptions,
+  ResponseError,
   type ServerOptions,
   State,
   TransportKind,
@@ -123,12 +125,12 @@ export class AgentConnection implements vscode.Disposable {
       connectionOptions: { maxRestartCount: 3 },
       middleware: {
         workspace: {
-          // Edits to review wait in the Refactor Preview, or for the chat's "Apply all".
+          // Edits to review wait for the person's Apply, Reject or picked hunks (reviews.ts).
           // Accepted edits are then saved, so the server's next tool reads them from disk.
           handleApplyEdit: (params, next) =>
             applyThenSave(
               params,
-              (edit) => this.context.reviews.handle(edit, (p) => Promise.resolve(next(p, CancellationToken.None))),
+              (edit) => this.context.reviews.handle(edit, (p) => Promise.resolve(next(p, CancellationToken.None)).then(asEditResult)),
               vscodeSaveHost,
             ),
           // The server pulls section `agentls`; it gets only its own, explicitly set keys,
@@ -219,6 +221,10 @@ export class AgentConnection implements vscode.Disposable {
   dispose(): void {
     void this.stop();
   }
+}
+
+function asEditResult(answer: ApplyWorkspaceEditResult | ResponseError<void>): ApplyWorkspaceEditResult {
+  return answer instanceof ResponseError ? { applied: false, failureReason: answer.message } : answer;
 }
 
 export function errorText(error: unknown): string {

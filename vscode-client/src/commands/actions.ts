@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { ApprovalBroker } from '../approvals/broker';
 import type { ReviewBroker } from '../approvals/reviews';
+import type { VsCodeReviewHost } from '../approvals/reviewUi';
 import { NEW_SESSION } from '../chat/model';
 import type { ChatStore } from '../chat/store';
 import type { AgentConnection } from '../client/connection';
@@ -12,11 +13,14 @@ import { APPROVAL_ANSWER_OF, type ApprovalTitle, type AskParams, type AskStarted
 import { fixPrompt, pickProblem, selectedLines } from './problems';
 import { sessionLabel, undoSummary } from './sessionLabels';
 
+export type ReviewAction = 'apply' | 'reject' | 'pick' | 'diff';
+
 export interface ActionDeps {
   connection: AgentConnection;
   store: ChatStore;
   broker: ApprovalBroker;
   reviews: ReviewBroker;
+  reviewHost: VsCodeReviewHost;
   revealChat: (focusInput?: boolean) => Promise<void>;
   log: vscode.LogOutputChannel;
 }
@@ -131,13 +135,18 @@ export class Actions {
     await this.run(() => this.deps.connection.command(COMMANDS.showDiff, [{ id }]));
   }
 
-  /** The chat's buttons for the edit waiting in VS Code's Refactor Preview. */
-  async review(action: 'applyAll' | 'discard' | 'show'): Promise<void> {
-    if (action === 'applyAll' && this.deps.reviews.applyAll()) {
+  /** The answers to the edit waiting for review: the chat card's buttons, the diff's title bar, the palette. */
+  async review(action: ReviewAction): Promise<void> {
+    const review = this.deps.reviews.waiting;
+    if (!review) {
+      void vscode.window.showInformationMessage('agentls: no edit waits for review.');
       return;
     }
-    const command = { applyAll: 'refactorPreview.apply', discard: 'refactorPreview.discard', show: 'refactorPreview.focus' }[action];
-    await this.run(() => Promise.resolve(vscode.commands.executeCommand(command)));
+    if (action === 'diff') {
+      await this.run(() => this.deps.reviewHost.showAgain(review));
+      return;
+    }
+    this.deps.reviews.decide(action);
   }
 
   async showSessions(): Promise<void> {

@@ -13,4 +13,7 @@ export const CLIENT_COMMANDS = {
   restartServer: 'agentls.client.restartServer',
   showServerLog: 'agentls.client.showServerLog',
   doctor: 'agentls.client.doctor',
+  applyEdit: 'agentls.client.applyEdit',
+  rejectEdit: 'agentls.client.rejectEdit',
+  pickChanges: 'agentls.client.pickChanges',
 } as const;

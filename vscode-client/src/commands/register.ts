@@ -21,6 +21,9 @@ export function registerCommands(
     [CLIENT_COMMANDS.undoLastTurn]: () => actions.undoLastTurn(),
     [CLIENT_COMMANDS.restartServer]: () => extra.restart(),
     [CLIENT_COMMANDS.showServerLog]: () => extra.showLog(),
+    [CLIENT_COMMANDS.applyEdit]: () => actions.review('apply'),
+    [CLIENT_COMMANDS.rejectEdit]: () => actions.review('reject'),
+    [CLIENT_COMMANDS.pickChanges]: () => actions.review('pick'),
   };
   return Object.entries(table).map(([id, run]) => vscode.commands.registerCommand(id, run));
 }

@@ -1,4 +1,5 @@
 // How a stored session reads in a picker. Pure.
+import { costText } from '../chat/numbers';
 import type { SessionInfo, UndoResult } from '../protocol';
 
 export interface SessionLabel {
@@ -16,8 +17,9 @@ export function sessionLabel(info: SessionInfo, now: Date = new Date()): Session
     parts.push(info.outcome);
   }
   parts.push(`${info.runs} run${info.runs === 1 ? '' : 's'}`);
-  if (info.costUsd !== null && info.costUsd !== undefined) {
-    parts.push(`$${info.costUsd.toFixed(4)}`);
+  const cost = costText(info.costUsd);
+  if (cost) {
+    parts.push(cost);
   }
   return {
     label: prompt.length > 70 ? `${prompt.slice(0, 69)}…` : prompt,

@@ -1,5 +1,7 @@
 // The status bar item's text, tooltip and click action, from the chat state. Pure.
-import { type ChatState, pendingApprovals, sessionTotals, type Totals } from '../chat/model';
+import { runActivity } from '../chat/activity';
+import { type ChatState, sessionTotals, type Totals } from '../chat/model';
+import { costText } from '../chat/numbers';
 
 export interface StatusText {
   text: string;
@@ -22,21 +24,23 @@ export function formatTokens(count: number): string {
   return `${(count / 1_000_000).toFixed(1)}M`;
 }
 
+/** The session's cost as the session list and the run ends write it; '' when it has no price. */
 export function formatCost(totals: Totals): string {
-  if (totals.costUnknown) {
-    return 'cost unknown';
-  }
-  const cost = totals.costUsd;
-  return cost >= 1 ? `$${cost.toFixed(2)}` : `$${cost.toFixed(4)}`;
+  return totals.costUnknown ? '' : costText(totals.costUsd);
 }
 
-/** "1.2k tokens · $0.0123", or '' before anything was used. */
+/** "1.2k tokens · $0.0123" ("1.2k tokens" without a price), or '' before anything was used. */
 export function usageLine(totals: Totals): string {
   const tokens = totals.inputTokens + totals.outputTokens;
-  if (tokens === 0 && totals.costUsd === 0 && !totals.costUnknown) {
+  if (tokens === 0 && totals.costUsd === 0) {
     return '';
   }
-  return `${formatTokens(tokens)} tokens · ${formatCost(totals)}`;
+  const cost = formatCost(totals);
+  return cost ? `${formatTokens(tokens)} tokens · ${cost}` : `${formatTokens(tokens)} tokens`;
+}
+
+function costDetail(totals: Totals): string {
+  return formatCost(totals) || 'no price for this model';
 }
 
 export function statusText(state: ChatState): StatusText {
@@ -58,16 +62,17 @@ export function statusText(state: ChatState): StatusText {
   const totals = view ? sessionTotals(view) : undefined;
   const usage = totals ? usageLine(totals) : '';
   const tokensDetail = totals
-    ? `\n${totals.inputTokens.toLocaleString('en-US')} in / ${totals.outputTokens.toLocaleString('en-US')} out tokens · ${formatCost(totals)}`
+    ? `\n${totals.inputTokens.toLocaleString('en-US')} in / ${totals.outputTokens.toLocaleString('en-US')} out tokens · ${costDetail(totals)}`
     : '';
   const session = view?.sessionId ? `Session ${view.sessionId}` : 'No session yet';
   if (view?.runningRunId) {
-    const waiting = pendingApprovals(view).length > 0;
+    const activity = runActivity(view);
+    const waiting = activity?.waitingFor !== undefined;
     const icon = waiting ? '$(bell-dot)' : '$(loading~spin)';
-    const what = waiting ? 'approval needed' : 'running';
+    const what = activity?.waitingFor ? `${activity.waitingFor} needed` : 'running';
     return {
       text: `${icon} agentls: ${what}${usage ? ` · ${usage}` : ''}`,
-      tooltip: `${session}: ${view.activity || 'running'}${tokensDetail}\nClick to cancel the run.`,
+      tooltip: `${session}: ${activity?.text ?? 'running'}${tokensDetail}\nClick to cancel the run.`,
       action: 'cancel',
       warning: waiting,
     };

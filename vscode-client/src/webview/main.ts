@@ -21,6 +21,7 @@ const cancel = byId('cancel') as HTMLButtonElement;
 const session = byId('session') as HTMLSelectElement;
 const usage = byId('usage');
 const server = byId('server');
+const activity = byId('activity');
 const items = new ItemList(log, post);
 let model: WebviewModel | undefined;
 
@@ -96,10 +97,53 @@ function drawServer(next: WebviewModel): void {
   }
 }
 
+// Seconds since the activity line last changed, counted here: a line that
+// keeps counting says the run is alive even when nothing else moves.
+let activitySince = 0;
+let activityTimer: ReturnType<typeof setInterval> | undefined;
+
+function drawElapsed(): void {
+  const seconds = Math.floor((Date.now() - activitySince) / 1000);
+  const elapsed = activity.querySelector('.elapsed');
+  if (elapsed) {
+    elapsed.textContent = seconds >= 2 ? ` · ${seconds} s` : '';
+  }
+}
+
+function drawActivity(next: WebviewModel): void {
+  const now = next.activity;
+  if (!now) {
+    activity.hidden = true;
+    activity.dataset.text = '';
+    if (activityTimer !== undefined) {
+      clearInterval(activityTimer);
+      activityTimer = undefined;
+    }
+    return;
+  }
+  activity.hidden = false;
+  activity.className = `activity ${now.kind}`;
+  if (activity.dataset.text !== now.text) {
+    activity.dataset.text = now.text;
+    activitySince = Date.now();
+    const icon = activity.querySelector('.icon');
+    if (icon) {
+      icon.textContent = now.kind === 'waiting' ? '●' : '◌';
+    }
+    const text = activity.querySelector('.text');
+    if (text) {
+      text.textContent = now.text;
+    }
+  }
+  drawElapsed();
+  activityTimer ??= setInterval(drawElapsed, 1000);
+}
+
 function draw(next: WebviewModel): void {
   model = next;
   drawSessions(next);
   drawServer(next);
+  drawActivity(next);
   usage.textContent = next.usage;
   cancel.hidden = !next.running;
   document.body.dataset.server = next.server.state;
@@ -109,7 +153,7 @@ function draw(next: WebviewModel): void {
     log.replaceChildren();
     const empty = document.createElement('div');
     empty.className = 'empty';
-    empty.textContent = 'Ask agentls about this workspace. Edits open in the Refactor Preview for your review; commands ask first.';
+    empty.textContent = 'Ask agentls about this workspace. Every edit waits for your Apply (or Reject) beside its diff; commands ask first.';
     log.append(empty);
     items.update([]);
     return;

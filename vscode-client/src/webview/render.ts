@@ -4,6 +4,8 @@ import type { ApprovalItem, ApprovalStatus, ChatItem, EditItem, QuestionItem, Ru
 import type { FromWebview } from '../chat/messages';
 import { APPROVAL_ACTIONS } from '../protocol';
 import { runEndNumbers } from '../chat/numbers';
+import { withoutToolName } from '../chat/activity';
+import type { ReviewPhase } from '../approvals/reviews';
 import { renderMarkdown } from './markdown';
 
 export type Post = (message: FromWebview) => void;
@@ -15,6 +17,12 @@ const APPROVAL_OUTCOME: Record<ApprovalStatus, string> = {
   deny: 'Denied',
   timeout: 'No answer in time: denied',
   cancelled: 'The run ended first',
+};
+
+const REVIEW_HINT: Record<ReviewPhase, string> = {
+  waiting: 'Waiting for you: the diff is open beside the chat. Apply it, or Reject it. Pick changes… applies only the hunks you tick.',
+  picking: 'In the Refactor Preview, tick the changes to keep and press its Apply. Apply here takes all of it.',
+  nothing_picked: 'Nothing was applied: no change was ticked in the Refactor Preview (or it was discarded). The edit still waits: Apply, Reject, or pick again.',
 };
 
 interface Rendered {
@@ -97,11 +105,15 @@ export class ItemList {
   private tool(item: ToolItem): HTMLElement {
     const box = el('details', `item tool ${item.status}`);
     const summary = el('summary');
-    const state = { running: 'running', ok: 'done', failed: item.error ? `failed: ${item.error}` : 'failed' }[item.status];
+    const state = { running: 'running', ok: 'done', failed: 'failed' }[item.status];
     const what = el('span', 'summary', withoutToolName(item.summary, item.name));
     what.title = item.summary;
     summary.append(el('span', 'icon', { running: '◌', ok: '✓', failed: '✗' }[item.status]), el('span', 'name', item.name), what, el('span', 'state', state));
-    summary.setAttribute('aria-label', `${item.name} ${item.summary}: ${state}`);
+    // Why it failed goes on a line of its own, so the file or command above it shows whole.
+    if (item.status === 'failed' && item.error) {
+      summary.append(el('span', 'error', item.error));
+    }
+    summary.setAttribute('aria-label', `${item.name} ${item.summary}: ${item.error ? `${state}: ${item.error}` : state}`);
     box.append(summary, el('pre', 'body', item.line || (item.status === 'running' ? 'running…' : '(no output)')));
     return box;
   }
@@ -174,12 +186,14 @@ export class ItemList {
     title.append('✎ ', file);
     box.append(title, el('div', 'summary', item.summary));
     if (item.status === 'proposed' && item.review) {
-      box.append(el('div', 'hint', 'Review it in the Refactor Preview: tick the changes to keep and Apply there, or apply all of it here.'));
+      box.classList.add('pending');
+      box.append(el('div', 'hint', REVIEW_HINT[item.phase ?? 'waiting']));
       const buttons = el('div', 'buttons');
       buttons.append(
-        button('Apply all', false, () => this.post({ type: 'review', action: 'applyAll' })),
-        button('Discard', true, () => this.post({ type: 'review', action: 'discard' })),
-        button('Show preview', true, () => this.post({ type: 'review', action: 'show' })),
+        button('Apply', false, () => this.post({ type: 'review', action: 'apply' })),
+        button('Reject', true, () => this.post({ type: 'review', action: 'reject' })),
+        button('Pick changes…', true, () => this.post({ type: 'review', action: 'pick' })),
+        button('Show diff', true, () => this.post({ type: 'review', action: 'diff' })),
       );
       box.append(buttons);
     } else if (item.status === 'proposed') {
@@ -210,11 +224,6 @@ function runEnd(item: RunEndItem): HTMLElement {
     box.append(el('div', 'detail', item.detail));
   }
   return box;
-}
-
-/** The server's summaries start with the tool's name ("read_file a.py", "run_command: ls"); the row shows it already. */
-export function withoutToolName(summary: string, tool: string): string {
-  return summary.startsWith(tool) ? summary.slice(tool.length).replace(/^:?\s+/, '') || summary : summary;
 }
 
 function carryOver(from: HTMLElement, to: HTMLElement): void {
