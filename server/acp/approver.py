@@ -19,6 +19,7 @@ _ANSWERS = {
 }
 
 
+_READING = ("read", "search")
 REJECTED = "the person rejected it in the editor"
 _REASONS = {
     Choice.REJECT_ALWAYS: "the person rejected it in the editor, for the rest of the session",
@@ -51,10 +52,15 @@ class AcpApprover:
         rules = [parse_rule(r) for r in request.rules]
         intent = self.calls.get(request.call_id)
         tool_input = intent.input if intent is not None else {}
+        title = permission_title(request.tool, tool_input, request.summary)
+        kind = kind_of(request.tool)
+        if kind in _READING:  # asked only for a secret file or the person's ask rule:
+            kind = "other"  # a client that approves reads by itself would answer for them
+            title = f"{title} ({request.reason})" if request.reason else title
         tool_call = ToolCallUpdate(
             tool_call_id=request.call_id,
-            title=permission_title(request.tool, tool_input, request.summary),
-            kind=kind_of(request.tool),
+            title=title,
+            kind=kind,
             status="pending",
             locations=locations(self.root, tool_input) or self._where_it_runs(request.tool),
             content=[text_content(request.detail or request.summary)],
