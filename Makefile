@@ -58,6 +58,13 @@ $(ACP_NODE)/node_modules/.installed: $(ACP_NODE)/package.json $(ACP_NODE)/packag
 	cd $(ACP_NODE) && npm ci --prefer-offline --no-audit --no-fund
 	touch $@
 
+# So does acpx, the headless ACP client (editors/acpx). `npm install` keeps to its lock;
+# `npm ci` refuses it, since a dependency of acpx names platform packages never published.
+ACPX_NODE := tests/e2e/acp/acpx
+$(ACPX_NODE)/node_modules/.installed: $(ACPX_NODE)/package.json $(ACPX_NODE)/package-lock.json
+	cd $(ACPX_NODE) && npm install --prefer-offline --no-audit --no-fund
+	touch $@
+
 # The language-intelligence tests and benchmark run a real typescript-language-server
 # (basedpyright and ruff come from the dev extras).
 INTEL_NODE := tests/e2e/intelligence/node
@@ -66,7 +73,7 @@ $(INTEL_NODE)/node_modules/.installed: $(INTEL_NODE)/package.json $(INTEL_NODE)/
 	touch $@
 
 python-test: $(BIN)/.installed-local-model deps $(ACP_NODE)/node_modules/.installed \
-	$(INTEL_NODE)/node_modules/.installed
+	$(ACPX_NODE)/node_modules/.installed $(INTEL_NODE)/node_modules/.installed
 	$(BIN)/pytest -q
 
 # The VS Code client: bundle, unit tests (node:test), .vsix, then one session in

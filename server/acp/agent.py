@@ -17,7 +17,6 @@ from acp.schema import (
     AgentCapabilities,
     AgentMessageChunk,
     AuthenticateResponse,
-    AuthMethodAgent,
     AvailableCommandsUpdate,
     ClientCapabilities,
     Implementation,
@@ -39,6 +38,7 @@ from acp.schema import (
 from agentls import __version__
 from agentls.acp import commands
 from agentls.acp.approver import AcpApprover
+from agentls.acp.auth import AUTH_METHOD, auth_methods
 from agentls.acp.errors import auth_required, internal, invalid_params, invalid_request
 from agentls.acp.modes import config_options, mode_state
 from agentls.acp.observer import AcpObserver
@@ -48,6 +48,7 @@ from agentls.acp.replay import call_titles, history_updates, session_cost
 from agentls.acp.session import AcpSession
 from agentls.acp.stop_reasons import stop_reason
 from agentls.contracts.errors import ConfigError
+from agentls.contracts.tooling import ToolIntent
 from agentls.conversation.manager import ConversationManager, SessionBusy
 from agentls.conversation.settings import Settings, load_settings
 from agentls.permissions.modes import parse_mode
@@ -55,7 +56,6 @@ from agentls.permissions.modes import parse_mode
 log = logging.getLogger(__name__)
 
 PROTOCOL_VERSION = 1
-AUTH_METHOD = "agentls-api-key"
 
 
 class AgentlsAgent:
@@ -90,14 +90,7 @@ class AgentlsAgent:
                 mcp_capabilities=McpCapabilities(http=True, sse=False),
                 session_capabilities=SessionCapabilities(list=SessionListCapabilities()),
             ),
-            auth_methods=[
-                AuthMethodAgent(
-                    id=AUTH_METHOD,
-                    name="API key from the environment",
-                    description="agentls reads ANTHROPIC_API_KEY (or OPENAI_API_KEY for openai: "
-                    "models) from the environment the editor starts it in",
-                )
-            ],
+            auth_methods=auth_methods(self._model_probe()),
             agent_info=Implementation(name="agentls", title="agentls", version=__version__),
         )
 
@@ -112,6 +105,12 @@ class AgentlsAgent:
 
     def _settings_probe(self) -> Settings:
         return load_settings({"model": self.model})
+
+    def _model_probe(self) -> str:
+        try:
+            return self._settings_probe().model.id
+        except ConfigError:  # a bad --model: session/new says what is wrong
+            return self.model or ""
 
     # --- sessions ------------------------------------------------------------
 
@@ -226,14 +225,20 @@ class AgentlsAgent:
                 raise invalid_request("a prompt is running: cancel it first")
             told = await commands.run_command(session, self.manager.store, *command)
             return await self._finish(session, "end_turn", told)
+        calls: dict[str, ToolIntent] = {}  # the run's open calls: what a request is about
         observer = AcpObserver(
             updates=session.updates,
             root=session.workspace.root,
             window=session.conversation.projector.policy.window,
             cost_before=session.cost_usd,
+            calls=calls,
         )
         approver = AcpApprover(
-            session.asker, session.conversation.policy, session.workspace.approved_calls
+            session.asker,
+            session.conversation,
+            session.workspace.approved_calls,
+            root=session.workspace.root,
+            calls=calls,
         )
         try:
             session.handle = await session.conversation.start(

@@ -24,8 +24,18 @@ from agentls.contracts.usage import Usage
 
 
 class AcpObserver:
+    """A call is ``pending`` from its start until the gate lets it through (a question
+    answered yes), then ``in_progress``; an edit's review is the workspace's, which says
+    when it runs (`AcpWorkspace`)."""
+
     def __init__(
-        self, *, updates: UpdateStream, root: Path, window: int, cost_before: float | None
+        self,
+        *,
+        updates: UpdateStream,
+        root: Path,
+        window: int,
+        cost_before: float | None,
+        calls: dict[str, ToolIntent] | None = None,
     ) -> None:
         self.updates = updates
         self.root = root
@@ -34,6 +44,7 @@ class AcpObserver:
         self.cost_usd: float | None = 0.0  # this run's, as last reported
         self._last_total = Usage()
         self._kinds: dict[str, str] = {}
+        self.calls = calls if calls is not None else {}  # the open calls, for the approver
 
     def text_delta(self, turn: int, text: str) -> None:
         self.updates.push(
@@ -49,19 +60,30 @@ class AcpObserver:
         CURRENT_CALL.set((intent.call_id, intent.name))
         kind = kind_of(intent.name)
         self._kinds[intent.call_id] = kind
+        self.calls[intent.call_id] = intent
         self.updates.push(
             ToolCallStart(
                 session_update="tool_call",
                 tool_call_id=intent.call_id,
                 title=summary,
                 kind=kind,
-                status="in_progress",
+                status="pending",  # the gate has not let it through yet
                 raw_input=intent.input,
                 locations=locations(self.root, intent.input),
             )
         )
 
+    def tool_running(self, turn: int, intent: ToolIntent) -> None:
+        if self._kinds.get(intent.call_id) == "edit":
+            return  # it runs once the workspace's review (if any) lets it
+        self.updates.push(
+            ToolCallProgress(
+                session_update="tool_call_update", tool_call_id=intent.call_id, status="in_progress"
+            )
+        )
+
     def tool_finished(self, turn: int, observation: Observation, summary: str) -> None:
+        self.calls.pop(observation.call_id, None)
         edit = self._kinds.pop(observation.call_id, None) == "edit"
         # An edit keeps its diff; its outcome is shown only when it did not land.
         shown: list[Any] | None = (

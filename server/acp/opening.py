@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from acp.interfaces import Client
-from acp.schema import AgentMessageChunk, ClientCapabilities, TextContentBlock
+from acp.schema import ClientCapabilities
 
 from agentls.acp.errors import auth_required, invalid_params
 from agentls.acp.permission import PermissionAsker
@@ -35,9 +35,9 @@ async def open_session(
     session_id: str | None,
     servers: list[Any] | None,
 ) -> AcpSession:
-    """A new session in ``cwd``, or an earlier one (``session_id``) rebuilt from its log.
-    Its settings files, provider and log are made or read on a thread, so the client's
-    other sessions keep streaming meanwhile."""
+    """A new session in ``cwd``, or an earlier one (``session_id``) rebuilt from its log, in
+    the mode and with the "always" rules it had. Its settings files, provider and log are
+    made or read on a thread, so the client's other sessions keep streaming meanwhile."""
     root = Path(cwd)
     resolved = await asyncio.to_thread(_resolved_folder, root) if root.is_absolute() else None
     if resolved is None:
@@ -67,11 +67,10 @@ async def open_session(
         raise invalid_params(f"agentls: {exc}") from None
     files.session_id = updates.session_id = asker.session_id = conversation.session_id
     warning = startup_warning(settings.sandbox)
-    if warning is not None:  # on stderr and in the session: stdout carries only ACP frames
-        log.warning("%s", warning)
-        text = TextContentBlock(type="text", text=f"agentls: {warning}\n\n")
-        updates.push(AgentMessageChunk(session_update="agent_message_chunk", content=text))
+    if warning is not None:  # on stderr (stdout carries only ACP frames); the person reads
+        log.warning("%s", warning)  # it once per session, with the first command's output
     workspace.policy = conversation.policy
+    workspace.session_rules = conversation
     session = AcpSession(conversation, workspace, updates, asker)
     workspace.cancel_run = session.cancel
     holder.append(session)

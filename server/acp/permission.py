@@ -1,12 +1,14 @@
 """session/request_permission: the four ACP answers and what each one means here.
 
 allow_always adds the narrowest rules (the policy's suggestion) for the rest of
-the session; reject_always adds the same rules as session deny rules. A call
-no rule can cover (an unresolved line, a control file) is offered no "always":
-a client that answers one anyway gets it once (allow once, reject once), never
-a rule wider than the call. A ``cancelled`` outcome (the client cancelled the
-prompt) aborts the run. A failed request (the connection broke) counts as a
-rejection, never a hang.
+the session; reject_always adds the same rules as session deny rules; both are
+logged, so the session keeps them when it is loaded again. A call no rule can
+cover (an unresolved line, a control file) is offered no "always": a client that
+answers one anyway gets it once (allow once, reject once), never a rule wider
+than the call. A ``cancelled`` outcome (the client cancelled the prompt) aborts
+the run, and so does a request the client answered with an error (acpx's
+Ctrl-C at its prompt, a broken connection): nobody said no, so the model is not
+told so; the prompt ends ``cancelled``.
 """
 
 from __future__ import annotations
@@ -14,12 +16,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from enum import StrEnum
+from typing import Protocol
 
 from acp.interfaces import Client
 from acp.schema import AllowedOutcome, PermissionOption, ToolCallUpdate
 
-from agentls.permissions.policy import PermissionPolicy
-from agentls.permissions.rules import Rule, RuleSet
+from agentls.permissions.rules import Rule
 
 log = logging.getLogger(__name__)
 
@@ -30,10 +32,18 @@ class Choice(StrEnum):
     REJECT_ONCE = "reject_once"
     REJECT_ALWAYS = "reject_always"
     CANCELLED = "cancelled"
+    UNANSWERED = "unanswered"  # the request failed: the prompt is cancelled too
 
     @property
     def allows(self) -> bool:
         return self in (Choice.ALLOW_ONCE, Choice.ALLOW_ALWAYS)
+
+    @property
+    def ends_prompt(self) -> bool:
+        return self in (Choice.CANCELLED, Choice.UNANSWERED)
+
+
+UNANSWERED = "the client failed to answer the permission request, so the prompt was cancelled"
 
 
 _ONCE = {Choice.ALLOW_ALWAYS: Choice.ALLOW_ONCE, Choice.REJECT_ALWAYS: Choice.REJECT_ONCE}
@@ -78,9 +88,10 @@ class PermissionAsker:
             response = await self.client.request_permission(
                 self.session_id, tool_call, options(rules)
             )
-        except Exception as exc:
-            log.warning("the permission request failed (%s); counted as a rejection", exc)
-            return Choice.REJECT_ONCE
+        except Exception as exc:  # not the person's no: the prompt ends as cancelled
+            log.warning("session %s: %s (%s)", self.session_id, UNANSWERED, exc)
+            self._on_cancelled()
+            return Choice.UNANSWERED
         outcome = response.outcome
         if not isinstance(outcome, AllowedOutcome):
             self._on_cancelled()
@@ -93,12 +104,15 @@ class PermissionAsker:
         return choice if rules else _ONCE.get(choice, choice)
 
 
-def remember(policy: PermissionPolicy, choice: Choice, rules: Sequence[Rule]) -> None:
-    """The session-long effect of an "always" answer (allow: the runtime may add it too)."""
+class SessionRules(Protocol):
+    """Where "always" answers go: the conversation, which logs them."""
+
+    def remember_rules(self, *, allow: Sequence[Rule] = (), deny: Sequence[Rule] = ()) -> None: ...
+
+
+def remember(session: SessionRules, choice: Choice, rules: Sequence[Rule]) -> None:
+    """The session-long effect of an "always" answer to an edit's review."""
     if choice is Choice.ALLOW_ALWAYS:
-        policy.remember(rules)
+        session.remember_rules(allow=rules)
     elif choice is Choice.REJECT_ALWAYS:
-        # A new rule set, not an append: the one in force is the settings' own.
-        new = [rule for rule in dict.fromkeys(rules) if rule not in policy.rules.deny]
-        if new:
-            policy.rules = policy.rules.merged(RuleSet(deny=new))
+        session.remember_rules(deny=rules)

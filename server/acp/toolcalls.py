@@ -15,12 +15,19 @@ ToolKind = Literal[
 
 _KINDS: dict[str, ToolKind] = {
     "read_file": "read",
+    "problems": "read",
     "list_files": "search",
     "search": "search",
+    "definition": "search",
+    "references": "search",
+    "symbols": "search",
     "write_file": "edit",
     "edit_file": "edit",
+    "rename": "edit",
     "run_command": "execute",
 }
+# What a permission request's title says for a call of these tools, with its path.
+_VERBS = {"read_file": "Read", "write_file": "Write", "edit_file": "Edit"}
 # A tool call's output shown in the client is cut here; the model got its own bounded copy.
 SHOWN_OUTPUT_CHARS = 8000
 
@@ -41,6 +48,18 @@ def locations(root: Path, tool_input: dict[str, Any]) -> list[ToolCallLocation] 
     # Lexical, not resolved: no disk call on the event loop, and a symlink keeps the name
     # the model used (``root`` itself is resolved when the session opens).
     return [ToolCallLocation(path=os.path.normpath(root / path), line=line)]
+
+
+def permission_title(tool: str, tool_input: dict[str, Any], summary: str) -> str:
+    """What a person decides on: the command itself, "Edit greet.py", else the summary."""
+    command = tool_input.get("command") if tool == "run_command" else None
+    if isinstance(command, str) and command.strip():
+        lines = command.strip().splitlines()
+        return lines[0] + (" …" if len(lines) > 1 else "")
+    path = tool_input.get("path")
+    if tool in _VERBS and isinstance(path, str) and path:
+        return f"{_VERBS[tool]} {os.path.normpath(path)}"
+    return summary
 
 
 def text_content(text: str) -> ContentToolCallContent:

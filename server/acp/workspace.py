@@ -30,7 +30,7 @@ from acp.schema import (
     ToolCallUpdate,
 )
 
-from agentls.acp.permission import Choice, PermissionAsker, remember
+from agentls.acp.permission import UNANSWERED, Choice, PermissionAsker, SessionRules, remember
 from agentls.acp.toolcalls import CURRENT_CALL, locations
 from agentls.acp.updates import UpdateStream
 from agentls.contracts.decisions import Verdict
@@ -92,6 +92,7 @@ class AcpWorkspace:
         self.updates = updates
         self.asker = asker
         self.policy: PermissionPolicy | None = None  # set once the conversation exists
+        self.session_rules: SessionRules | None = None  # likewise: "always" answers go there
         self.cancel_run: Callable[[], object] = lambda: None
         # Calls the gate already asked about (a secret file): one question per call.
         self.approved_calls: set[str] = set()
@@ -189,18 +190,47 @@ class AcpWorkspace:
         call_id, tool = self._show_diff(rel, old_text, new_text)
         rules = None if call_id in self.approved_calls else self._review_rules(tool, rel)
         if rules is not None:
+            title = f"Create {rel}" if old_text is None else f"Edit {rel}"
             diff = self._diff(rel, old_text, new_text)
-            update = ToolCallUpdate(tool_call_id=call_id, status="pending", content=[diff])
-            choice = await self.asker.ask(update, rules)
-            if self.policy is not None:
-                remember(self.policy, choice, rules)
-            if choice is Choice.CANCELLED:
-                self.cancel_run()
-                return WriteOutcome(False, "the prompt was cancelled")
+            choice = await self._ask(call_id, title, [rel], [diff], rules)
+            if choice.ends_prompt:
+                return WriteOutcome(False, _ENDED[choice])
             if not choice.allows:
                 return WriteOutcome(False, "the person rejected the edit in the editor")
+        self._running(call_id)
         await self._put(rel, new_text, create)
         return WriteOutcome(True, version=_written_version(new_text))
+
+    async def _ask(
+        self,
+        call_id: str,
+        title: str,
+        rels: list[str],
+        diffs: list[FileEditToolCallContent],
+        rules: list[Rule],
+    ) -> Choice:
+        """The person's word on a change shown as ``diffs``; "always" kept for the session."""
+        where = [loc for rel in rels for loc in locations(self.root, {"path": rel}) or []]
+        shown: list[Shown] = [*diffs]
+        update = ToolCallUpdate(
+            tool_call_id=call_id, title=title, kind="edit", status="pending",
+            locations=where, content=shown,
+        )  # fmt: skip
+        choice = await self.asker.ask(update, rules)
+        if self.session_rules is not None:
+            remember(self.session_rules, choice, rules)
+        if choice.ends_prompt:
+            self.cancel_run()
+        return choice
+
+    def _running(self, call_id: str) -> None:
+        """The change goes ahead: its tool call runs now (a call of its own stays as it is)."""
+        if CURRENT_CALL.get() is not None:
+            self.updates.push(
+                ToolCallProgress(
+                    session_update="tool_call_update", tool_call_id=call_id, status="in_progress"
+                )
+            )
 
     async def apply_changes(self, changes: Sequence[FileChange], summary: str) -> ChangesOutcome:
         """Every diff on the call, one permission for all of them, then each file
@@ -221,19 +251,16 @@ class AcpWorkspace:
         diffs = [self._diff(rel, old, new) for rel, old, new in files]
         call_id, tool = self._show_diffs(summary, diffs, [rel for rel, _, _ in files])
         if call_id not in self.approved_calls:
-            asked = [self._review_rules(tool, rel) for rel, _, _ in files]
+            rels = [rel for rel, _, _ in files]
+            asked = [self._review_rules(tool, rel) for rel in rels]
             if any(rules is not None for rules in asked):
                 rules = list(dict.fromkeys(r for rs in asked if rs is not None for r in rs))
-                shown: list[Shown] = [*diffs]
-                update = ToolCallUpdate(tool_call_id=call_id, status="pending", content=shown)
-                choice = await self.asker.ask(update, rules)
-                if self.policy is not None:
-                    remember(self.policy, choice, rules)
-                if choice is Choice.CANCELLED:
-                    self.cancel_run()
-                    return ChangesOutcome(False, "the prompt was cancelled")
+                choice = await self._ask(call_id, _edit_title(rels), rels, diffs, rules)
+                if choice.ends_prompt:
+                    return ChangesOutcome(False, _ENDED[choice])
                 if not choice.allows:
                     return ChangesOutcome(False, "the person rejected the change in the editor")
+        self._running(call_id)
         done: dict[str, WriteOutcome] = {}
         for rel, _, new_text in files:
             try:
@@ -327,6 +354,14 @@ class AcpWorkspace:
             raise ToolError(
                 ErrorCode.EXECUTION_FAILED, f"the editor could not write {rel}: {exc}"
             ) from None
+
+
+_ENDED = {Choice.CANCELLED: "the prompt was cancelled", Choice.UNANSWERED: UNANSWERED}
+
+
+def _edit_title(rels: list[str]) -> str:
+    shown = ", ".join(rels[:3])
+    return f"Edit {shown}" + (f" and {len(rels) - 3} more files" if len(rels) > 3 else "")
 
 
 def _is_text(data: bytes) -> bool:

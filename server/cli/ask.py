@@ -29,6 +29,7 @@ from agentls.conversation.settings import Settings
 from agentls.conversation.settings_files import SettingsFiles
 from agentls.conversation.settings_layers import SettingsLayer
 from agentls.permissions.approvers import Approver, AutoApprover, DenyAllApprover
+from agentls.permissions.modes import Mode
 from agentls.session.store import SessionNotFound, SessionStore, default_state_dir
 from agentls.workspace.local import LocalWorkspace
 from agentls.workspace.roots import too_broad
@@ -115,7 +116,9 @@ def _run_ask(args: argparse.Namespace, termination: Termination) -> int:
     try:
         settings = settings_from_args(args, root.resolve(), manager.settings_files)
         workspace = LocalWorkspace(root.resolve(), sandbox=settings.sandbox)
-        conversation = manager.open(workspace, settings, args.session)
+        # A --mode named here wins over the mode a resumed session keeps, and is logged.
+        named = Mode(args.mode) if args.mode else None
+        conversation = manager.open(workspace, settings, args.session, mode=named)
     except (ConfigError, SessionNotFound, ValueError) as exc:
         say(str(exc))
         return EXIT_USAGE

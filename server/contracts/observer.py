@@ -23,6 +23,10 @@ class RunObserver(Protocol):
 
     def tool_started(self, turn: int, intent: ToolIntent, summary: str) -> None: ...
 
+    def tool_running(self, turn: int, intent: ToolIntent) -> None:
+        """The gate let the call through (a person's yes included): it runs now."""
+        ...
+
     def tool_finished(self, turn: int, observation: Observation, summary: str) -> None: ...
 
     def approval_asked(self, turn: int, request: ApprovalRequest) -> None: ...
@@ -46,6 +50,9 @@ class NullObserver:
         pass
 
     def tool_started(self, turn: int, intent: ToolIntent, summary: str) -> None:
+        pass
+
+    def tool_running(self, turn: int, intent: ToolIntent) -> None:
         pass
 
     def tool_finished(self, turn: int, observation: Observation, summary: str) -> None:

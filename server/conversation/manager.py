@@ -37,7 +37,7 @@ from agentls.loop.compaction import Compactor
 from agentls.mcp.hub import McpHub
 from agentls.permissions.approvers import Approver, DenyAllApprover
 from agentls.permissions.modes import Mode
-from agentls.permissions.rules import Rule
+from agentls.permissions.rules import Rule, RuleSet, parse_rule
 from agentls.pricing import price_for
 from agentls.providers.base import ModelProvider, warm_up
 from agentls.providers.factory import make_provider
@@ -52,8 +52,10 @@ from agentls.session.store import SessionStore
 from agentls.tools import BUILTIN_TOOLS
 from agentls.workspace.interface import ToolDefinition, Workspace
 from agentls.workspace.local import LocalWorkspace
+from agentls.workspace.sandbox import NoSandboxNotice
 
 logger = logging.getLogger(__name__)
+NO_SANDBOX = "no_sandbox"  # the topic of the notice that commands run without a sandbox
 ProviderFactory = Callable[[Settings], ModelProvider]
 
 
@@ -135,7 +137,9 @@ class Conversation:
         self.provider = provider
         self.registry = registry
         self.settings_files = settings_files
-        _configure_sandbox(workspace, settings)
+        # Told once per session: the log keeps that it was (see resume_permissions).
+        self.sandbox_notice = NoSandboxNotice(record=self._record_no_sandbox)
+        _configure_sandbox(workspace, settings, self.sandbox_notice)
         self.languages = languages  # language servers, shared by a workspace's sessions
         parts = build_session(
             session_id=session_id,
@@ -156,12 +160,16 @@ class Conversation:
         self.checkpointer = parts.checkpointer
         self.hooks = parts.hooks()
         self.current: RunHandle | None = None
+        self.session_deny: list[Rule] = []  # "always reject" rules, kept over settings changes
+        self._mode_unlogged = False  # set while another process held the session
 
     @property
     def running(self) -> bool:
         return self.current is not None and not self.current.task.done()
 
     def set_mode(self, mode: Mode) -> None:
+        """The session's mode from now on; logged, so the session keeps it when it is
+        opened again (in any face or process)."""
         self.policy.mode = mode
         if self.running or self.claim is None:
             self.log.append(ev.ModeChanged(mode=mode.value))
@@ -169,24 +177,68 @@ class Conversation:
         try:
             self._check_holdable()
             self._take_claim()  # what another process wrote is read by the next run
-        except SessionBusy as exc:  # the next run_started records the mode anyway
-            logger.info("mode change not logged: %s", exc)
+        except SessionBusy as exc:
+            logger.info("mode change logged when the session is next run here: %s", exc)
+            self._mode_unlogged = True
             return
         try:
             self.log.resync()  # reads the log's last line only: this line's seq
             self.log.append(ev.ModeChanged(mode=mode.value))
+            self._mode_unlogged = False
         finally:
             self._drop_claim()
 
+    def remember_rules(self, *, allow: Sequence[Rule] = (), deny: Sequence[Rule] = ()) -> None:
+        """Rules an "always" answer adds for the rest of the session, logged so the session
+        keeps them when it is opened again (called during a run, which holds the lock)."""
+        new_allow = [r for r in dict.fromkeys(allow) if r not in self.policy.session_allow]
+        new_deny = [r for r in dict.fromkeys(deny) if r not in self.session_deny]
+        if not new_allow and not new_deny:
+            return
+        self._take_rules(new_allow, new_deny)
+        run = self.current.run_id if self.running and self.current is not None else None
+        self.log.append(ev.SessionRules(
+            run=run, allow=[str(r) for r in new_allow], deny=[str(r) for r in new_deny],
+        ))  # fmt: skip
+
+    def _take_rules(self, allow: Sequence[Rule], deny: Sequence[Rule]) -> None:
+        self.policy.remember(allow)
+        if deny:
+            self.session_deny.extend(deny)
+            # A new rule set, not an append: the one in force is the settings' own.
+            self.policy.rules = self.policy.rules.merged(RuleSet(deny=list(deny)))
+
+    def resume_permissions(self, state: SessionState) -> None:
+        """A session opened from its log keeps its own mode (its last mode_changed) and the
+        rules its "always" answers added."""
+        if state.mode is not None and not self._mode_unlogged:
+            try:
+                self.policy.mode = Mode(state.mode)
+            except ValueError:
+                logger.warning("session %s: unknown mode %r logged", self.session_id, state.mode)
+        allow = [r for r in _rules(state.session_allow) if r not in self.policy.session_allow]
+        deny = [r for r in _rules(state.session_deny) if r not in self.session_deny]
+        self._take_rules(allow, deny)
+        self.sandbox_notice.given = self.sandbox_notice.given or NO_SANDBOX in state.notices
+
+    def _record_no_sandbox(self, text: str) -> None:
+        run = self.current.run_id if self.running and self.current is not None else None
+        self.log.append(ev.Notice(run=run, topic=NO_SANDBOX, text=text))
+
     def apply_settings(self, settings: Settings) -> None:
-        """New settings take effect from the next run (the model stays the session's)."""
-        self.settings = settings
+        """New settings take effect from the next run (the model stays the session's). The
+        mode changes only when the mode setting did: a session's own mode (set for it, or
+        kept in its log) outlives refreshes that leave the setting as it was."""
+        previous, self.settings = self.settings, settings
         self.policy.rules = settings.permissions.rules
+        if self.session_deny:
+            self.policy.rules = self.policy.rules.merged(RuleSet(deny=self.session_deny))
         self.policy.secret_patterns = settings.permissions.secret_patterns
-        if settings.permissions.mode is not self.policy.mode:
-            self.set_mode(settings.permissions.mode)
+        mode = settings.permissions.mode
+        if mode is not previous.permissions.mode and mode is not self.policy.mode:
+            self.set_mode(mode)
         self.context.command_timeout_seconds = settings.limits.command_timeout_seconds
-        _configure_sandbox(self.workspace, settings)
+        _configure_sandbox(self.workspace, settings, self.sandbox_notice)
         if self.checkpointer is not None:
             self.checkpointer.settings = settings.checkpoints
         self.projector.policy = settings.context_policy(self.provider.model_id)
@@ -245,6 +297,9 @@ class Conversation:
     ) -> RunHandle:
         run_id = f"run-{secrets.token_hex(4)}"
         mode = self.policy.mode  # settings.mode until agentls.setMode changes it
+        if self._mode_unlogged:  # set while another process ran the session
+            self.log.append(ev.ModeChanged(mode=mode.value))
+            self._mode_unlogged = False
         self.log.append(ev.RunStarted(
             run=run_id, prompt=prompt, settings=self.settings.to_log(),
             mode=mode.value, reviewed=self.policy.edits_reviewed_by_workspace,
@@ -361,6 +416,7 @@ class Conversation:
                 self.settings, model_id=self.provider.model_id, registry=self.registry
             )
             self.resume_context(state)
+            self.resume_permissions(state)  # a mode another process set, its rules
             if self.checkpointer is not None:
                 self.checkpointer.catch_up()
             self._unfinished = state
@@ -450,8 +506,11 @@ class ConversationManager:
         session_id: str | None = None,
         *,
         edits_reviewed_by_workspace: bool = False,
+        mode: Mode | None = None,
     ) -> Conversation:
-        """A new session, or an earlier one rebuilt from its log alone.
+        """A new session, or an earlier one rebuilt from its log alone, in its own mode
+        (its last mode_changed) unless ``mode``, one the person named for this opening
+        (`--mode`), which is logged as a change.
 
         The provider is made first, so a missing key fails before anything is written.
         """
@@ -460,7 +519,7 @@ class ConversationManager:
             return known
         provider, opened = self._provider_and_log(workspace, settings, session_id)
         return self._conversation(
-            workspace, settings, provider, opened, edits_reviewed_by_workspace
+            workspace, settings, provider, opened, edits_reviewed_by_workspace, mode
         )
 
     async def open_async(
@@ -470,6 +529,7 @@ class ConversationManager:
         session_id: str | None = None,
         *,
         edits_reviewed_by_workspace: bool = False,
+        mode: Mode | None = None,
     ) -> Conversation:
         """As `open`, the provider made (its SDK imported) and the session log made or read
         (a resumed one whole) on a thread."""
@@ -485,7 +545,7 @@ class ConversationManager:
             opened[3].close()
             return known
         return self._conversation(
-            workspace, settings, provider, opened, edits_reviewed_by_workspace
+            workspace, settings, provider, opened, edits_reviewed_by_workspace, mode
         )
 
     def _known(self, session_id: str | None) -> Conversation | None:
@@ -538,6 +598,7 @@ class ConversationManager:
         provider: ModelProvider,
         opened: tuple[str, SessionLog, SessionState | None, SessionClaim],
         edits_reviewed_by_workspace: bool,
+        mode: Mode | None = None,
     ) -> Conversation:
         session_id, log, resumed, claim = opened
         conversation = Conversation(
@@ -558,6 +619,9 @@ class ConversationManager:
         )
         if resumed is not None:
             conversation.resume_context(resumed)
+            conversation.resume_permissions(resumed)
+        if mode is not None and mode.value != (resumed.mode if resumed is not None else None):
+            conversation.set_mode(mode)
         self.conversations[session_id] = conversation
         return conversation
 
@@ -571,7 +635,18 @@ class ConversationManager:
         self.conversations.clear()
 
 
-def _configure_sandbox(workspace: Workspace, settings: Settings) -> None:
+def _rules(texts: Sequence[str]) -> list[Rule]:
+    """The rules a session's log recorded (their own spelling, which parses back)."""
+    rules = []
+    for text in texts:
+        try:
+            rules.append(parse_rule(text))
+        except ValueError as exc:
+            logger.warning("session rule %r left out: %s", text, exc)
+    return rules
+
+
+def _configure_sandbox(workspace: Workspace, settings: Settings, notice: NoSandboxNotice) -> None:
     use_sandbox = getattr(workspace, "use_sandbox", None)
     if use_sandbox is not None:
-        use_sandbox(settings.sandbox)
+        use_sandbox(dataclasses.replace(settings.sandbox, notice=notice))

@@ -219,6 +219,7 @@ class ToolRuntime:
             return self._deny(intent, turn, self._denial_message(final))
         self._denials = 0
         context = self.context if grant is None else dataclasses.replace(self.context, grant=grant)
+        notify(self.observer.tool_running, turn, intent)
         return await self._run(intent, tool, args, context)
 
     def _grant(
@@ -269,6 +270,9 @@ class ToolRuntime:
         if answer.remembers and rules:
             self.policy.remember(rules)
             source += f" (session rule {shown} added)"
+            # Logged: the session keeps them when it is opened again.
+            allow = [str(r) for r in rules]
+            self.audit.append(ev.SessionRules(run=self.run_id, turn=turn, allow=allow))
         saver = self.rule_saver  # a call no rule can cover is allowed once, nothing saved
         if answer is ApprovalAnswer.ALLOW_ALWAYS_WORKSPACE and saver is not None and rules:
             try:

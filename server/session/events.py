@@ -62,6 +62,8 @@ CHECKPOINT: Final = "checkpoint"
 UNDO: Final = "undo"
 PROBLEMS: Final = "problems"
 RULES_SAVED: Final = "rules_saved"
+SESSION_RULES: Final = "session_rules"
+NOTICE: Final = "notice"
 RUN_FINISHED: Final = "run_finished"
 RUN_CLOSED: Final = "run_closed"
 
@@ -276,6 +278,29 @@ class RulesSaved(Event):
 
 
 @dataclass(kw_only=True, slots=True)
+class SessionRules(Event):
+    """Rules an "always" answer added for the rest of the session (in no settings file):
+    a session opened again from its log keeps them."""
+
+    kind: Literal["session_rules"] = "session_rules"
+    allow: Annotated[list[str], Field(description='allow rules ("always allow")')] = field(
+        default_factory=list
+    )
+    deny: Annotated[list[str], Field(description='deny rules ("always reject")')] = field(
+        default_factory=list
+    )
+
+
+@dataclass(kw_only=True, slots=True)
+class Notice(Event):
+    """Something the person is told once in a session, whichever process runs it."""
+
+    kind: Literal["notice"] = "notice"
+    topic: Annotated[str, Field(description='what it is about, e.g. "no_sandbox"')]
+    text: str
+
+
+@dataclass(kw_only=True, slots=True)
 class RunFinished(Event):
     kind: Literal["run_finished"] = "run_finished"
     result: RunResultRecord
@@ -310,6 +335,8 @@ SessionEvent = Annotated[
         Undo,
         Problems,
         RulesSaved,
+        SessionRules,
+        Notice,
         RunFinished,
         RunClosed,
     ],

@@ -51,6 +51,11 @@ class Reducer:
             )
         elif isinstance(event, ev.ModeChanged):
             state.mode = event.mode
+        elif isinstance(event, ev.SessionRules):
+            _add_new(state.session_allow, event.allow)
+            _add_new(state.session_deny, event.deny)
+        elif isinstance(event, ev.Notice):
+            state.notices.add(event.topic)
         elif isinstance(event, ev.RunFinished) and run is not None:
             run.result = event.result.model_dump(mode="json")
             run.turns = event.result.turns
@@ -65,6 +70,10 @@ class Reducer:
         if run is not None:
             run.usage += usage
             run.cost_usd = _add_cost(run.cost_usd, cost)
+
+
+def _add_new(kept: list[str], added: list[str]) -> None:
+    kept.extend(rule for rule in dict.fromkeys(added) if rule not in kept)
 
 
 def _add_cost(total: float | None, cost: float | None) -> float | None:

@@ -52,7 +52,10 @@ class SessionState:
     runs: list[RunRecord] = field(default_factory=list)
     usage: Usage = field(default_factory=Usage)
     cost_usd: float | None = 0.0  # None once any call's price is unknown
-    mode: str | None = None
+    mode: str | None = None  # the last mode_changed: the session's own mode
+    session_allow: list[str] = field(default_factory=list)  # "always" rules, in order
+    session_deny: list[str] = field(default_factory=list)
+    notices: set[str] = field(default_factory=set)  # topics the person was told once
     last_seq: int = 0
     context_summary: ContextSummary | None = None  # never part of ``messages``
 

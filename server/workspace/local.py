@@ -27,7 +27,7 @@ from agentls.workspace.interface import (
 )
 from agentls.workspace.language import FileChange
 from agentls.workspace.lines import FileLines, LineWindow
-from agentls.workspace.sandbox import SandboxSettings
+from agentls.workspace.sandbox import NoSandboxNotice, SandboxSettings
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +64,7 @@ class LocalWorkspace:
         sandbox: SandboxSettings | None = None,
     ) -> None:
         self.sandbox = sandbox or SandboxSettings()
-        self._told_unsandboxed = False
+        self._notice = NoSandboxNotice()  # when the settings carry no session's notice
         self._root = _real_dir(Path(root).expanduser())
         self._use_ripgrep = use_ripgrep
         self.secrets = paths.SecretFiles(self._root, self.sandbox.secret_patterns)
@@ -284,15 +284,16 @@ class LocalWorkspace:
         result = await process.run_shell(
             grant.line, self._root, timeout_seconds, output_limit, prefix or (), env
         )
-        if prefix is None and self.sandbox.enabled and not self._told_unsandboxed:
-            self._told_unsandboxed = True
+        notice = self.sandbox.notice or self._notice
+        if prefix is None and self.sandbox.enabled and not notice.given:
             problem = sandbox.bwrap_problem()
             log.warning("commands run without a sandbox: %s", problem)
             note = (
-                f"\n[note: this command ran without a sandbox ({problem}); "
+                f"[note: commands in this session run without a sandbox ({problem}); "
                 "install bubblewrap, or set sandbox to off to silence this]"
             )
-            result = replace(result, output=result.output + note)
+            if notice.give(note):  # once per session, across processes
+                result = replace(result, output=f"{result.output}\n{note}")
         return result
 
     def _command_setup(

@@ -9,7 +9,7 @@ read-write, and gives /tmp, /run, /var/run and HOME private, empty mounts,
 /dev a minimal device set and /proc its own. So no Unix socket of the host (a
 Docker, D-Bus, SSH or GPG agent) can be reached, and without network no
 abstract socket or loopback port either. Where no sandbox can be had, commands
-run as they are and the person is told at start.
+run as they are, and the person is told once per session (`NoSandboxNotice`).
 
 Inside the writable workspace, every control file and folder that exists
 (control.py, control_paths.py) is bound read-only again, and agentls's own
@@ -33,7 +33,7 @@ import logging
 import os
 import subprocess
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -52,6 +52,24 @@ _SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", 
 _PRIVATE_DIRS = ("/tmp", "/run", "/var/tmp")
 
 
+@dataclass
+class NoSandboxNotice:
+    """Whether a session's person was told that its commands run without a sandbox: once
+    per session, in whichever process runs it (``record`` keeps it in the session's log)."""
+
+    given: bool = False
+    record: Callable[[str], None] | None = None
+
+    def give(self, text: str) -> bool:
+        """True the first time (``text`` is told now, and recorded), then False."""
+        if self.given:
+            return False
+        self.given = True
+        if self.record is not None:
+            self.record(text)
+        return True
+
+
 @dataclass(frozen=True)
 class SandboxSettings:
     enabled: bool = True  # False: the person turned it off
@@ -63,6 +81,8 @@ class SandboxSettings:
     secret_patterns: tuple[str, ...] = DEFAULT_SECRET_PATTERNS
     # permissions.protectedPaths: bound read-only inside the sandbox like control files.
     protected_patterns: tuple[str, ...] = ()
+    # One session's (its conversation sets it); None: each workspace object tells once.
+    notice: NoSandboxNotice | None = field(default=None, compare=False, repr=False)
 
     def for_servers(self) -> SandboxSettings:
         """Only what a language server's sandbox depends on (equal when that is)."""

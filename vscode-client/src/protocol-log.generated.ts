@@ -105,7 +105,7 @@ export interface LogDecision {
 
 export type LogErrorCode = 'not_found' | 'invalid_input' | 'permission_denied' | 'timeout' | 'execution_failed' | 'conflict' | 'cancelled';
 
-export type LogEvent = LogSessionStarted | LogRunStarted | LogUserMessage | LogModelRequest | LogModelOutput | LogUsageEvent | LogContextProjected | LogContextSummary | LogToolIntent | LogDecision | LogObservationEvent | LogToolResults | LogModeChanged | LogCheckpointStarted | LogCheckpoint | LogUndo | LogProblems | LogRulesSaved | LogRunFinished | LogRunClosed;
+export type LogEvent = LogSessionStarted | LogRunStarted | LogUserMessage | LogModelRequest | LogModelOutput | LogUsageEvent | LogContextProjected | LogContextSummary | LogToolIntent | LogDecision | LogObservationEvent | LogToolResults | LogModeChanged | LogCheckpointStarted | LogCheckpoint | LogUndo | LogProblems | LogRulesSaved | LogSessionRules | LogNotice | LogRunFinished | LogRunClosed;
 
 export interface LogModeChanged {
   v: number;
@@ -146,6 +146,19 @@ export interface LogModelRequest {
   tools: string[];
   /** the whole prompt */
   estimatedTokens: number | null;
+}
+
+/** Something the person is told once in a session, whichever process runs it. */
+export interface LogNotice {
+  v: number;
+  seq: number;
+  ts: number;
+  kind: 'notice';
+  run: string | null;
+  turn: number | null;
+  /** what it is about, e.g. "no_sandbox" */
+  topic: string;
+  text: string;
 }
 
 export interface LogObservationEvent {
@@ -261,6 +274,23 @@ export interface LogRunStarted {
   mode: string | null;
   /** edits are reviewed by the workspace */
   reviewed: boolean;
+}
+
+/**
+ * Rules an "always" answer added for the rest of the session (in no settings file):
+ * a session opened again from its log keeps them.
+ */
+export interface LogSessionRules {
+  v: number;
+  seq: number;
+  ts: number;
+  kind: 'session_rules';
+  run: string | null;
+  turn: number | null;
+  /** allow rules ("always allow") */
+  allow: string[];
+  /** deny rules ("always reject") */
+  deny: string[];
 }
 
 export interface LogSessionStarted {

@@ -1,8 +1,9 @@
 """An ACP client on the Python SDK's client side, driving `agentls acp` as a subprocess.
 
 It records every session update, answers permission requests from a queue
-(an option id, or "cancelled"), and serves fs/* on the real disk when it
-offers them, recording each call.
+(an option id, "cancelled", or "error": a JSON-RPC error, as acpx answers when its
+prompt is interrupted), and serves fs/* on the real disk when it offers them,
+recording each call.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from acp import spawn_agent_process
+from acp import RequestError, spawn_agent_process
 from acp.client.connection import ClientSideConnection
 from acp.schema import (
     AllowedOutcome,
@@ -65,6 +66,7 @@ class RecordingClient:
         asked = {
             "toolCall": tool_call.model_dump(mode="json", by_alias=True, exclude_none=True),
             "options": [o.model_dump(mode="json", by_alias=True) for o in options],
+            "updatesBefore": len(self.updates),  # where the question fell among the updates
         }
         self.permissions.append(asked)
         await self._note()
@@ -73,6 +75,8 @@ class RecordingClient:
         answer = self.answers.pop(0) if self.answers else "reject_once"
         if answer == "cancelled":
             return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
+        if answer == "error":
+            raise RequestError(-32603, "the prompt was interrupted")
         if answer == "wait":  # never answered: the agent must end it on cancel
             await asyncio.Event().wait()
         return RequestPermissionResponse(

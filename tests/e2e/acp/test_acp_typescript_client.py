@@ -178,3 +178,59 @@ def test_an_mcp_server_from_session_new_is_used_under_the_gate(
     )
     assert report["stops"] == ["end_turn"] and texts(report) == "It is 42."
     assert len(report["permissions"]) == 1
+
+
+def test_a_session_set_to_plan_is_in_plan_when_a_new_agent_loads_it(
+    node: str, isolated_state: Path, workspace: Path, tmp_path: Path
+) -> None:
+    target = workspace / "a.py"
+    target.write_text("x = 1\n")
+    refused = {"text": "Not in plan mode.", "expect": {"lastToolResultContains": "plan mode"}}
+    model = write_script(tmp_path / "s.json", read_then_edit("a.py", "x = 1", "x = 2", refused))
+    first = drive(node, workspace, model, mode="plan")
+    second = drive(
+        node, workspace, model, load=first["sessionId"], prompts=["edit"], answers=["allow_once"]
+    )
+    assert second["opened"]["modes"]["currentModeId"] == "plan"
+    (mode,) = [o for o in second["opened"]["configOptions"] if o["id"] == "mode"]
+    assert mode["currentValue"] == "plan"
+    assert second["stops"] == ["end_turn"] and texts(second) == "Not in plan mode."
+    assert target.read_text() == "x = 1\n"
+    assert second["permissions"] == [] and second["writes"] == []
+
+
+def test_requests_name_their_call_and_it_is_pending_until_answered(
+    node: str, isolated_state: Path, workspace: Path, tmp_path: Path
+) -> None:
+    target = workspace / "greet.py"
+    target.write_text("x = 1\n")
+    command = {"name": "run_command", "input": {"command": "echo checked"}}
+    turns = [*read_then_edit("greet.py", "x = 1", "x = 2", {"toolCalls": [command]}),
+             {"text": "Done."}]  # fmt: skip
+    model = write_script(tmp_path / "s.json", turns)
+    report = drive(node, workspace, model, prompts=["go"], answers=["allow_once"] * 2)
+    assert report["stops"] == ["end_turn"]
+    edit, run = report["permissions"]
+    assert (edit["toolCall"]["title"], edit["toolCall"]["kind"]) == ("Edit greet.py", "edit")
+    assert edit["toolCall"]["locations"] == [{"path": str(target)}]
+    assert (run["toolCall"]["title"], run["toolCall"]["kind"]) == ("echo checked", "execute")
+    assert run["toolCall"]["locations"] == [{"path": str(workspace)}]
+    for asked in (edit, run):
+        call_id = asked["toolCall"]["toolCallId"]
+        seen = [
+            (i, u["status"]) for i, u in enumerate(report["updates"])
+            if u.get("toolCallId") == call_id and "status" in u
+        ]  # fmt: skip
+        cut = asked["updatesBefore"]
+        assert {s for i, s in seen if i < cut} == {"pending"}
+        assert [s for i, s in seen if i >= cut] == ["in_progress", "completed"]
+
+
+def test_a_request_the_client_fails_to_answer_cancels_the_prompt(
+    node: str, isolated_state: Path, workspace: Path, tmp_path: Path
+) -> None:
+    touch = {"name": "run_command", "input": {"command": "touch ran"}}
+    model = write_script(tmp_path / "s.json", [{"toolCalls": [touch]}, {"toolCalls": [touch]}])
+    report = drive(node, workspace, model, prompts=["touch", "/mode"], answers=["error"])
+    assert report["stops"] == ["cancelled", "end_turn"]
+    assert len(report["permissions"]) == 1 and not (workspace / "ran").exists()

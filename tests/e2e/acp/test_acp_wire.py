@@ -78,7 +78,9 @@ def test_a_missing_api_key_asks_for_authentication(isolated_state: Path, workspa
     )  # fmt: skip
     answers = {a["id"]: a for a in map(json.loads, process.stdout.splitlines())}
     assert process.returncode == 0 and set(answers) == {1, 2, 3}
-    assert answers[1]["result"]["authMethods"][0]["id"] == "agentls-api-key"
+    (login,) = answers[1]["result"]["authMethods"]  # typed: the client can ask for the key
+    assert login["id"] == "agentls-api-key" and login["type"] == "env_var"
+    assert [v["name"] for v in login["vars"]] == ["ANTHROPIC_API_KEY"]
     assert answers[2]["error"]["code"] == -32000
     assert "ANTHROPIC_API_KEY" in answers[2]["error"]["message"]
     assert answers[3]["error"]["code"] == -32000

@@ -90,7 +90,8 @@ def test_a_schema_1_log_folds_to_the_same_state_and_transcript() -> None:
     """The fixture was written by the schema 1 release (every kind), with what it folded to."""
     events = read_events(V1_LOG)
     assert len(events) == len(V1_LOG.read_text().splitlines())
-    assert {e.kind for e in events} == set(ev.EVENT_TYPES)  # it has every kind
+    newer = {ev.SESSION_RULES, ev.NOTICE}
+    assert {e.kind for e in events} == set(ev.EVENT_TYPES) - newer  # every kind it had
     expected = json.loads((FIXTURES / "v1-session.state.json").read_text("utf-8"))
     assert state_as_json(reduce(events)) == expected
     transcript = (FIXTURES / "v1-session.transcript.md").read_text("utf-8")
@@ -140,6 +141,8 @@ async def test_every_writer_writes_valid_events(tmp_path: Path) -> None:
     assert result.text == "Done."
     conv.set_mode(Mode.PLAN)
     assert conv.save_rules([parse_rule("run_command(pytest *)")]) is not None
+    conv.remember_rules(deny=[parse_rule("run_command(rm *)")])
+    assert conv.sandbox_notice.give("[note: commands in this session run without a sandbox]")
     assert await conv.compact()
     hook = ProblemsAfterEdits(_problems_found(), lambda _: Risk.WRITE, conv.log.append)
     assert await hook.after_act("r", 1)

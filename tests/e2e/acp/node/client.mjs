@@ -1,15 +1,18 @@
 // An ACP client on the official TypeScript SDK (2.x API), driving `agentls acp`.
 // Usage: node client.mjs PLAN_JSON. The plan names the agent command, the cwd,
-// whether fs/* is offered, permission answers ("allow_once", ..., "cancelled"),
-// the prompts, and optionally a session to load, MCP servers, a malformed
-// request to send first, and a file whose appearance triggers session/cancel.
-// Prints one JSON report on stdout: updates, permissions, fs calls, stop reasons.
+// whether fs/* is offered, permission answers ("allow_once", ..., "cancelled", or
+// "error": a JSON-RPC error, as a client whose prompt was interrupted answers),
+// the prompts, and optionally a session to load, a mode to set before the prompts,
+// MCP servers, a malformed request to send first, and a file whose appearance
+// triggers session/cancel. Prints one JSON report on stdout: updates, permissions
+// (each with how many updates came before it), fs calls, the new/load answer,
+// stop reasons.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { Readable, Writable } from "node:stream";
 import { setTimeout as delay } from "node:timers/promises";
-import { client, ndJsonStream } from "@agentclientprotocol/sdk";
+import { client, ndJsonStream, RequestError } from "@agentclientprotocol/sdk";
 
 const plan = JSON.parse(process.argv[2]);
 const report = { updates: [], permissions: [], reads: [], writes: [], stops: [], errors: [] };
@@ -27,9 +30,10 @@ const app = client({ name: "agentls-e2e-typescript" })
     report.updates.push(params.update);
   })
   .onRequest("session/request_permission", async ({ params }) => {
-    report.permissions.push(params);
+    report.permissions.push({ ...params, updatesBefore: report.updates.length });
     const answer = answers.shift() ?? "reject_once";
     if (answer === "cancelled") return { outcome: { outcome: "cancelled" } };
+    if (answer === "error") throw new RequestError(-32603, "the prompt was interrupted");
     return { outcome: { outcome: "selected", optionId: answer } };
   })
   .onRequest("fs/read_text_file", async ({ params }) => {
@@ -63,16 +67,23 @@ await app.connectWith(stream, async (ctx) => {
   }
   let sessionId = plan.load;
   if (sessionId) {
-    await ctx.request("session/load", { sessionId, cwd: plan.cwd, mcpServers: [] });
+    report.opened = await ctx.request("session/load", {
+      sessionId,
+      cwd: plan.cwd,
+      mcpServers: [],
+    });
     report.updatesBeforeLoadAnswer = report.updates.length;
   } else {
-    const created = await ctx.request("session/new", {
+    report.opened = await ctx.request("session/new", {
       cwd: plan.cwd,
       mcpServers: plan.mcpServers ?? [],
     });
-    sessionId = created.sessionId;
+    sessionId = report.opened.sessionId;
   }
   report.sessionId = sessionId;
+  if (plan.mode) {
+    await ctx.request("session/set_mode", { sessionId, modeId: plan.mode });
+  }
   for (const text of plan.prompts ?? []) {
     const answer = ctx.request("session/prompt", {
       sessionId,
