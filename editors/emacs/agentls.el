@@ -289,12 +289,14 @@ A server that died ends the run's status."
   (force-mode-line-update t))
 
 (defun agentls--erase-status-line ()
-  (when agentls--status-start
+  (when (and agentls--status-start
+             (eq (marker-buffer agentls--status-start) (current-buffer)))
     (delete-region agentls--status-start (point-max))
     (set-marker agentls--status-start nil)
     (setq agentls--status-start nil)))
 
 (defun agentls--draw-status-line ()
+  (setq agentls--status-start nil) ; one of a killed log buffer is gone with it
   (when agentls--doing
     (goto-char (point-max))
     (setq agentls--status-start (copy-marker (point)))

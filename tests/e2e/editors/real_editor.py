@@ -43,7 +43,7 @@ def script_the_model(fake: FakeAnthropic) -> None:
 
 # A command that runs until the driver, having looked, makes the file `release`.
 WAITING_COMMAND = "while [ ! -e release ]; do sleep 0.1; done; echo released"
-MODEL_PAUSE_SECONDS = 3
+MODEL_PAUSE_SECONDS = 5  # long enough to be seen on a busy machine
 SLOW_ANSWER = "The slow command ran."
 
 

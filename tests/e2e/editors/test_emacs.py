@@ -131,7 +131,8 @@ def test_emacs_eglot_alone_through_the_standard_prompts(
     assert review["prompt"] == ("[eglot] Server reports (type=2): agentls wants to edit greet.py "
                                 "(+4 −0 lines). Apply it?\n(the diff is in *agentls diff*)\n"
                                 "Choose an option: ")  # fmt: skip
-    assert review["diff"].startswith("--- current/greet.py\n") and "+def shout(name):" in review["diff"]
+    assert review["diff"].startswith("--- current/greet.py\n")
+    assert "+def shout(name):" in review["diff"]
     assert "Server wants to edit" in outcome.stdout
     assert (root / "ran.txt").exists()
     assert report["buffer"] == SHOUT and greet.read_text() == SHOUT
