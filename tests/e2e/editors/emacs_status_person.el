@@ -32,7 +32,8 @@
 
 (defun person-mode-line-part (part)
   "PART of the mode line as it shows (`format-mode-line' shows nothing in batch)."
-  (cond ((stringp part) part)
+  (cond ((null part) "")
+        ((stringp part) part)
         ((and (symbolp part) (boundp part)) (person-mode-line-part (symbol-value part)))
         ((eq (car-safe part) :eval) (person-mode-line-part (eval (cadr part) t)))
         ((consp part) (mapconcat #'person-mode-line-part part ""))
