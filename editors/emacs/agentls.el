@@ -21,6 +21,9 @@
 ;; - the *agentls* buffer, where the run is written as it happens (the
 ;;   `agentls/event' notifications): the answer, tool calls, approvals, edits
 ;;   and the end of the run with its usage;
+;; - what the run is doing now (thinking, running a command, waiting for
+;;   you), with the seconds it has taken, in the mode line and on the last
+;;   line of *agentls* (`agentls-status' for a mode line of your own);
 ;; - approvals asked in the minibuffer, and every edit reviewed first: the
 ;;   diff is shown in a `diff-mode' window, then apply or reject (one
 ;;   question per edit: eglot's own "Proceed?" is not asked for agentls);
@@ -160,15 +163,34 @@ so the next tool the agent runs sees the file on disk."
 
 (defun agentls--execute (command argument &optional on-result server)
   "Run COMMAND with ARGUMENT (a plist, or nil) on SERVER, without waiting."
+  (agentls--request (or server (agentls--current-server)) command
+                    (if argument (vector argument) []) on-result))
+
+(defun agentls--request (server command arguments &optional on-result)
+  "Run COMMAND with ARGUMENTS (a vector) on SERVER, without waiting; errors said."
   (jsonrpc-async-request
-   (or server (agentls--current-server)) :workspace/executeCommand
-   (list :command command :arguments (if argument (vector argument) []))
+   server :workspace/executeCommand (list :command command :arguments arguments)
    :success-fn (lambda (result) (when on-result (funcall on-result result)))
    :error-fn (lambda (error)
-               (let ((text (string-remove-prefix "agentls: " (plist-get error :message))))
+               (let ((text (agentls--with-restart-hint
+                            (string-remove-prefix "agentls: " (plist-get error :message)))))
+                 (when (equal command "agentls.ask")
+                   (agentls--set-doing nil))
                  (when (get-buffer "*agentls*")
                    (agentls--insert (concat "✗ " text)))
                  (message "agentls: %s" text)))))
+
+(cl-defmethod eglot-execute-command ((server agentls-server) command arguments)
+  "Run COMMAND (a code action's) with ARGUMENTS without waiting for its answer.
+In Emacs 28's jsonrpc, the answer to a request that waits ends the reading
+of what came with it: the run's end, sent just after a cancel's answer, was
+lost."
+  (agentls--request server (format "%s" command) (or arguments [])))
+
+(defun agentls--with-restart-hint (text)
+  "TEXT, with the command that restarts the server where it says to."
+  (replace-regexp-in-string "restart the server" "restart the server (M-x eglot-reconnect)"
+                            text t t))
 
 ;;;; The log buffer
 
@@ -183,17 +205,104 @@ so the next tool the agent runs sees the file on disk."
         (current-buffer))))
 
 (defun agentls--insert (text &optional streaming)
-  "Append TEXT to the log; STREAMING text continues the current line."
+  "Append TEXT to the log; STREAMING text continues the current line.
+The status line stays last."
   (with-current-buffer (agentls--log-buffer)
     (let ((inhibit-read-only t))
+      (agentls--erase-status-line)
       (goto-char (point-max))
       (when (and (not streaming) agentls--in-text (not (bolp)))
         (insert "\n"))
       (insert text)
       (unless streaming (insert "\n"))
-      (setq agentls--in-text streaming))
-    (dolist (window (get-buffer-window-list (current-buffer) nil t))
-      (set-window-point window (point-max)))))
+      (setq agentls--in-text streaming)
+      (agentls--draw-status-line))
+    (agentls--scroll-log)))
+
+(defun agentls--scroll-log ()
+  (dolist (window (get-buffer-window-list (current-buffer) nil t))
+    (set-window-point window (point-max))))
+
+;;;; What the run is doing: the mode line and the log's last line
+
+(defvar agentls--doing nil
+  "What the run is doing now, (WHAT . SINCE), or nil when no run goes on.
+WHAT is \"starting\", \"thinking\", \"running read_file a.py\",
+\"waiting for you: ...\";
+SINCE is the `float-time' it began.")
+(defvar agentls--tool nil "The summary of the tool that runs now, or nil.")
+(defvar agentls--status-timer nil "Redraws the status each second while a run goes on.")
+(defvar agentls--status-start nil "Where the log's status line starts, while it shows one.")
+
+(defun agentls-status ()
+  "What agentls is doing: \"agentls: running run_command: make (12 s)\".
+The empty string when no run goes on."
+  (if (null agentls--doing)
+      ""
+    (format "agentls: %s (%d s)" (car agentls--doing)
+            (floor (- (float-time) (cdr agentls--doing))))))
+
+(defvar agentls--mode-line '(:eval (agentls--mode-line-text))
+  "The mode line's part: what the run is doing, while one goes on.")
+(put 'agentls--mode-line 'risky-local-variable t)
+
+(defun agentls--mode-line-text ()
+  (if agentls--doing
+      (concat " [" (truncate-string-to-width (agentls-status) 60 nil nil "…") "] ")
+    ""))
+
+(defun agentls--set-doing (what)
+  "Say the run now does WHAT (a string), or that no run goes on (nil)."
+  (unless (equal what (car agentls--doing))
+    (setq agentls--doing (and what (cons what (float-time)))))
+  (when (and what (not (memq 'agentls--mode-line global-mode-string)))
+    (setq global-mode-string
+          (append (if (listp global-mode-string) global-mode-string (list global-mode-string))
+                  '(agentls--mode-line))))
+  (cond ((and what (not agentls--status-timer))
+         (setq agentls--status-timer (run-at-time 1 1 #'agentls--tick)))
+        ((and (not what) agentls--status-timer)
+         (cancel-timer agentls--status-timer)
+         (setq agentls--status-timer nil)))
+  (agentls--redraw-status))
+
+(defun agentls--back-to-work ()
+  "After a question: the tool it was about runs on, or the model thinks."
+  (agentls--set-doing (if agentls--tool (concat "running " agentls--tool) "thinking")))
+
+(defun agentls--tick ()
+  "Each second of a run: the seconds go up.
+A server that died ends the run's status."
+  (if (and agentls--server (not (jsonrpc-running-p agentls--server)))
+      (progn (agentls--set-doing nil)
+             (agentls--insert "✗ the server stopped (M-x eglot to start it again)"))
+    (agentls--redraw-status)))
+
+(defun agentls--redraw-status ()
+  (when-let ((buffer (get-buffer "*agentls*")))
+    (with-current-buffer buffer
+      (let ((inhibit-read-only t))
+        (save-excursion
+          (agentls--erase-status-line)
+          (agentls--draw-status-line)))
+      (agentls--scroll-log)))
+  (force-mode-line-update t))
+
+(defun agentls--erase-status-line ()
+  (when (and agentls--status-start
+             (eq (marker-buffer agentls--status-start) (current-buffer)))
+    (delete-region agentls--status-start (point-max))
+    (set-marker agentls--status-start nil)
+    (setq agentls--status-start nil)))
+
+(defun agentls--draw-status-line ()
+  (setq agentls--status-start nil) ; one of a killed log buffer is gone with it
+  (when agentls--doing
+    (goto-char (point-max))
+    (setq agentls--status-start (copy-marker (point)))
+    (unless (bolp) (insert "\n")) ; after answer text still streaming
+    (insert (propertize (concat "… " (string-remove-prefix "agentls: " (agentls-status)))
+                        'face 'shadow))))
 
 ;;;###autoload
 (defun agentls-show-log ()
@@ -245,33 +354,50 @@ so the next tool the agent runs sees the file on disk."
                 (format " (+%s)" (agentls--plural more "more line")) ""))))
 
 (defun agentls--render (server event)
-  (let ((kind (plist-get event :kind)))
+  (let ((kind (plist-get event :kind))
+        (summary (plist-get event :summary)))
     (pcase kind
-      ("text" (agentls--insert (plist-get event :text) t))
-      ("tool_started" (agentls--insert (concat "→ " (plist-get event :summary))))
+      ("text" (agentls--set-doing "thinking") (agentls--insert (plist-get event :text) t))
+      ("tool_started"
+       (setq agentls--tool summary)
+       (agentls--set-doing (concat "running " summary))
+       (agentls--insert (concat "→ " summary)))
       ("tool_finished"
+       (setq agentls--tool nil)
+       (agentls--set-doing "thinking")
        (agentls--insert (agentls--tool-line event))
        (mapc (lambda (note) (agentls--insert (concat "  note: " note)))
              (plist-get event :notes)))
-      ("approval_asked" (agentls--insert (concat "? approval: " (plist-get event :summary))))
+      ("approval_asked"
+       (agentls--set-doing (concat "waiting for you: " summary))
+       (agentls--insert (concat "? approval: " summary)))
       ("approval_answered"
+       (agentls--back-to-work)
        (agentls--insert (concat "  " (pcase (plist-get event :answer)
                                        ("allow_once" "allowed once")
                                        ("allow_always" "always allowed")
                                        ("deny" "denied")
                                        (other other)))))
       ("question"
+       (agentls--set-doing (concat "waiting for you: "
+                                   (if (equal (plist-get event :question) "review") "review " "")
+                                   summary))
        (when (equal (plist-get event :question) "review")
-         (agentls--insert (concat "? review: " (plist-get event :summary))))
+         (agentls--insert (concat "? review: " summary)))
        ;; Ask from the command loop, not from the process filter.
        (run-at-time 0 nil #'agentls--ask-person server event))
-      ("edit_proposed" (agentls--insert (concat "✎ " (plist-get event :summary))))
+      ("question_closed" (agentls--back-to-work))
+      ("waiting_for_save"
+       (agentls--set-doing (concat "waiting for you to save "
+                                   (string-join (append (plist-get event :paths) nil) ", "))))
+      ("edit_proposed" (agentls--insert (concat "✎ " summary)))
       ("edit_applied" (agentls--insert (concat "✓ applied to " (plist-get event :path))))
       ("edit_rejected"
        (agentls--insert (format "✗ not applied to %s: %s"
                                 (plist-get event :path) (plist-get event :reason))))
       ("run_finished"
-       (setq agentls--last-result event)
+       (setq agentls--last-result event agentls--tool nil)
+       (agentls--set-doing nil)
        (agentls--insert (concat "\n" (agentls--finished-line event) "\n"))))))
 
 (cl-defmethod eglot-handle-notification
@@ -429,7 +555,9 @@ It names the language servers agentls runs itself.")
          (picked (agentls--match-answer typed answers)))
     (if (null picked)
         ;; quit: the question waits, as a code action and a note in the file
-        (agentls--insert "  … left waiting: answer it with M-x eglot-code-actions")
+        (progn
+          (agentls--set-doing (concat (car agentls--doing) " (M-x eglot-code-actions)"))
+          (agentls--insert "  … left waiting: answer it with M-x eglot-code-actions"))
       (agentls--insert (concat "  → " (plist-get picked :title)))
       (agentls--execute "agentls.answer"
                         (list :id (plist-get question :id) :answer (plist-get picked :answer))
@@ -460,10 +588,14 @@ The session goes on from the last ask, unless NEW-SESSION (a prefix argument)."
         (setq argument (plist-put argument :range range))))
     (agentls--current-server)
     (agentls-show-log)
+    (setq agentls--last-result nil agentls--tool nil)
     (agentls--insert (concat "\n» " prompt))
-    (setq agentls--last-result nil)
+    (agentls--set-doing "starting")
     (agentls--execute "agentls.ask" argument
-                      (lambda (result) (setq agentls--session (plist-get result :sessionId))))))
+                      (lambda (result)
+                        (setq agentls--session (plist-get result :sessionId))
+                        (when (equal (car agentls--doing) "starting") ; the run has begun
+                          (agentls--set-doing "thinking"))))))
 
 ;;;###autoload
 (defun agentls-new (prompt)

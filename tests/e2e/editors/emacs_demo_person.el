@@ -5,6 +5,8 @@
 ;; minibuffer.  AGENTLS_TEST_FLOW is "agentls.el" or "plain" (eglot-plain.el,
 ;; eglot's own prompts).  Then the buffer, the disk, Emacs's view of the file's
 ;; time stamp and the editor's undo are noted in $AGENTLS_TEST_REPORT (JSON).
+;; With AGENTLS_TEST_NO_KEY (plain), the person asks first with no model set
+;; and no key, then does what the error says: the model in the settings file.
 
 (require 'json)
 (require 'cl-lib)
@@ -51,6 +53,22 @@
                            (with-current-buffer (find-buffer-visiting "greet.py")
                              (save-buffer)))))))
 
+(defvar person-echoed nil "What the echo area said, newest first.")
+(advice-add 'message :after (lambda (format &rest args)
+                              (when format (push (apply #'format-message format args) person-echoed))))
+
+(defun person-prompted (read prompt &rest args)
+  "Note PROMPT and the diff on screen with it; the answer comes from stdin."
+  (let ((diff (get-buffer "*agentls diff*")))
+    (person-note :prompts
+                 (vconcat (plist-get person-report :prompts)
+                          (vector (list :prompt prompt
+                                        :diff (and diff (get-buffer-window diff t)
+                                                   (with-current-buffer diff (buffer-string))))))))
+  (apply read prompt args))
+
+(defvar person-without-key (getenv "AGENTLS_TEST_NO_KEY"))
+
 (condition-case err
     (progn
       (if (equal person-flow "plain")
@@ -58,11 +76,11 @@
             (load (expand-file-name "eglot-plain.el" (getenv "AGENTLS_EL_DIR")))
             (require 'eglot)
             (advice-add 'eglot--message :after #'person-heard)
-            (setq eglot-server-programs
-                  `(((python-mode) . ("agentls" "serve" :initializationOptions
-                                      (:model "scripted:demo"
-                                       :approvalTimeoutSeconds
-                                       ,(if person-never-saves 3 120)))))))
+            (advice-add 'completing-read :around #'person-prompted)
+            (unless person-without-key
+              (setq agentls-plain-settings
+                    `(:model "scripted:demo" :approvalTimeoutSeconds
+                             ,(if person-never-saves 3 120)))))
         (require 'agentls)
         (setq agentls-command (append (json-read-from-string (getenv "AGENTLS_TEST_SERVER")) nil))
         (setq agentls-settings '(:model "scripted:demo"))
@@ -89,6 +107,13 @@
                      30)
         (if (equal person-flow "plain")
             (progn
+              (when person-without-key
+                (agentls-plain-ask person-prompt) ; no key: the echo area says what to do
+                (person-note :noKey (car person-echoed))
+                (let ((settings (expand-file-name "agentls/settings.json"
+                                                  (getenv "XDG_CONFIG_HOME"))))
+                  (make-directory (file-name-directory settings) t)
+                  (write-region "{\"model\": \"scripted:demo\"}\n" nil settings)))
               (agentls-plain-ask person-prompt)
               (person-wait (lambda () (person-running-p server)) 10)
               (person-note :asked (if (person-wait (lambda () (not (person-running-p server))) 60)

@@ -1,16 +1,17 @@
 ;;; emacs_plain_person.el --- plays the person in Emacs with eglot alone (editors/emacs/eglot-plain.el)  -*- lexical-binding: t; -*-
 
 ;; The standard path, no agentls.el: eglot's own prompts for
-;; window/showMessageRequest (the approval, then the review with the diff in
-;; it) and for the edit.  Answers are typed on stdin.  Asked (in the echo
+;; window/showMessageRequest (the approval, then the review, its diff in a
+;; window) and for the edit.  Answers are typed on stdin.  Asked (in the echo
 ;; area) to save the file holding the accepted edit, the person saves it.
-;; Writes a JSON report.
+;; With AGENTLS_TEST_QUIT, the person types C-g at agentls's questions.
+;; Each prompt, and the diff on screen with it, goes in a JSON report.
 
 (require 'json)
 (load (expand-file-name "eglot-plain.el" (getenv "AGENTLS_EL_DIR")))
 (require 'eglot)
 
-(defvar person-report (list :errors []))
+(defvar person-report (list :errors [] :prompts []))
 
 (defun person-note (key value)
   (setq person-report (plist-put person-report key value)))
@@ -35,6 +36,22 @@
                            (save-buffer))))))
 
 (advice-add 'eglot--message :after #'person-heard)
+
+(defvar person-quits (getenv "AGENTLS_TEST_QUIT") "C-g at agentls's questions.")
+
+(defun person-prompted (read prompt &rest args)
+  "Note PROMPT and the diff on screen; answer from stdin, or C-g."
+  (let ((diff (get-buffer "*agentls diff*")))
+    (person-note :prompts
+                 (vconcat (plist-get person-report :prompts)
+                          (vector (list :prompt prompt
+                                        :diff (and diff (get-buffer-window diff t)
+                                                   (with-current-buffer diff (buffer-string))))))))
+  (if (and person-quits (string-match-p "agentls wants to" prompt))
+      (signal 'quit nil) ; C-g, as in the minibuffer
+    (apply read prompt args)))
+
+(advice-add 'completing-read :around #'person-prompted)
 
 (condition-case err
     (progn

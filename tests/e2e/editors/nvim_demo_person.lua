@@ -1,12 +1,10 @@
 -- Plays a new user in a headless Neovim running the bundled demo
 -- (`scripted:demo`): open greet.py, ask, review the edit, allow the command.
 -- AGENTLS_TEST_FLOW is "plugin" (editors/neovim) or "plain" (vim.lsp alone,
--- whose prompts are inputlist() on 0.7). With AGENTLS_TEST_ESC set, the first
--- review is dismissed and answered later from the code actions. Writes what
--- it saw as JSON to $AGENTLS_TEST_REPORT, then quits.
+-- whose prompts are inputlist() on 0.7). Writes what it saw as JSON to
+-- $AGENTLS_TEST_REPORT, then quits.
 local report = { prompts = {}, errors = {}, shown = {} }
 local flow = os.getenv('AGENTLS_TEST_FLOW')
-local escape_first = os.getenv('AGENTLS_TEST_ESC') ~= nil
 -- AGENTLS_TEST_NO_SAVE: the person never saves (agentls then writes the file itself).
 local never_save = os.getenv('AGENTLS_TEST_NO_SAVE') ~= nil
 -- AGENTLS_TEST_AGENT_UNDO: without the plugin, Undo last ask (agentls.undo) instead of u.
@@ -41,15 +39,6 @@ vim.ui.select = function(items, opts, on_choice)
         pick = i
       end
     end
-  elseif escape_first and not report.escaped and (opts.prompt or ''):find('edit greet.py', 1, true) then
-    report.escaped = true
-    vim.schedule(function()
-      on_choice(nil, nil) -- Esc
-      vim.defer_fn(function()
-        vim.lsp.buf.code_action()
-      end, 50)
-    end)
-    return
   end
   vim.schedule(function()
     on_choice(items[pick], pick)

@@ -1,6 +1,6 @@
 -- Plays the person in a headless Neovim, through the agentls plugin:
 -- open greet.py, :AgentAsk, allow the command, look at the diff and apply the
--- edit, save, read the answer in the log. Writes what it saw as JSON to
+-- edit (or dismiss both), save, read the answer in the log. Writes what it saw as JSON to
 -- $AGENTLS_TEST_REPORT, then quits.
 local report = { prompts = {}, errors = {} }
 
@@ -12,6 +12,13 @@ end
 
 local function lines_of(buf)
   return table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\n')
+end
+
+-- AGENTLS_TEST_ESC: the person dismisses (Esc) every question instead.
+local dismiss = os.getenv('AGENTLS_TEST_ESC') ~= nil
+report.notified = {}
+vim.notify = function(message)
+  table.insert(report.notified, message)
 end
 
 -- The person's choices: the first offered (Allow once, then Apply), noting
@@ -30,7 +37,11 @@ vim.ui.select = function(items, opts, on_choice)
   end
   table.insert(report.prompts, { prompt = opts.prompt, choices = titles, diff = diff })
   vim.schedule(function()
-    on_choice(items[1], 1)
+    if dismiss then
+      on_choice(nil, nil)
+    else
+      on_choice(items[1], 1)
+    end
   end)
 end
 

@@ -41,6 +41,30 @@ def script_the_model(fake: FakeAnthropic) -> None:
     )
 
 
+# A command that runs until the driver, having looked, makes the file `release`.
+WAITING_COMMAND = "while [ ! -e release ]; do sleep 0.1; done; echo released"
+MODEL_PAUSE_SECONDS = 5  # long enough to be seen on a busy machine
+SLOW_ANSWER = "The slow command ran."
+
+
+def slow_model(folder: Path) -> str:
+    """A scripted model (its id) that pauses, asks to run WAITING_COMMAND, pauses
+    again, then answers: what a person sees while a run goes on."""
+    script = folder / "slow.json"
+    pause = {"delaySeconds": MODEL_PAUSE_SECONDS}
+    command = {"name": "run_command", "input": {"command": WAITING_COMMAND}}
+    turns = [{**pause, "toolCalls": [command]}, {**pause, "text": SLOW_ANSWER}]
+    script.write_text(json.dumps({"turns": turns}))
+    return f"scripted:{script}"
+
+
+def stalled_model(folder: Path) -> str:
+    """A scripted model (its id) that thinks for longer than any test: to cancel."""
+    script = folder / "stalled.json"
+    script.write_text(json.dumps({"turns": [{"delaySeconds": 600, "text": "too late"}]}))
+    return f"scripted:{script}"
+
+
 DEMO_WORKSPACE = REPO / "server" / "data" / "demo" / "workspace"
 DEMO_EDITED = (
     (DEMO_WORKSPACE / "greet.py")

@@ -128,3 +128,12 @@ def test_emacs_files_read_as_lisp_and_agentls_el_compiles_cleanly(tmp_path: Path
 def test_neovim_plugin_names_only_real_commands() -> None:
     plugin = (EDITORS / "neovim" / "lua" / "agentls" / "init.lua").read_text()
     assert named_commands(plugin) <= server_commands()
+
+
+def test_neovim_guide_shows_the_configuration_without_the_plugin_that_is_run() -> None:
+    """The guide's "Without the plugin" block is without-plugin.lua, which
+    test_neovim.py runs as written."""
+    folder = EDITORS / "neovim"
+    config = (folder / "without-plugin.lua").read_text()
+    assert f"```lua\n{config}```" in (folder / "README.md").read_text()
+    assert named_commands(config) and named_commands(config) <= server_commands()

@@ -13,6 +13,7 @@ on stdin, which is where Emacs in batch mode reads the minibuffer from.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -24,11 +25,15 @@ from tests.e2e.editors.real_editor import (
     ANSWER,
     DEMO_EDITED,
     EDITORS,
+    GREET,
     SHOUT,
+    WAITING_COMMAND,
     make_demo_workspace,
     make_workspace,
     run_editor,
     script_the_model,
+    slow_model,
+    stalled_model,
 )
 from tests.e2e.lsp.test_lsp_runs import tool_result_text
 from tests.fakes.anthropic_server import FakeAnthropic, turn
@@ -119,9 +124,15 @@ def test_emacs_eglot_alone_through_the_standard_prompts(
     report = outcome.report
     assert report and report["errors"] == [], (report, outcome.stderr[-3000:])
     assert report["finished"] is True, outcome.stderr[-3000:]
-    prompts = outcome.stdout.split("Choose an option: ")
-    assert "agentls wants to use run_command" in prompts[0] and "touch ran.txt" in prompts[0]
-    assert "Apply it?" in prompts[1] and "+def shout(name):" in prompts[1]  # the diff, inline
+    approval, review = report["prompts"][:2]
+    assert "agentls wants to use run_command" in approval["prompt"]
+    assert "touch ran.txt" in approval["prompt"] and approval["diff"] is None
+    # the file first, on a prompt that fits the minibuffer; the diff in its window
+    assert review["prompt"] == ("[eglot] Server reports (type=2): agentls wants to edit greet.py "
+                                "(+4 −0 lines). Apply it?\n(the diff is in *agentls diff*)\n"
+                                "Choose an option: ")  # fmt: skip
+    assert review["diff"].startswith("--- current/greet.py\n")
+    assert "+def shout(name):" in review["diff"]
     assert "Server wants to edit" in outcome.stdout
     assert (root / "ran.txt").exists()
     assert report["buffer"] == SHOUT and greet.read_text() == SHOUT
@@ -130,6 +141,34 @@ def test_emacs_eglot_alone_through_the_standard_prompts(
     assert "agentls answered: " + ANSWER in outcome.stderr  # the last message, as eglot shows it
     transcript = Path(report["transcript"].removeprefix("file://")).read_text()
     assert ANSWER in transcript
+
+
+def test_emacs_eglot_alone_c_g_answers_no_at_once(
+    fake: FakeAnthropic, root: Path, model_env: dict[str, str], tmp_path: Path
+) -> None:
+    """eglot-plain.el: C-g at the approval and at the review answers Deny and
+    Reject at once (said in the echo area); the run goes on and completes."""
+    greet = make_workspace(root)
+    script_the_model(fake)  # a command, then an edit, then the answer
+    home = tmp_path / "home"
+    home.mkdir()
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    env = {**model_env, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
+           "LANG": "C.UTF-8", "PATH": path, "AGENTLS_EL_DIR": str(EDITORS / "emacs"),
+           "AGENTLS_TEST_QUIT": "1"}  # fmt: skip
+    outcome = run_editor(
+        ["emacs", "--batch", "-l", str(HERE / "emacs_plain_person.el")],
+        cwd=root, env=env, report=tmp_path / "report.json",
+    )  # fmt: skip
+    report = outcome.report
+    assert report and report["errors"] == [], (report, outcome.stderr[-3000:])
+    assert report["finished"] is True, outcome.stderr[-3000:]
+    assert [p["prompt"].count("agentls wants to") for p in report["prompts"]] == [1, 1]
+    assert "agentls: C-g answered no: Deny (the call does not run)" in outcome.stderr
+    assert "agentls: C-g answered no: Reject (the edit is not made)" in outcome.stderr
+    assert not (root / "ran.txt").exists() and greet.read_text() == GREET
+    assert "denied" in tool_result_text(fake, 1) and "rejected" in tool_result_text(fake, 2)
+    assert "agentls answered: " + ANSWER in outcome.stderr
 
 
 def run_demo(root: Path, tmp_path: Path, model_env: dict[str, str], flow: str, typed: str):
@@ -178,12 +217,32 @@ def test_plain_eglot_runs_the_demo_with_the_edit_on_disk(
     greet = make_demo_workspace(root)
     before = greet.read_text()
     # the review (its diff in the prompt), eglot's own "Proceed?", the command
-    outcome, report = run_demo(root, tmp_path, model_env, "plain", "Apply\ny\nAllow once\n")
-    assert "Apply it?" in outcome.stdout and "+def shout(name: str) -> str:" in outcome.stdout
+    _, report = run_demo(root, tmp_path, model_env, "plain", "Apply\ny\nAllow once\n")
+    review = report["prompts"][0]
+    assert "agentls wants to edit greet.py (+4 −0 lines). Apply it?" in review["prompt"]
+    assert "+def shout(name: str) -> str:" in review["diff"]  # in its window
     assert any("greet.py holds the accepted edit; save it to go on" in m for m in report["shown"])
     assert report["buffer"] == DEMO_EDITED and greet.read_text() == DEMO_EDITED
     assert report["modified"] is False and report["modtimeOk"] is True
     assert report["afterUndo"] == before
+
+
+def test_plain_eglot_without_a_key_says_what_works_and_it_does(
+    root: Path, model_env: dict[str, str], tmp_path: Path
+) -> None:
+    """eglot-plain.el as written, no key: the ask fails saying to set the model
+    in the settings file; the person does, asks again, and the demo runs."""
+    greet = make_demo_workspace(root)
+    model_env = {k: v for k, v in model_env.items() if not k.startswith("ANTHROPIC_")}
+    env = {**model_env, "AGENTLS_TEST_NO_KEY": "1"}
+    _, report = run_demo(root, tmp_path, env, "plain", "Apply\ny\nAllow once\n")
+    said = report["noKey"]
+    assert "no Anthropic API key" in said and '"scripted:demo"' in said, said
+    assert "~/.config/agentls/settings.json" in said
+    assert "restart the server (M-x eglot-reconnect)" in said
+    assert greet.read_text() == DEMO_EDITED  # the model the settings file names ran
+    transcript = Path(report["transcript"].removeprefix("file://")).read_text()
+    assert "HELLO, WORLD!" in transcript and "completed" in transcript
 
 
 def test_plain_eglot_without_a_save_gets_the_file_written_and_asks_at_save(
@@ -241,3 +300,68 @@ def test_agentls_el_quit_leaves_the_review_waiting(
     assert "left waiting: answer it with M-x eglot-code-actions" in report["log"]
     assert report["result"]["terminalReason"] == "completed", report["log"]
     assert greet.read_text() == DEMO_EDITED
+
+
+def run_status(root: Path, tmp_path: Path, model_env: dict[str, str], flow: str, model: str,
+               typed: str = ""):  # fmt: skip
+    home = tmp_path / "home"
+    home.mkdir()
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    env = {**model_env, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
+           "LANG": "C.UTF-8", "PATH": path, "AGENTLS_TEST_FLOW": flow,
+           "AGENTLS_TEST_MODEL": model}  # fmt: skip
+    outcome = run_editor(
+        ["emacs", "--batch", "-L", str(EDITORS / "emacs"),
+         "-l", str(HERE / "emacs_status_person.el")],
+        cwd=root, env=env, report=tmp_path / "report.json", stdin=typed,
+    )  # fmt: skip
+    report = outcome.report
+    assert report and report["errors"] == [], (report, outcome.stderr[-3000:])
+    return report
+
+
+def test_agentls_el_shows_what_the_run_does_while_it_waits(
+    root: Path, model_env: dict[str, str], tmp_path: Path
+) -> None:
+    """A model that pauses and a command that runs until released: the mode line
+    and the last line of *agentls* say thinking, waiting for you, running (the
+    seconds going up), thinking again; nothing once the run is over."""
+    make_workspace(root)
+    report = run_status(root, tmp_path, model_env, "working", slow_model(tmp_path), "once\n")
+    thinking, asked, running = report["thinking"], report["asked"], report["running"]
+    assert "[agentls: thinking (" in thinking["modeLine"], thinking
+    assert thinking["logLine"].startswith("… thinking ("), thinking
+    assert f"agentls: waiting for you: run_command: {WAITING_COMMAND}"[:50] in asked["modeLine"]
+    assert asked["logLine"].startswith(f"… waiting for you: run_command: {WAITING_COMMAND} (")
+    assert "[agentls: running run_command: while" in running["modeLine"], running
+    seconds = re.fullmatch(rf"… running run_command: {re.escape(WAITING_COMMAND)} \((\d+) s\)",
+                           running["logLine"])  # fmt: skip
+    assert seconds and int(seconds.group(1)) >= 2, running  # it counts while the command runs
+    again = report["thinkingAgain"]
+    assert "[agentls: thinking (" in again["modeLine"] and again["logLine"].startswith("… thinking")
+    assert report["finished"] is True, report["log"]
+    assert "agentls:" not in report["after"]["modeLine"], report["after"]
+    assert report["after"]["logLine"].startswith("[completed · 2 turns · "), report["log"]
+    assert f"✓ run_command: {WAITING_COMMAND} — released" in report["log"]
+    assert "… " not in report["log"].replace("… left waiting", "")  # no status line left
+
+
+def test_agentls_el_cancels_from_the_code_action_and_the_doctor_finds_the_workspace(
+    root: Path, model_env: dict[str, str], tmp_path: Path
+) -> None:
+    """'agentls: Cancel the run' (eglot sends its `[{}]` back as `[null]`) ends the
+    run; then, from the transcript, M-x agentls-doctor reports on the project and
+    names the agentls.el it runs in."""
+    make_workspace(root)
+    typed = "agentls: Cancel the run\n"
+    report = run_status(root, tmp_path, model_env, "cancel", stalled_model(tmp_path), typed)
+    assert report["finished"] is True, report["log"]
+    assert report["result"]["terminalReason"] == "aborted", report["log"]
+    assert "✗" not in report["log"], report["log"]  # no error answered the command
+    assert "agentls:" not in report["after"]["modeLine"]
+    assert "/transcripts/" in report["focus"]
+    doctor = report["doctor"]
+    assert re.search(rf"^workspace +{re.escape(str(root.resolve()))}/?$", doctor, re.M), doctor
+    here = f"emacs 0.1.0 ({EDITORS / 'emacs'}, loaded here)"
+    assert re.search(rf"^editors +{re.escape(here)}$", doctor, re.M), doctor
+    assert "no agentls editor client found" not in doctor

@@ -10,7 +10,10 @@ is on disk before the command runs.
 
 from __future__ import annotations
 
+import os
+import re
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,11 +22,14 @@ from tests.e2e.editors.real_editor import (
     ANSWER,
     DEMO_EDITED,
     EDITORS,
+    GREET,
     SHOUT,
+    WAITING_COMMAND,
     make_demo_workspace,
     make_workspace,
     run_editor,
     script_the_model,
+    slow_model,
 )
 from tests.e2e.lsp.test_lsp_runs import tool_result_text
 from tests.fakes.anthropic_server import FakeAnthropic, turn
@@ -119,19 +125,29 @@ def test_neovim_plugin_runs_the_demo_with_the_edit_on_disk(
     assert "[completed · 5 turns · " in log and "$" not in log  # no price for a script
 
 
-def test_neovim_plugin_escape_leaves_the_review_waiting(
-    root: Path, model_env: dict[str, str], tmp_path: Path
+def test_neovim_plugin_escape_answers_no_at_once_and_says_so(
+    fake: FakeAnthropic, root: Path, model_env: dict[str, str], tmp_path: Path
 ) -> None:
-    """Esc on the review does not reject: the question waits as a code action."""
-    make_demo_workspace(root)
+    """Esc at the approval and at the review: Deny and Reject at once, said in the
+    log; nothing runs or changes, and the run completes without waiting."""
+    greet = make_workspace(root)
+    script_the_model(fake)  # a command, then an edit, then the answer
     env = {**isolated_env(model_env, tmp_path), "AGENTLS_TEST_ESC": "1"}
-    report = run_demo(root, env, tmp_path, "plugin")
-    assert report["escaped"] is True
-    assert "left waiting: answer it with a code action" in report["log"]
-    menu = [p for p in report["prompts"] if any("agentls: Apply" in c for c in p["choices"])]
-    assert menu, report["prompts"]  # answered from vim.lsp.buf.code_action()
-    assert report["result"]["terminalReason"] == "completed", report["log"]
-    assert report["disk"] == DEMO_EDITED
+    outcome = run_editor(
+        ["nvim", "--headless", "--clean", "--cmd", f"set rtp^={EDITORS / 'neovim'}",
+         "-c", f"luafile {HERE / 'nvim_person.lua'}"],
+        cwd=root, env=env, report=tmp_path / "report.json",
+    )  # fmt: skip
+    report = outcome.report
+    assert report and report["errors"] == [], (report, outcome.stderr[-2000:])
+    assert report["asked"] is True and report["result"]["terminalReason"] == "completed"
+    log = report["log"]
+    assert "  → dismissed, so: Deny (the call does not run)\n" in log, log
+    assert "  → dismissed, so: Reject (the edit is not made)\n" in log, log
+    assert "agentls: dismissed, so: Reject (the edit is not made)" in report["notified"]
+    assert "left waiting" not in log
+    assert not (root / "ran.txt").exists() and greet.read_text() == GREET
+    assert "denied" in tool_result_text(fake, 1) and "rejected" in tool_result_text(fake, 2)
 
 
 def test_plain_neovim_runs_the_demo_with_the_edit_on_disk(
@@ -214,3 +230,112 @@ def test_neovim_plugin_saves_a_new_file_before_the_command(
     assert (root / "pkg" / "new.py").exists(), report["log"]
     assert (root / "pkg" / "new.py").read_text() == "A = 1\n"
     assert "A = 1" in tool_result_text(fake, 2)  # the command read the new file from disk
+
+
+def run_status(root: Path, env: dict[str, str], tmp_path: Path, flow: str, model: str) -> dict:
+    outcome = run_editor(
+        ["nvim", "--headless", "--clean", "--cmd", f"set rtp^={EDITORS / 'neovim'}",
+         "-c", f"luafile {HERE / 'nvim_status_person.lua'}"],
+        cwd=root, env={**env, "AGENTLS_TEST_FLOW": flow, "AGENTLS_TEST_MODEL": model},
+        report=tmp_path / "report.json",
+    )  # fmt: skip
+    report = outcome.report
+    assert report and report["errors"] == [], (report, outcome.stderr[-2000:])
+    return report
+
+
+def test_neovim_plugin_shows_what_the_run_does_while_it_waits(
+    root: Path, model_env: dict[str, str], tmp_path: Path
+) -> None:
+    """A model that pauses and a command that runs until released: the log's last
+    line, its window's status line and status() say thinking, waiting for you,
+    running (the seconds going up), thinking again; nothing once it is over."""
+    make_workspace(root)
+    report = run_status(root, isolated_env(model_env, tmp_path), tmp_path, "working",
+                        slow_model(tmp_path))  # fmt: skip
+    thinking, asked, running = report["thinking"], report["asked"], report["running"]
+    assert thinking["status"].startswith("agentls: thinking ("), thinking
+    assert thinking["logLine"].startswith("… thinking ("), thinking
+    assert thinking["statusLine"].startswith("agentls: thinking ("), thinking
+    waiting = f"waiting for you: run_command: {WAITING_COMMAND} ("
+    assert asked["status"].startswith(f"agentls: {waiting}"), asked
+    assert asked["logLine"].startswith(f"… {waiting}"), asked
+    seconds = re.fullmatch(rf"… running run_command: {re.escape(WAITING_COMMAND)} \((\d+) s\)",
+                           running["logLine"])  # fmt: skip
+    assert seconds and int(seconds.group(1)) >= 2, running  # it counts while the command runs
+    # as wide as the window (80 columns) at most: what it runs is cut, the seconds are not
+    shown = running["statusLine"]
+    assert re.fullmatch(r"agentls: running run_command: while .*… \(\d+ s\)", shown), shown
+    assert len(shown) <= 80, shown
+    again = report["thinkingAgain"]
+    assert again["status"].startswith("agentls: thinking (") and again["logLine"].startswith("… ")
+    assert report["finished"] is True, report["log"]
+    assert report["after"]["status"] == "" and report["after"]["statusLine"] == "agentls log"
+    assert report["after"]["logLine"].startswith("[completed · 2 turns · "), report["log"]
+    assert f"✓ run_command: {WAITING_COMMAND} — released" in report["log"]
+    assert "\n… " not in report["log"]  # no status line left behind
+
+
+def test_neovim_plugin_restarts_the_server_the_no_key_error_names(
+    fake: FakeAnthropic, root: Path, model_env: dict[str, str], tmp_path: Path
+) -> None:
+    """No key: the ask fails naming :AgentRestart; with the key set in Neovim,
+    :AgentRestart and the same ask completes."""
+    make_workspace(root)
+    fake.add(turn(ANSWER))
+    env = {k: v for k, v in isolated_env(model_env, tmp_path).items() if k != "ANTHROPIC_API_KEY"}
+    report = run_status(root, env, tmp_path, "restart", "anthropic:claude-sonnet-4-5")
+    assert "no Anthropic API key" in report["failed"], report["failed"]
+    assert "restart the server (:AgentRestart)" in report["failed"]
+    assert any("restart the server (:AgentRestart)" in m for m in report["notified"])
+    assert "agentls: server restarted" in report["notified"]
+    assert report["finished"] is True, report.get("log")
+    assert report["result"]["terminalReason"] == "completed" and ANSWER in report["log"]
+    assert len(fake.requests) == 1
+
+
+def run_plain_config(root: Path, env: dict[str, str], tmp_path: Path) -> dict:
+    """Neovim with editors/neovim/without-plugin.lua as its init.lua, `agentls` on PATH."""
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    outcome = run_editor(
+        ["nvim", "--headless", "-u", str(EDITORS / "neovim" / "without-plugin.lua"),
+         "-c", f"luafile {HERE / 'nvim_plain_person.lua'}"],
+        cwd=root, env={**env, "PATH": path}, report=tmp_path / "report.json",
+    )  # fmt: skip
+    report = outcome.report
+    assert report and report["errors"] == [], (report, outcome.stderr[-2000:])
+    assert report["attached"] is True and report["finished"] is True, report
+    return report
+
+
+def test_neovim_without_the_plugin_as_the_guide_writes_it(
+    fake: FakeAnthropic, root: Path, model_env: dict[str, str], tmp_path: Path
+) -> None:
+    """The guide's configuration, as written: :Agentls asks, Neovim's own prompts
+    allow the command and apply the edit, the person saves when asked; then
+    :AgentlsTranscript opens the transcript, which 0.7 cannot show by itself."""
+    greet = make_workspace(root)
+    script_the_model(fake)
+    report = run_plain_config(root, isolated_env(model_env, tmp_path), tmp_path)
+    approval, review = report["prompts"]
+    assert "touch ran.txt" in approval["prompt"] and approval["choices"][1] == "1. Allow once"
+    assert "Apply it?" in review["prompt"] and review["choices"][1] == "1. Apply"
+    assert (root / "ran.txt").exists()
+    assert report["buffer"] == SHOUT and greet.read_text() == SHOUT and not report["modified"]
+    assert "agentls answered: " + ANSWER in report["shown"]
+    assert "/transcripts/" in report["window"] and ANSWER in report["transcript"]
+
+
+def test_neovim_without_the_plugin_says_a_dismissed_question_is_a_no(
+    fake: FakeAnthropic, root: Path, model_env: dict[str, str], tmp_path: Path
+) -> None:
+    greet = make_workspace(root)
+    script_the_model(fake)
+    env = {**isolated_env(model_env, tmp_path), "AGENTLS_TEST_ESC": "1"}
+    report = run_plain_config(root, env, tmp_path)
+    assert report["notified"] == [
+        "agentls: dismissed, so: Deny (the call does not run)",
+        "agentls: dismissed, so: Reject (the edit is not made)",
+    ]
+    assert not (root / "ran.txt").exists() and greet.read_text() == GREET
+    assert "agentls answered: " + ANSWER in report["shown"]

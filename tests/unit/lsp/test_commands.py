@@ -83,6 +83,10 @@ def test_every_command_of_the_protocol_is_registered(handlers: dict[str, Handler
         ("agentls.mcp", ({"start": [1]},), "start: Input should be a valid boolean"),
         ("agentls.doctor", ({"folder": "/"},), "folder: Extra inputs"),
         ("agentls.sessions", ({},), "agentls.sessions takes no arguments"),
+        # Emacs sends `{}` back as `null`: read as `{}`, so the missing field is named
+        ("agentls.ask", (None,), "agentls.ask: prompt: Field required"),
+        ("agentls.answer", (None,), "agentls.answer: id: Field required"),
+        ("agentls.ask", (None, None), "agentls.ask takes one object argument"),
     ],
 )
 async def test_arguments_that_do_not_fit_are_invalid_params_naming_the_field(
@@ -93,7 +97,7 @@ async def test_arguments_that_do_not_fit_are_invalid_params_naming_the_field(
     assert says in raised.value.message
 
 
-@pytest.mark.parametrize("args", [(), ({},)])
+@pytest.mark.parametrize("args", [(), ({},), (None,)])  # (None,): Emacs's `[{}]`
 async def test_cancel_without_a_session_cancels_every_run(
     handlers: dict[str, Handler], server: AgentServer, args: Any
 ) -> None:

@@ -32,7 +32,29 @@ local function doctor_cmd(cmd, model)
   return out
 end
 
-local function model_line(h, model)
+-- What to do about a missing key, with the blocker that says it is missing.
+local function key_advice(variable)
+  return {
+    'export ' .. variable .. '=… in the shell that starts Neovim, or in this one'
+      .. ' :let $' .. variable .. " = inputsecret('key: ') (kept out of the history)"
+      .. ' then :AgentRestart',
+  }
+end
+
+-- The blocker that names the model's missing key, if the report has one.
+local function key_blocker(model, blocking)
+  if model.keySet ~= false or type(model.keyVariable) ~= 'string' then
+    return nil
+  end
+  for _, problem in ipairs(blocking) do
+    if problem:find(model.keyVariable, 1, true) then
+      return problem
+    end
+  end
+  return nil
+end
+
+local function model_line(h, model, blocking)
   if model.id == vim.NIL or model.id == nil then
     return
   end
@@ -40,10 +62,10 @@ local function model_line(h, model)
     h.ok('model ' .. model.id .. ' (no key needed)')
   elseif model.keySet then
     h.ok('model ' .. model.id .. ': ' .. model.keyVariable .. ' is set')
-  else
-    h.error('model ' .. model.id .. ': ' .. model.keyVariable .. ' is not set', {
-      'export ' .. model.keyVariable .. '=… in the shell that starts Neovim',
-    })
+  elseif key_blocker(model, blocking) then
+    h.info('model ' .. model.id) -- its ERROR, once, is with the blockers below
+  else -- not needed here (a local server's URL is set)
+    h.info('model ' .. model.id .. ': ' .. model.keyVariable .. ' is not set')
   end
 end
 
@@ -76,7 +98,7 @@ function M.check()
   else
     h.warn('server ' .. report.version .. ' but plugin ' .. version, { 'update the one that is older' })
   end
-  model_line(h, report.model)
+  model_line(h, report.model, report.blocking)
   local sandbox = (report.sandbox.on and 'on: ' or 'off: ') .. report.sandbox.detail
   h.info('sandbox ' .. sandbox)
   h.info('state ' .. report.folders.state .. ', config ' .. report.folders.config)
@@ -99,8 +121,13 @@ function M.check()
   for _, warning in ipairs(report.warnings) do
     h.warn(warning)
   end
+  local missing_key = key_blocker(report.model, report.blocking)
   for _, problem in ipairs(report.blocking) do
-    h.error(problem)
+    if problem == missing_key then
+      h.error(problem, key_advice(report.model.keyVariable))
+    else
+      h.error(problem)
+    end
   end
   if #report.blocking == 0 then
     h.ok('ready to ask')

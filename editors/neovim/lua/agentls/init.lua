@@ -1,6 +1,9 @@
 -- agentls for Neovim (0.7 and later): :AgentAsk, :AgentCancel, a log buffer
 -- that renders the run, approvals through vim.ui.select, and a review of every
 -- edit (the diff in a split, then Apply or Reject) before it reaches a buffer.
+-- While a run goes on, the log's last line and its window's status line say
+-- what it does (thinking, running a command, waiting for you) and for how long;
+-- require('agentls').status() gives the same for a statusline of your own.
 --
 --   require('agentls').setup({ settings = { model = 'anthropic:claude-sonnet-4-5' } })
 --
@@ -29,6 +32,9 @@ M.state = {
   log_buf = nil,
   in_text = false, -- the log's last line is answer text still streaming
   language_servers = nil, -- the last agentls/languageServers: what agentls runs itself
+  doing = nil, -- what the run does now, { what = 'thinking' | 'running …' | 'waiting for you: …', since = seconds }
+  tool = nil, -- the summary of the tool that runs now
+  status_line = false, -- the log's last line is the status line
 }
 
 local function notify(msg, level)
@@ -67,6 +73,7 @@ local function log_buf()
   vim.bo[buf].bufhidden = 'hide'
   vim.api.nvim_buf_set_lines(buf, 0, -1, false, { '# agentls' })
   M.state.log_buf = buf
+  M.state.status_line = false
   return buf
 end
 
@@ -79,6 +86,78 @@ local function scroll(buf)
   end
 end
 
+-- --- what the run does: the log's last line, its window's status line ---------
+
+--- "agentls: running run_command: make (12 s)", or '' when no run goes on;
+--- at most `width` characters when given (what it does is cut, not the seconds).
+function M.status(width)
+  local doing = M.state.doing
+  if not doing then
+    return ''
+  end
+  local head, tail = 'agentls: ' .. doing.what, string.format(' (%d s)', os.time() - doing.since)
+  if width and vim.fn.strchars(head .. tail) > width then
+    head = vim.fn.strcharpart(head, 0, math.max(width - vim.fn.strchars(tail) - 1, 10)) .. '…'
+  end
+  return head .. tail
+end
+
+--- The log window's status line: what the run does, else the log's name.
+function M.log_statusline(width)
+  local status = M.status(width)
+  return status ~= '' and status or 'agentls log'
+end
+
+local function erase_status_line(buf)
+  if M.state.status_line then
+    local last = vim.api.nvim_buf_line_count(buf)
+    vim.api.nvim_buf_set_lines(buf, last - 1, last, false, {})
+    M.state.status_line = false
+  end
+end
+
+local function draw_status_line(buf)
+  if M.state.doing then
+    vim.api.nvim_buf_set_lines(buf, -1, -1, false, { '… ' .. M.status():gsub('^agentls: ', '') })
+    M.state.status_line = true
+  end
+end
+
+local function redraw_status()
+  local buf = M.state.log_buf
+  if buf and vim.api.nvim_buf_is_valid(buf) then
+    erase_status_line(buf)
+    draw_status_line(buf)
+    scroll(buf)
+  end
+  vim.cmd('redrawstatus!')
+end
+
+local timer = nil
+
+-- What the run now does (nil: no run goes on); the seconds count from here.
+local function set_doing(what)
+  if what == nil then
+    M.state.doing = nil
+  elseif not (M.state.doing and M.state.doing.what == what) then
+    M.state.doing = { what = what, since = os.time() }
+  end
+  if what and not timer then
+    timer = vim.loop.new_timer()
+    timer:start(1000, 1000, vim.schedule_wrap(redraw_status))
+  elseif not what and timer then
+    timer:stop()
+    timer:close()
+    timer = nil
+  end
+  redraw_status()
+end
+
+-- after a question: the tool it was about runs on, or the model thinks
+local function back_to_work()
+  set_doing(M.state.tool and ('running ' .. M.state.tool) or 'thinking')
+end
+
 local function append(lines)
   local buf = log_buf()
   -- a buffer line cannot hold a newline: a multi-line detail or summary takes several
@@ -86,14 +165,17 @@ local function append(lines)
   for _, line in ipairs(lines) do
     vim.list_extend(split, vim.split(line, '\n', true))
   end
+  erase_status_line(buf)
   vim.api.nvim_buf_set_lines(buf, -1, -1, false, split)
   M.state.in_text = false
+  draw_status_line(buf)
   scroll(buf)
 end
 
 local function append_text(text)
   local buf = log_buf()
   local pieces = vim.split(text, '\n', true)
+  erase_status_line(buf)
   if M.state.in_text then
     local last = vim.api.nvim_buf_line_count(buf)
     local line = vim.api.nvim_buf_get_lines(buf, last - 1, last, false)[1] or ''
@@ -103,6 +185,7 @@ local function append_text(text)
     vim.api.nvim_buf_set_lines(buf, -1, -1, false, pieces)
   end
   M.state.in_text = true
+  draw_status_line(buf)
   scroll(buf)
 end
 
@@ -116,6 +199,7 @@ function M.show_log()
   local current = vim.api.nvim_get_current_win()
   vim.cmd('botright ' .. M.config.log_height .. 'split')
   vim.api.nvim_win_set_buf(0, buf)
+  vim.wo.statusline = [[%{luaeval("require('agentls').log_statusline(_A)", winwidth(0) - 1)}]]
   scroll(buf)
   vim.api.nvim_set_current_win(current)
 end
@@ -131,14 +215,16 @@ local function execute(command, argument, on_result)
   local params = { command = command, arguments = argument and { argument } or {} }
   local function handler(err, result)
     if err then
-      local message = err.message or vim.inspect(err)
+      local message = (err.message or vim.inspect(err))
+        :gsub('restart the server', 'restart the server (:AgentRestart)')
+      if command == 'agentls.ask' then
+        M.state.running = false
+        set_doing(nil)
+      end
       if M.state.log_buf and vim.api.nvim_buf_is_valid(M.state.log_buf) then
         append(vim.split('✗ ' .. message, '\n', true))
       end
       notify((message:gsub('^agentls: ', '')), vim.log.levels.ERROR)
-      if command == 'agentls.ask' then
-        M.state.running = false
-      end
     elseif on_result then
       on_result(result)
     end
@@ -190,8 +276,12 @@ local function ask_person(question)
       vim.api.nvim_buf_delete(buf, { force = true })
     end
     if not choice then
-      -- dismissed: the question waits (a code action, and the note in the file)
-      append({ '  … left waiting: answer it with a code action (vim.lsp.buf.code_action())' })
+      -- dismissed (Esc): no, at once, and said where the person looks
+      local no = question.question == 'review' and 'reject' or 'deny'
+      local said = no == 'reject' and 'Reject (the edit is not made)' or 'Deny (the call does not run)'
+      append({ '  → dismissed, so: ' .. said })
+      notify('dismissed, so: ' .. said)
+      answer(question.id, no)
       return
     end
     append({ '  → ' .. choice.title })
@@ -250,12 +340,17 @@ end
 
 local render = {
   text = function(ev)
+    set_doing('thinking')
     append_text(ev.text)
   end,
   tool_started = function(ev)
+    M.state.tool = ev.summary
+    set_doing('running ' .. ev.summary)
     append({ '→ ' .. ev.summary })
   end,
   tool_finished = function(ev)
+    M.state.tool = nil
+    set_doing('thinking')
     local lines = { M.finished_tool_line(ev) }
     for _, note in ipairs(ev.notes or {}) do
       table.insert(lines, '  note: ' .. note)
@@ -263,18 +358,25 @@ local render = {
     append(lines)
   end,
   approval_asked = function(ev)
+    set_doing('waiting for you: ' .. ev.summary)
     append({ '? approval: ' .. ev.summary })
   end,
   approval_answered = function(ev)
+    back_to_work()
     local said = { allow_once = 'allowed once', allow_always = 'always allowed', deny = 'denied' }
     local rule = ev.rule and (' (rule ' .. ev.rule .. ' added)') or ''
     append({ '  ' .. (said[ev.answer] or ev.answer) .. rule })
   end,
   question = function(ev)
+    set_doing('waiting for you: ' .. (ev.question == 'review' and 'review ' or '') .. ev.summary)
     if ev.question == 'review' then
       append({ '? review: ' .. ev.summary })
     end
     ask_person(ev)
+  end,
+  question_closed = back_to_work,
+  waiting_for_save = function(ev)
+    set_doing('waiting for you to save ' .. table.concat(ev.paths or {}, ', '))
   end,
   edit_proposed = function(ev)
     append({ '✎ ' .. ev.summary })
@@ -288,6 +390,8 @@ local render = {
   run_finished = function(ev)
     M.state.running = false
     M.state.last_result = ev
+    M.state.tool = nil
+    set_doing(nil)
     append({ '', M.finished_line(ev), '' })
   end,
 }
@@ -307,6 +411,7 @@ local function on_event(_, ev)
     M.state.last_result = nil
     M.show_log()
     append({ '', '» (asked from a code action)' })
+    set_doing('thinking')
   end
   local handler = render[ev.kind]
   if handler then
@@ -484,11 +589,11 @@ local function settings()
   return vim.tbl_extend('force', { approvalsVia = 'codeAction', reviewVia = 'codeAction' }, M.config.settings)
 end
 
-function M.start(bufnr)
+function M.start(bufnr, root)
   if client() then
     return M.state.client_id
   end
-  local root = root_for(bufnr or 0)
+  root = root or root_for(bufnr or 0)
   local capabilities = vim.lsp.protocol.make_client_capabilities()
   capabilities.window = capabilities.window or {}
   capabilities.window.showDocument = { support = true }
@@ -500,7 +605,8 @@ function M.start(bufnr)
     agentls = { savesEdits = true, intelligence = { 'problems' }, languageServers = true },
   }
   watch_diagnostics()
-  M.state.client_id = start_client({
+  local id
+  id = start_client({
     name = 'agentls',
     cmd = M.config.cmd,
     cmd_env = M.config.cmd_env,
@@ -517,10 +623,20 @@ function M.start(bufnr)
       ['workspace/applyEdit'] = apply_edit,
     },
     on_exit = function()
-      M.state.client_id = nil
-      M.state.running = false
+      vim.schedule(function()
+        if M.state.client_id ~= id then
+          return -- a client :AgentRestart replaced
+        end
+        M.state.client_id = nil
+        if M.state.running then
+          M.state.running = false
+          set_doing(nil)
+          append({ '✗ the server stopped (:AgentRestart starts it again)' })
+        end
+      end)
     end,
   })
+  M.state.client_id = id
   -- the buffers already open in the project: the server reads them, unsaved text included
   for _, buf in ipairs(vim.api.nvim_list_bufs()) do
     local name = vim.api.nvim_buf_get_name(buf)
@@ -571,11 +687,16 @@ function M.ask(prompt, opts)
     end
   end
   M.show_log()
-  append({ '', '» ' .. prompt })
   M.state.running = true
   M.state.last_result = nil
+  M.state.tool = nil
+  append({ '', '» ' .. prompt })
+  set_doing('starting')
   execute('agentls.ask', argument, function(result)
     M.state.session = result.sessionId
+    if M.state.doing and M.state.doing.what == 'starting' then
+      set_doing('thinking') -- the run has begun
+    end
   end)
 end
 
@@ -586,7 +707,34 @@ function M.cancel()
 end
 
 function M.transcript()
-  execute('agentls.showTranscript', M.state.session and { sessionId = M.state.session } or nil)
+  execute('agentls.showTranscript', M.state.session and { sessionId = M.state.session } or nil, function(result)
+    if result.shown ~= true and result.uri then
+      vim.cmd('split ' .. vim.fn.fnameescape(vim.uri_to_fname(result.uri)))
+    end
+  end)
+end
+
+-- Stop the server and start a new one in the same project, with Neovim's environment
+-- as it is now (a key set with :let $ANTHROPIC_API_KEY = inputsecret('key: ')); the
+-- session goes on, a run going on ends with the old server.
+function M.restart()
+  local old = client()
+  local root = old and old.config.root_dir
+  M.state.client_id = nil
+  if M.state.running then
+    M.state.running = false
+    set_doing(nil)
+    append({ '✗ the run ended with the server (:AgentRestart)' })
+  end
+  if old and NEW_API then
+    old:stop()
+  elseif old then
+    old.stop()
+  end
+  local bufnr = vim.api.nvim_get_current_buf()
+  local id = M.start(bufnr, root)
+  notify(id and 'server restarted' or 'the server did not start', id and vim.log.levels.INFO or vim.log.levels.ERROR)
+  return id
 end
 
 -- Undo last ask: puts back everything the session's last ask changed
@@ -634,6 +782,9 @@ function M.setup(opts)
   command('AgentLog', M.show_log, { desc = 'Show the agentls log' })
   command('AgentTranscript', M.transcript, { desc = 'Open the session transcript' })
   command('AgentUndo', M.undo, { desc = 'Undo last ask (agentls)' })
+  command('AgentRestart', function()
+    M.restart()
+  end, { desc = 'Restart the agentls server' })
   command('AgentMode', function(o)
     M.set_mode(o.args)
   end, {
