@@ -32,7 +32,7 @@ from agentls.conversation.run_builder import (
 from agentls.conversation.run_ends import aborted_early, close_interrupted_run
 from agentls.conversation.settings import Settings
 from agentls.conversation.settings_files import SettingsFiles
-from agentls.intelligence.hub import LanguageHub
+from agentls.intelligence.languages import Languages
 from agentls.loop.compaction import Compactor
 from agentls.mcp.hub import McpHub
 from agentls.permissions.approvers import Approver, DenyAllApprover
@@ -117,7 +117,7 @@ class Conversation:
         settings_files: SettingsFiles | None = None,
         state_dir: Path | None = None,
         mcp: McpHub | None = None,
-        languages: LanguageHub | None = None,
+        languages: Languages | None = None,
         claim: SessionClaim | None = None,
         unfinished: SessionState | None = None,
     ) -> None:
@@ -495,7 +495,7 @@ class ConversationManager:
         self.settings_files = SettingsFiles(store.state_dir)
         self.registry = ToolRegistry(tools)
         self.mcp = McpHub()  # MCP servers, shared by the sessions of a workspace
-        self.languages = LanguageHub()  # language servers, likewise
+        self.languages = Languages()  # language servers, likewise
         self.provider_factory = provider_factory
         self.conversations: dict[str, Conversation] = {}
 

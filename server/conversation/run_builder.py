@@ -22,7 +22,7 @@ from agentls.conversation.checkpointing import Checkpointer
 from agentls.conversation.prompt import system_prompt
 from agentls.conversation.settings import Settings
 from agentls.intelligence.after_edits import ProblemsAfterEdits
-from agentls.intelligence.hub import LanguageHub
+from agentls.intelligence.languages import Languages
 from agentls.loop.budget import Budget
 from agentls.loop.hooks import ChainedHooks, NoHooks, TurnHooks
 from agentls.loop.query_loop import QueryLoop
@@ -165,7 +165,7 @@ def build_session(
     registry: ToolRegistry,
     edits_reviewed_by_workspace: bool = False,
     state_dir: Path | None = None,
-    languages: LanguageHub | None = None,
+    languages: Languages | None = None,
     resumed: bool = True,
 ) -> SessionParts:
     """The policy, tool context (with language intelligence), projector and turn hooks

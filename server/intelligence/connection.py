@@ -1,10 +1,12 @@
 """One language server process, through pygls's own LanguageClient.
 
-Started on first need; documents are mirrored with full-text syncs and
-increasing versions; diagnostics are pulled where the server answers (LSP's pull,
-or tsserver's own requests through typescript-language-server), else taken from
-the push for the version asked about. A crash restarts the
-server once; after a second one it stays off and says why.
+Its `Lifecycle` (`agentls.supervision`) starts it on first need, restarts it
+once after a crash, and after a second one keeps it off, saying why; this is
+the `Child` it drives (the process started as a command, the LSP handshake,
+shutdown). Documents are mirrored with full-text syncs and increasing versions;
+diagnostics are pulled where the server answers (LSP's pull, or tsserver's own
+requests through typescript-language-server), else taken from the push for the
+version asked about.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from agentls.contracts.waiting import within
 from agentls.intelligence import tsserver
 from agentls.intelligence.config import LanguageServerConfig
 from agentls.intelligence.unavailable import ServerUnavailable
+from agentls.supervision import ChildFailed, Lifecycle
 from agentls.workspace.sandbox import SandboxSettings, server_launch
 
 log = logging.getLogger(__name__)
@@ -57,7 +60,7 @@ class _Client(LanguageClient):
         self.owner = owner
 
     async def server_exit(self, server: asyncio.subprocess.Process) -> None:
-        self.owner._exited(server.returncode)
+        self.owner._exited(self, server.returncode)
 
 
 class Connection:
@@ -81,52 +84,72 @@ class Connection:
         self.capabilities: types.ServerCapabilities | None = None
         self.docs: dict[str, _Doc] = {}
         self.pushes: dict[str, _Push] = {}
-        self.crashes = 0
-        self.warm = False  # it has loaded the project (see WorkspaceIntelligence._serving)
-        self.failure: str | None = None  # set once the server is given up on
+        self.warm = False  # it has loaded the project (see OwnServers._serving)
+        self.lifecycle = Lifecycle(self)
+        self.lifecycle.watch(self._told)
+        self._initialized = False  # the handshake is done: a stop says shutdown first
         self._counter = 0
         self._pushed = asyncio.Event()
-        self._start_lock = asyncio.Lock()
         self._pull: bool | None = None  # pull diagnostics; None: not tried yet
         self._tsserver = False  # pull through typescript-language-server's tsserver command
         self._unanswered_probes = 0
         self._stderr: asyncio.Task[None] | None = None
-        self._closing = False
-        self.listener: Callable[[], None] | None = None  # told when it starts, fails or stops
 
-    def _changed(self) -> None:
-        if self.listener is not None:
-            self.listener()
+    def _told(self, event: str, detail: str) -> None:
+        if event == "restarting":
+            log.warning("%s exited; restarting it once", self.name)
 
     @property
-    def running(self) -> bool:
+    def failure(self) -> str | None:
+        """Why it is given up on (None while it may run)."""
+        return self.lifecycle.failure
+
+    @property
+    def alive(self) -> bool:
         client = self.client
         return client is not None and not client.stopped and _alive(client)
 
+    @property
+    def running(self) -> bool:
+        return self.lifecycle.running
+
     async def ensure(self) -> _Client:
         """The running client, started (or restarted once after a crash) if need be."""
-        async with self._start_lock:
-            if self.failure is not None:
-                raise ServerUnavailable(self.failure)
-            if self.running and self.client is not None:
-                return self.client
-            if self.client is not None:  # it ran and died
-                self.crashes += 1
-                await self._discard()
-                if self.crashes > 1:
-                    self.failure = f"{self.name} crashed twice; it stays off until agentls restarts"
-                    self._changed()
-                    raise ServerUnavailable(self.failure)
-                log.warning("%s exited; restarting it once", self.name)
-            try:
-                client = await self._start()
-            except ServerUnavailable as exc:
-                self.failure = str(exc)
-                await self._discard()
-                self._changed()
-                raise
-            self._changed()
-            return client
+        try:
+            await self.lifecycle.ensure()
+        except ChildFailed:
+            raise ServerUnavailable(self.failure or f"{self.name} was stopped") from None
+        client = self.client
+        if client is None:  # stopped the moment it was ready
+            raise ServerUnavailable(f"{self.name} was stopped")
+        return client
+
+    # -- the Child its lifecycle drives ----------------------------------------------
+
+    async def launch(self) -> None:
+        await self._discard()  # what a crashed run left
+        try:
+            await self._start()
+        except ServerUnavailable as exc:
+            raise ChildFailed(str(exc)) from None
+
+    async def halt(self) -> None:
+        """shutdown, exit, and the process is gone (killed if it lingers)."""
+        client = self.client
+        if client is not None and self._initialized and self.alive:
+            with contextlib.suppress(Exception):
+                await within(client.shutdown_async(None), STOP_SECONDS)
+                client.exit(None)
+        await self._discard()
+
+    def kill(self) -> None:
+        server = self.client._server if self.client is not None else None
+        if server is not None and server.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                server.kill()
+
+    def gave_up(self, when: str) -> str:
+        return f"{self.name} crashed twice; it stays off until agentls restarts"
 
     async def _start(self) -> _Client:
         client = _Client(self)
@@ -186,6 +209,7 @@ class Connection:
         self.docs.clear()
         self.pushes.clear()
         self.warm = False
+        self._initialized = True
         return client
 
     def _register(self, client: _Client) -> None:
@@ -224,10 +248,10 @@ class Connection:
             value = value.get(part) if isinstance(value, dict) else None
         return value
 
-    def _exited(self, code: int | None) -> None:
-        if not self._closing:
+    def _exited(self, client: _Client, code: int | None) -> None:
+        if client is self.client and self.lifecycle.state == "running":  # not stopped by us
             log.warning("language server %s exited with code %s", self.name, code)
-            self._changed()
+            self.lifecycle.lost(self.lifecycle.generation, "while running")
 
     async def sync(self, uri: str, language_id: str, text: str) -> int:
         """Make the server see ``text`` for ``uri``; returns the document version."""
@@ -356,17 +380,12 @@ class Connection:
         return caps is not None and getattr(caps, capability, None) not in (None, False)
 
     async def close(self) -> None:
-        """shutdown, exit, and the process is gone (killed if it lingers)."""
-        self._closing = True
-        client = self.client
-        if client is not None and self.running:
-            with contextlib.suppress(Exception):
-                await within(client.shutdown_async(None), STOP_SECONDS)
-                client.exit(None)
-        await self._discard()
+        """Stop the server (bounded); the next need starts it again."""
+        await self.lifecycle.stop()
 
     async def _discard(self) -> None:
         client, self.client = self.client, None
+        self._initialized = False
         if client is None:
             return
         server = client._server

@@ -3,8 +3,8 @@
 A client that answers `agentls/problems`, `agentls/definition`,
 `agentls/references`, `agentls/symbols` or `agentls/rename` lists them in the
 experimental capability `{"agentls": {"intelligence": [...]}}`
-(docs/editor-intelligence.md); the language hub then routes the Workspace's
-language questions to it (`agentls.intelligence.editor`). Each request is
+(docs/editor-intelligence.md); agentls then routes the Workspace's
+language questions to it (`agentls.intelligence.router`). Each request is
 shielded and bounded (`client_requests.ask_client`): no answer means
 agentls's own servers answer, or, with `languageIntelligence: "editor"`, that
 the editor could not. The state of agentls's own servers goes to the editor as

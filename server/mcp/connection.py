@@ -1,10 +1,11 @@
 """One MCP server: started when first needed, restarted once after a crash, bounded in time.
 
-The transport and the ClientSession are entered and left by one task per
-start (`_serve`): anyio's scopes must be left by the task that entered them,
-and a crash or a stop then unwinds them in order (the SDK's stdio shutdown
-kills the server's process group). Calls come from other tasks and go through
-the session that task keeps open.
+Its `Lifecycle` (`agentls.supervision`) decides when it starts and when it is
+given up on; this is the `Child` it drives. The transport and the ClientSession
+are entered and left by one task per start (`_serve`): anyio's scopes must be
+left by the task that entered them, and a crash or a stop then unwinds them in
+order (the SDK's stdio shutdown kills the server's process group). Calls come
+from other tasks and go through the session that task keeps open.
 """
 
 from __future__ import annotations
@@ -37,11 +38,14 @@ from agentls import __version__
 from agentls.contracts.tooling import ErrorCode, ToolError
 from agentls.contracts.waiting import within
 from agentls.mcp.config import McpServerConfig, expand
+from agentls.supervision import ChildFailed, Event, Lifecycle, State
 
 log = logging.getLogger(__name__)
 
 Status = Literal["stopped", "starting", "ready", "failed"]
-MAX_RESTARTS = 1  # after a crash; a second crash leaves the server out
+_STATUS: dict[State, Status] = {
+    "stopped": "stopped", "starting": "starting", "running": "ready", "failed": "failed",
+}  # fmt: skip
 MAX_TOOL_PAGES = 20
 STDERR_TAIL_CHARS = 600
 STDERR_KEEP_BYTES = 1 << 20  # a chatty server's stderr file is emptied past this
@@ -60,46 +64,98 @@ class McpConnection:
         self.config = config
         self.root = root
         self.notify = notify
-        self.status: Status = "stopped"
-        self.error: str | None = None
         self.tools: list[Tool] = []
-        self.restarts = 0
-        self.generation = 0  # one per start: tool definitions and crash handling key on it
+        self.lifecycle = Lifecycle(self)
+        self.lifecycle.watch(self._told)
         self._session: ClientSession | None = None
         self._task: asyncio.Task[None] | None = None
-        self._ready: asyncio.Future[None] | None = None
         self._stop: asyncio.Event | None = None
         self._stderr: IO[str] | None = None
 
-    # --- starting and stopping ----------------------------------------------
+    @property
+    def status(self) -> Status:
+        return _STATUS[self.lifecycle.status().state]
 
-    def start(self) -> None:
-        """Start in the background unless it is starting, running or failed."""
-        if self.status != "stopped":
-            return
-        loop = asyncio.get_running_loop()
-        self.status, self.error = "starting", None
-        self.generation += 1
-        self._ready = loop.create_future()
-        self._stop = asyncio.Event()
-        self._task = loop.create_task(
-            self._serve(self.generation, self._ready, self._stop), name=f"mcp server {self.name}"
-        )
+    @property
+    def error(self) -> str | None:
+        return self.lifecycle.failure
+
+    @property
+    def restarts(self) -> int:
+        return self.lifecycle.restarts
+
+    @property
+    def generation(self) -> int:
+        """One per start: tool definitions and crash handling key on it."""
+        return self.lifecycle.generation
+
+    def _told(self, event: Event, detail: str) -> None:
+        if event == "start failed":
+            self.notify(
+                f"MCP server {self.name!r} failed to start: {detail}. Its tools are left out; "
+                "everything else works on."
+            )
+        elif event == "restarting":
+            self.notify(f"MCP server {self.name!r} crashed {detail}; restarting it.")
+        elif event == "given up":
+            self.notify(
+                f"MCP server {self.name!r} crashed again {detail}; it was restarted once "
+                "already, so its tools are left out from now on."
+            )
+
+    # --- starting and stopping ----------------------------------------------
 
     async def ready(self) -> bool:
         """Running with its tools listed (started if need be); False when it failed."""
-        self.start()
-        if self._ready is not None and not self._ready.done():
-            bound = self.config.start_timeout_seconds + self.config.list_timeout_seconds + 5
-            try:  # shielded: a waiter's cancellation must not stop the start for others
-                await within(asyncio.shield(self._ready), bound)
-            except TimeoutError:  # a backstop: _serve bounds each of its own steps
-                self._fail(f"did not start within {bound:g} s")
-                await self._halt(now=True)
-        return self.status == "ready"
+        try:
+            await self.lifecycle.ensure()
+        except ChildFailed:
+            return False
+        return True
+
+    async def stop(self) -> None:
+        """Stop the server (bounded); it may be started again."""
+        await self.lifecycle.stop()
+
+    def reset(self) -> None:
+        """Forget a failure and the restart used, so the next use starts it afresh."""
+        self.lifecycle.reset()
+
+    # --- the Child its lifecycle drives ----------------------------------------
+
+    @property
+    def alive(self) -> bool:
+        task = self._task
+        return self._session is not None and task is not None and not task.done()
+
+    async def launch(self) -> None:
+        await self._halt()  # what an earlier run left
+        loop = asyncio.get_running_loop()
+        ready: asyncio.Future[str | None] = loop.create_future()  # why it failed, or None
+        stop = asyncio.Event()
+        self._stop = stop
+        self._task = loop.create_task(
+            self._serve(self.lifecycle.generation, ready, stop), name=f"mcp server {self.name}"
+        )
+        bound = self.config.start_timeout_seconds + self.config.list_timeout_seconds + 5
+        try:
+            failure = await within(asyncio.shield(ready), bound)
+        except TimeoutError:  # a backstop: _serve bounds each of its own steps
+            failure = self._with_stderr(f"did not start within {bound:g} s")
+        if failure is not None:
+            raise ChildFailed(failure)
+
+    async def halt(self) -> None:
+        await self._halt()
+
+    def kill(self) -> None:
+        return None  # without a loop the task holding its process group is gone with it
+
+    def gave_up(self, when: str) -> str:
+        return f"crashed again ({when}) after one restart"
 
     async def _serve(
-        self, generation: int, ready: asyncio.Future[None], stop: asyncio.Event
+        self, generation: int, ready: asyncio.Future[str | None], stop: asyncio.Event
     ) -> None:
         # The server's stderr goes to a file (never our stdout, which may carry LSP):
         # its last lines explain a failed start.
@@ -108,31 +164,30 @@ class McpConnection:
             try:
                 async with AsyncExitStack() as stack:
                     session = await self._open(stack, stderr)
-                    if session is None:
+                    if isinstance(session, str):  # its last stderr lines explain it
+                        ready.set_result(self._with_stderr(session))
                         return
                     self._session = session
-                    self.status = "ready"
                     ready.set_result(None)
                     await stop.wait()
             except asyncio.CancelledError:
                 pass  # stopped: the exit stack has closed the transport
             except Exception as exc:  # the transport broke (an HTTP server not there, say)
-                if self.status == "starting" and generation == self.generation:
-                    self._fail(_describe(exc))
+                if not ready.done():
+                    ready.set_result(self._with_stderr(_describe(exc)))
                 else:
                     log.warning("MCP server %s: the connection ended: %r", self.name, exc)
             finally:
                 if generation == self.generation:
                     self._session = None
-                    if self.status == "ready" and not stop.is_set():
-                        self._lost("while idle")  # the session ended on its own
-                    elif self.status in ("starting", "ready"):
-                        self.status = "stopped"
+                if not stop.is_set():  # the session ended on its own
+                    self.lifecycle.lost(generation, "while idle")
                 if not ready.done():
-                    ready.set_result(None)
+                    ready.set_result("stopped while starting")
 
-    async def _open(self, stack: AsyncExitStack, stderr: IO[str]) -> ClientSession | None:
-        """Connect, initialize and list the tools, each step bounded; None when it failed."""
+    async def _open(self, stack: AsyncExitStack, stderr: IO[str]) -> ClientSession | str:
+        """Connect, initialize and list the tools, each step bounded; else why it could not
+        (returned, not raised: the transport's task groups would wrap it)."""
         config = self.config
         stage = "start"
         try:
@@ -148,18 +203,18 @@ class McpConnection:
             return session
         except TimeoutError:
             if stage == "start":
-                self._fail(f"did not answer `initialize` within {config.start_timeout_seconds:g} s")
+                why = f"did not answer `initialize` within {config.start_timeout_seconds:g} s"
             else:
-                self._fail(f"did not list its tools within {config.list_timeout_seconds:g} s")
+                why = f"did not list its tools within {config.list_timeout_seconds:g} s"
         except KeyError as exc:
-            self._fail(f"its settings use ${{{exc.args[0]}}}, which is not set")
+            why = f"its settings use ${{{exc.args[0]}}}, which is not set"
         except OSError as exc:
-            self._fail(f"cannot run `{config.command}`: {exc.strerror or exc}")
+            why = f"cannot run `{config.command}`: {exc.strerror or exc}"
         except (MCPError, *_CLOSED) as exc:
-            self._fail(f"the connection closed during start-up ({_reason(exc)})")
+            why = f"the connection closed during start-up ({_reason(exc)})"
         except Exception as exc:  # whatever a broken server or transport raises
-            self._fail(_describe(exc))
-        return None
+            why = _describe(exc)
+        return why
 
     @asynccontextmanager
     async def _transport(self, stderr: IO[str]) -> AsyncIterator[Streams]:
@@ -183,39 +238,23 @@ class McpConnection:
         ):
             yield streams
 
-    async def stop(self) -> None:
-        """Stop the server (bounded); it may be started again."""
-        await self._halt()
-        if self.status != "failed":
-            self.status = "stopped"
-
-    async def _halt(self, *, now: bool = False) -> None:
-        task, stop = self._task, self._stop
+    async def _halt(self) -> None:
+        task, stop, opened = self._task, self._stop, self._session is not None
         self._session = None
         if stop is not None:
             stop.set()
         if task is None or task.done():
             return
-        if now or self.status == "starting":  # in its handshake: `stop` is heard only when ready
+        if not opened:  # in its handshake: `stop` is heard only once it is ready
             task.cancel()
         done, _ = await asyncio.wait([task], timeout=STOP_GRACE_SECONDS)
         if not done:
             task.cancel()
             await asyncio.wait([task], timeout=STOP_GRACE_SECONDS)
 
-    def reset(self) -> None:
-        """Forget a failure and the restart used, so the next use starts it afresh."""
-        if self.status == "failed":
-            self.status, self.error, self.restarts = "stopped", None, 0
-
-    def _fail(self, why: str) -> None:
+    def _with_stderr(self, why: str) -> str:
         tail = self.stderr_tail()
-        self.status = "failed"
-        self.error = why + (f"; its stderr ends: {tail}" if tail else "")
-        self.notify(
-            f"MCP server {self.name!r} failed to start: {self.error}. Its tools are left out; "
-            "everything else works on."
-        )
+        return why + (f"; its stderr ends: {tail}" if tail else "")
 
     def _trim_stderr(self) -> None:
         # Truncating under a writer leaves a sparse file: the disk keeps only new lines.
@@ -286,17 +325,17 @@ class McpConnection:
 
     async def _crashed(self, generation: int, tool: str) -> ToolError:
         """The connection closed under a call: restart once, then leave the server out."""
-        if generation != self.generation or self.status != "ready":
+        if generation != self.generation or self.lifecycle.state != "running":
             return ToolError(
                 ErrorCode.EXECUTION_FAILED,
                 f"MCP server {self.name!r} went away while running {tool}",
-                retryable=self.status != "failed",
+                retryable=self.lifecycle.state != "failed",
             )
         tail = self.stderr_tail()
         said = f" (its stderr ends: {tail})" if tail else ""
+        self.lifecycle.lost(generation, f"while running {tool}")
         await self._halt()
-        if self._lost(f"while running {tool}"):
-            self.start()
+        if not self.lifecycle.failed:  # started again on the next call
             return ToolError(
                 ErrorCode.EXECUTION_FAILED,
                 f"the MCP server {self.name!r} crashed while running {tool}{said}. agentls "
@@ -308,21 +347,6 @@ class McpConnection:
             f"the MCP server {self.name!r} crashed again while running {tool}{said}; it was "
             "restarted once already, so its tools are no longer available.",
         )
-
-    def _lost(self, when: str) -> bool:
-        """Count a crash: True when a restart is left (it is then started on next use)."""
-        if self.restarts < MAX_RESTARTS:
-            self.restarts += 1
-            self.status = "stopped"
-            self.notify(f"MCP server {self.name!r} crashed {when}; restarting it.")
-            return True
-        self.status = "failed"
-        self.error = f"crashed again ({when}) after one restart"
-        self.notify(
-            f"MCP server {self.name!r} crashed again {when}; it was restarted once already, "
-            "so its tools are left out from now on."
-        )
-        return False
 
 
 async def _list_tools(session: ClientSession) -> list[Tool]:

@@ -1,23 +1,26 @@
 """McpHub: the MCP servers of every workspace, started when a run first needs their tools.
 
-Servers are keyed by workspace root and name: a stdio server runs in its
-workspace's root, and a settings change (a new config for a name) stops the
-old process and starts the new one on next use. Nothing starts when agentls
-starts; a run asks for its tools (`tools`), which starts whatever is not
-running yet, all at once, each bounded by its own timeouts. A server that does
-not start is reported (`notify`) and left out; the rest go on.
+Servers are keyed by workspace root and name (`agentls.supervision.Registry`):
+a stdio server runs in its workspace's root, and a settings change (a new
+config for a name, or a name no longer there) stops the old process and starts
+the new one on next use. Nothing starts when agentls starts; a run asks for its
+tools (`tools`), which starts whatever is not running yet, all at once, each
+bounded by its own timeouts. A server that does not start is reported
+(`notify`) and left out; the rest go on.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agentls.mcp.config import McpServerConfig
+from agentls.supervision import Registry
 from agentls.workspace.interface import ToolDefinition
 
 if TYPE_CHECKING:  # the SDK takes a third of a second to import: only when a server is named
@@ -76,11 +79,12 @@ def _log_warning(message: str) -> None:
 class McpHub:
     def __init__(self, notify: Notify | None = None) -> None:
         self.notify: Notify = _log_warning if notify is None else notify
-        self._connections: dict[tuple[Path, str], McpConnection] = {}
+        self._servers: Registry[Path, str, McpConnection] = Registry()
         # Tool definitions per connection and start, so a run's list is built once.
-        self._definitions: dict[int, tuple[int, list[Exposed], list[str]]] = {}
+        self._definitions: weakref.WeakKeyDictionary[
+            McpConnection, tuple[int, list[Exposed], list[str]]
+        ] = weakref.WeakKeyDictionary()
         self._told: set[str] = set()
-        self._retiring: set[asyncio.Task[None]] = set()
 
     def _tell(self, message: str) -> None:
         try:
@@ -98,29 +102,16 @@ class McpHub:
     ) -> list[McpConnection]:
         """The connections for these settings; ones no longer configured are stopped."""
         wanted = {name: c for name, c in servers.items() if not c.disabled}
-        for key, stale in list(self._connections.items()):
-            if key[0] == root and wanted.get(key[1]) != stale.config:
-                del self._connections[key]
-                self._retire(stale)
-        found = []
-        for name, config in wanted.items():
-            connection = self._connections.get((root, name))
-            if connection is None:
-                from agentls.mcp.connection import McpConnection
+        self._servers.keep(root, wanted)
+        return [self._connection(root, name, config) for name, config in wanted.items()]
 
-                connection = McpConnection(name, config, root, self._tell)
-                self._connections[(root, name)] = connection
-            found.append(connection)
-        return found
+    def _connection(self, root: Path, name: str, config: McpServerConfig) -> McpConnection:
+        def make() -> McpConnection:
+            from agentls.mcp.connection import McpConnection
 
-    def _retire(self, connection: McpConnection) -> None:
-        self._definitions.pop(id(connection), None)
-        try:
-            task = asyncio.get_running_loop().create_task(connection.stop())
-        except RuntimeError:  # no loop: it was never started in this process
-            return
-        self._retiring.add(task)
-        task.add_done_callback(self._retiring.discard)
+            return McpConnection(name, config, root, self._tell)
+
+        return self._servers.child(root, name, config, make)
 
     async def tools(
         self, root: Path, servers: Mapping[str, McpServerConfig]
@@ -149,13 +140,13 @@ class McpHub:
         return list(found.values())
 
     def _definitions_of(self, connection: McpConnection) -> tuple[list[Exposed], list[str]]:
-        cached = self._definitions.get(id(connection))
+        cached = self._definitions.get(connection)
         if cached is not None and cached[0] == connection.generation:
             return cached[1], cached[2]
         from agentls.mcp.tools import definitions
 
         tools, notes = definitions(connection)
-        self._definitions[id(connection)] = (connection.generation, tools, notes)
+        self._definitions[connection] = (connection.generation, tools, notes)
         return tools, notes
 
     async def report(
@@ -179,7 +170,7 @@ class McpHub:
                     )
                 )
                 continue
-            connection = self._connections[(root, name)]
+            connection = self._connection(root, name, config)
             tools: list[Exposed] = []
             notes: list[str] = []
             if connection.status == "ready":
@@ -200,17 +191,13 @@ class McpHub:
 
     def reset_failed(self, root: Path) -> None:
         """Give failed servers of this root a fresh start on next use."""
-        for (where, _), connection in self._connections.items():
-            if where == root:
-                connection.reset()
+        for connection in self._servers.children(root).values():
+            connection.reset()
 
     async def aclose(self) -> None:
         """Stop every server (bounded); the hub may be used again afterwards."""
-        connections = list(self._connections.values())
-        self._connections.clear()
         self._definitions.clear()
-        stops = [c.stop() for c in connections]
-        await asyncio.gather(*stops, *list(self._retiring), return_exceptions=True)
+        await self._servers.aclose()
 
 
 def _info(tool: Exposed) -> ToolInfo:

@@ -25,7 +25,7 @@ from pathlib import Path
 from agentls.contracts.tooling import Risk, ToolIntent
 from agentls.intelligence.after_edits import ProblemsAfterEdits
 from agentls.intelligence.config import LanguageServerConfig, ProblemsSettings
-from agentls.intelligence.hub import LanguageHub
+from agentls.intelligence.languages import Languages
 from agentls.workspace.local import LocalWorkspace
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,8 +89,9 @@ async def measure(
         root = Path(folder)
         path, good, bad = make(root, files)  # type: ignore[operator]
         workspace = LocalWorkspace(root)
-        hub = LanguageHub()
-        intelligence = hub.attach(workspace, servers, ProblemsSettings(settle_seconds=30))
+        languages = Languages()
+        hub = languages.hub
+        intelligence = languages.attach(workspace, servers, ProblemsSettings(settle_seconds=30))
         events: list[object] = []
         hook = ProblemsAfterEdits(intelligence, lambda _: Risk.WRITE, events.append)
         started_before_need = len(hub.connections)

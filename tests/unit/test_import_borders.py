@@ -25,6 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("session", "providers", "pricing", "checkpoints"),
     ("permissions",),
     ("workspace",),
+    ("supervision",),
     ("contracts",),
 )
 # What a face may import besides itself: the conversation and the shared layers.
@@ -35,8 +36,10 @@ FACE_MAY_IMPORT = frozenset(
 # contracts and nothing else of agentls; tools reach files and processes only through
 # the Workspace interface.
 INVARIANTS: dict[str, frozenset[str]] = {
-    "providers": frozenset({"workspace", "permissions"}),
-    "tools": frozenset({"permissions", "session", "providers", "pricing", "checkpoints"}),
+    "providers": frozenset({"workspace", "permissions", "supervision"}),
+    "tools": frozenset(
+        {"permissions", "session", "providers", "pricing", "checkpoints", "supervision"}
+    ),
 }
 # `agentls serve` and `agentls acp` are subcommands: cli starts the other faces.
 FACE_ENTRY_POINTS = {"cli": frozenset({"agentls.lsp.main", "agentls.acp.main"})}
@@ -120,15 +123,21 @@ def test_every_package_has_a_layer() -> None:
 
 def test_the_table_says_what_the_diagram_says() -> None:
     assert allowed_imports("contracts") == frozenset()
-    assert allowed_imports("workspace") == {"contracts"}
-    assert allowed_imports("permissions") == {"workspace", "contracts"}
+    assert allowed_imports("supervision") == {"contracts"}
+    assert allowed_imports("workspace") == {"supervision", "contracts"}
+    assert allowed_imports("permissions") == {"workspace", "supervision", "contracts"}
     assert allowed_imports("providers") == {"contracts"}
     assert "providers" not in allowed_imports("session")  # beside, not below
     assert allowed_imports("conversation") >= {"loop", "mcp", "intelligence", "runtime", "tools"}
     assert "mcp" not in allowed_imports("loop") and "loop" not in allowed_imports("runtime")
+    assert {"mcp", "intelligence"} <= {
+        p for p in ALL_PACKAGES if "supervision" in allowed_imports(p)
+    }
     core = {"loop", "mcp", "intelligence", "runtime", "tools", "context", "providers"}
     for face in FACES:
-        assert not allowed_imports(face) & (core | {"pricing", "checkpoints", *FACES})
+        assert not allowed_imports(face) & (
+            core | {"pricing", "checkpoints", "supervision", *FACES}
+        )
 
 
 def test_the_border_checker_sees_a_violation(tmp_path: Path) -> None:

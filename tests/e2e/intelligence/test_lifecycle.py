@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from agentls.intelligence.config import LanguageServerConfig, ProblemsSettings
-from agentls.intelligence.hub import LanguageHub
+from agentls.intelligence.languages import Languages
 from agentls.workspace.local import LocalWorkspace
 
 FAKE_SERVERS = Path(__file__).parent / "fake_servers.py"
@@ -25,9 +25,10 @@ async def test_started_on_first_need_shared_and_stopped_with_the_last_session(
 ) -> None:
     (workspace / "a.foo").write_text("hello\n")
     local = LocalWorkspace(workspace)
-    hub = LanguageHub()
-    first = hub.attach(local, ONLY_OK, ProblemsSettings())
-    second = hub.attach(local, ONLY_OK, ProblemsSettings())
+    languages = Languages()
+    hub = languages.hub
+    first = languages.attach(local, ONLY_OK, ProblemsSettings())
+    second = languages.attach(local, ONLY_OK, ProblemsSettings())
     assert hub.connections == {}  # nothing runs before a tool or an edit needs it
 
     report = await first.problems(["a.foo"])
@@ -37,12 +38,12 @@ async def test_started_on_first_need_shared_and_stopped_with_the_last_session(
     await second.problems(["a.foo"])
     assert list(hub.connections.values()) == [connection]  # one per workspace and server
 
-    hub.detach(local.root)
+    languages.detach(local.root)
     assert connection.running  # the other session still uses it
     client = connection.client
     assert client is not None and client._server is not None
     process = client._server
-    hub.detach(local.root)
+    languages.detach(local.root)
     assert hub.connections == {}
-    await asyncio.wait_for(asyncio.gather(*hub._closing), 10)
+    await asyncio.wait_for(hub.retired(), 10)
     assert process.returncode == 0  # shut down and exited on its own, not killed

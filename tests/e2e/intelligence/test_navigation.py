@@ -9,7 +9,7 @@ import pytest
 
 from agentls.contracts.tooling import ToolError
 from agentls.intelligence.config import ProblemsSettings
-from agentls.intelligence.hub import LanguageHub
+from agentls.intelligence.languages import Languages
 from agentls.tools.definition import DEFINITION, REFERENCES, SymbolAtInput
 from agentls.tools.problems import PROBLEMS, ProblemsInput
 from agentls.tools.symbols import SYMBOLS, SymbolsInput
@@ -35,11 +35,13 @@ async def context(
     (workspace / "tsconfig.json").write_text('{"compilerOptions": {"strict": true}}\n')
     (workspace / "lib.ts").write_text(TS_LIB)
     (workspace / "main.ts").write_text(TS_MAIN)
-    hub = LanguageHub()
+    languages = Languages()
     local = LocalWorkspace(workspace)
-    ctx = ToolContext(local, intelligence=hub.attach(local, {"ruff": None}, ProblemsSettings()))
+    ctx = ToolContext(
+        local, intelligence=languages.attach(local, {"ruff": None}, ProblemsSettings())
+    )
     yield ctx
-    await hub.aclose()
+    await languages.aclose()
 
 
 async def test_definition_follows_the_import(context: ToolContext) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from agentls.intelligence.config import ProblemsSettings
-from agentls.intelligence.hub import LanguageHub
+from agentls.intelligence.languages import Languages
 from agentls.workspace import sandbox
 from agentls.workspace.local import LocalWorkspace
 
@@ -74,13 +74,13 @@ def hostile(
 
 
 async def problems_of(workspace: Path) -> list[str]:
-    hub = LanguageHub()
+    languages = Languages()
     local = LocalWorkspace(workspace)
     try:
-        view = hub.attach(local, {"ruff": None}, ProblemsSettings())
+        view = languages.attach(local, {"ruff": None}, ProblemsSettings())
         report = await view.problems(["a.py"])
     finally:
-        await hub.aclose()
+        await languages.aclose()
     return [p.message for p in report.problems]
 
 

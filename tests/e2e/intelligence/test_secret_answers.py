@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from agentls.intelligence.config import ProblemsSettings
-from agentls.intelligence.hub import LanguageHub
+from agentls.intelligence.languages import Languages
 from agentls.tools.definition import DEFINITION, REFERENCES, SymbolAtInput
 from agentls.tools.problems import PROBLEMS, ProblemsInput
 from agentls.tools.symbols import SYMBOLS, SymbolsInput
@@ -48,10 +48,12 @@ async def context(
     monkeypatch.setenv("PATH", pyright_path)
     project(workspace)
     (workspace / "main.py").write_text(MAIN)
-    hub = LanguageHub()
+    languages = Languages()
     local = LocalWorkspace(workspace)
-    yield ToolContext(local, intelligence=hub.attach(local, {"ruff": None}, ProblemsSettings()))
-    await hub.aclose()
+    yield ToolContext(
+        local, intelligence=languages.attach(local, {"ruff": None}, ProblemsSettings())
+    )
+    await languages.aclose()
 
 
 async def test_definitions_references_and_symbols_withhold_the_secret_file(

@@ -12,7 +12,7 @@ from agentls.contracts.errors import ConfigError
 from agentls.conversation.settings import load_settings
 from agentls.intelligence.after_edits import render_note
 from agentls.intelligence.config import LanguageServerConfig, effective_servers
-from agentls.intelligence.positions import apply_edits, char_offset, utf16_column
+from agentls.intelligence.conversions import apply_edits, char_offset, utf16_column
 from agentls.workspace.language import Problem
 
 

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from agentls.contracts.tooling import ToolError
+from agentls.intelligence.after_edits import Baseline
 from agentls.intelligence.config import ProblemsSettings
-from agentls.intelligence.editor import EditorIntelligence
-from agentls.intelligence.hub import LanguageHub
-from agentls.intelligence.service import Source, WorkspaceIntelligence
+from agentls.intelligence.languages import Languages
+from agentls.intelligence.router import RoutedIntelligence, Source
 from agentls.workspace.local import LocalWorkspace
 
 TEXT = "def greet(name):\n    return name\n\n\nprint(greet('x'))\n"
@@ -48,10 +48,10 @@ def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return (tmp_path / "w").resolve()
 
 
-def attach(root: Path, editor: FakeEditor | None, source: Source = "auto") -> WorkspaceIntelligence:
-    hub = LanguageHub()
-    hub.editor = editor
-    return hub.attach(LocalWorkspace(root), {}, ProblemsSettings(), source=source)
+def attach(root: Path, editor: FakeEditor | None, source: Source = "auto") -> RoutedIntelligence:
+    languages = Languages()
+    languages.editor = editor
+    return languages.attach(LocalWorkspace(root), {}, ProblemsSettings(), source=source)
 
 
 def diagnostics(uri: str, severity: int = 2) -> dict[str, Any]:
@@ -66,7 +66,7 @@ def diagnostics(uri: str, severity: int = 2) -> dict[str, Any]:
 
 async def test_without_an_editor_agentls_uses_its_own_servers(root: Path) -> None:
     intelligence = attach(root, None)
-    assert type(intelligence) is WorkspaceIntelligence
+    assert intelligence.editor is None
 
 
 async def test_problems_come_from_the_editor_and_files_it_does_not_check_say_why(
@@ -78,7 +78,7 @@ async def test_problems_come_from_the_editor_and_files_it_does_not_check_say_why
 
     editor = FakeEditor({"problems": problems})
     intelligence = attach(root, editor)
-    assert isinstance(intelligence, EditorIntelligence)
+    assert intelligence.editor is not None
     report = await intelligence.problems(["a.py", "notes.md"])
     assert [p.render() for p in report.problems] == ["a.py:5: deprecated (lint)"]
     assert report.problems[0].severity == "warning"
@@ -90,10 +90,10 @@ async def test_problems_come_from_the_editor_and_files_it_does_not_check_say_why
 async def test_problems_after_edits_compare_the_editors_verdicts(root: Path) -> None:
     verdicts = iter([[], [diagnostics((root / "a.py").as_uri(), severity=1)]])
     editor = FakeEditor({"problems": lambda params: next(verdicts)})
-    intelligence = attach(root, editor)
-    await intelligence.capture(["a.py"])
+    baseline = Baseline(attach(root, editor))
+    await baseline.capture(["a.py"])
     (root / "a.py").write_text(TEXT + "x = 1\n")
-    new, unsettled = await intelligence.introduced()
+    new, unsettled = await baseline.introduced()
     assert [p.render() for p in new] == ["a.py:5: deprecated (lint)"] and unsettled == []
 
 
@@ -162,13 +162,13 @@ async def test_what_the_editor_does_not_offer_and_source_agentls_skip_the_editor
     assert editor.asked == []
 
 
-def test_the_hub_reports_what_the_editor_answers() -> None:
-    hub = LanguageHub()
-    assert hub.status() == {"editor": None, "servers": []}
-    hub.editor = FakeEditor({"problems": []})
+def test_the_status_says_what_the_editor_answers() -> None:
+    languages = Languages()
+    assert languages.status() == {"editor": None, "servers": []}
+    languages.editor = FakeEditor({"problems": []})
     told: list[dict[str, Any]] = []
-    hub.on_change = told.append
-    hub.changed()
+    languages.on_change = told.append
+    languages.changed()
     assert told == [{"editor": {"name": "FakeCode", "answers": ["problems"]}, "servers": []}]
 
 

@@ -14,7 +14,7 @@ import pytest
 from agentls.contracts.tooling import Risk, ToolIntent
 from agentls.intelligence.after_edits import ProblemsAfterEdits
 from agentls.intelligence.config import ProblemsSettings
-from agentls.intelligence.hub import LanguageHub
+from agentls.intelligence.languages import Languages
 from agentls.tools.definition import DEFINITION, REFERENCES, SymbolAtInput
 from agentls.tools.problems import PROBLEMS, ProblemsInput
 from agentls.tools.symbols import SYMBOLS, SymbolsInput
@@ -79,10 +79,10 @@ def at(root: Path, rel: str, line: int = 0) -> dict[str, Any]:
 def context(
     root: Path, answers: dict[str, Any], local: LocalWorkspace | None = None
 ) -> ToolContext:
-    hub = LanguageHub()
-    hub.editor = StandInEditor(answers)
+    languages = Languages()
+    languages.editor = StandInEditor(answers)
     workspace = local or LocalWorkspace(root)
-    return ToolContext(workspace, intelligence=hub.attach(workspace, {}, ProblemsSettings()))
+    return ToolContext(workspace, intelligence=languages.attach(workspace, {}, ProblemsSettings()))
 
 
 def assert_no_secret(text: str) -> None:

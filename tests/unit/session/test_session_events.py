@@ -14,7 +14,6 @@ from agentls.contracts.messages import message_to_dict
 from agentls.contracts.tooling import Risk, ToolIntent
 from agentls.conversation.undo import undo_turn
 from agentls.intelligence.after_edits import ProblemsAfterEdits
-from agentls.intelligence.service import Baseline
 from agentls.permissions.approvers import AutoApprover
 from agentls.permissions.modes import Mode
 from agentls.permissions.rules import parse_rule
@@ -25,7 +24,7 @@ from agentls.session.reader import parse_event, read_events
 from agentls.session.reducer import reduce
 from agentls.session.state import SessionState
 from agentls.session.transcript import render_transcript
-from agentls.workspace.language import Problem
+from agentls.workspace.language import Problem, ProblemReport, Withheld
 from agentls.workspace.local import LocalWorkspace
 from tests.unit.core.helpers import call, conversation
 
@@ -145,6 +144,7 @@ async def test_every_writer_writes_valid_events(tmp_path: Path) -> None:
     assert conv.sandbox_notice.give("[note: commands in this session run without a sandbox]")
     assert await conv.compact()
     hook = ProblemsAfterEdits(_problems_found(), lambda _: Risk.WRITE, conv.log.append)
+    hook.baseline.versions = {"a.py": "v1", "b.py": "v1"}  # taken before the turn's edits
     assert await hook.after_act("r", 1)
     await undo_turn(
         state_dir=manager.store.state_dir,
@@ -171,12 +171,21 @@ def _problems_found() -> Any:
     """Language intelligence that found one new problem after a turn's edits."""
     found = [Problem("a.py", 1, "undefined name 'x'", "ruff", "error", "F821")]
 
-    async def introduced() -> tuple[list[Problem], list[str]]:
-        return found, ["b.py"]
+    async def version(rel: str) -> str:
+        return "v2"  # edited since
 
-    edited = Baseline(versions={"a.py": "v1", "b.py": "v1"})  # taken before the turn's edits
+    async def check(rels: Any, wait: float, least: str) -> ProblemReport:
+        return ProblemReport(found, {}, ["b.py"])
+
+    async def screened(problems: Any, asked: Any) -> tuple[list[Problem], Withheld]:
+        return list(problems), Withheld()
+
     return SimpleNamespace(
-        problem_settings=SimpleNamespace(after_edits=True), introduced=introduced, pending=edited
+        problem_settings=SimpleNamespace(after_edits=True, settle_seconds=0, severity="error"),
+        workspace=SimpleNamespace(version=version),
+        check=check,
+        screen=SimpleNamespace(problems=screened),
+        before_changes=lambda listener: None,
     )
 
 
