@@ -10,6 +10,7 @@ for is answered quietly; asks are offered only when they make sense.
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 from lsprotocol import types
@@ -18,6 +19,7 @@ from tests.e2e.editors import kate as kate_shape
 from tests.e2e.editors.clients import pick, titled
 from tests.e2e.editors.kate import Kate, shipped_config, with_model
 from tests.e2e.editors.real_editor import DEMO_EDITED, make_demo_workspace
+from tests.fakes.anthropic_server import FakeAnthropic, turn
 
 REQUEST = "add a shout() function to greet.py, then run it"
 
@@ -123,3 +125,41 @@ def test_the_shipped_config_gives_python_to_agentls_and_notes_too() -> None:
     assert kate_shape.server_for(servers, "Markdown") == ("agentls", "agentls")
     assert kate_shape.server_for(servers, "Normal") == ("agentls", "agentls")
     assert kate_shape.server_for(servers, "Rust") == ("rust", "rust")  # its own server still
+
+
+async def test_a_long_model_error_is_cut_at_a_word_and_logged_whole(
+    open_client, root: Path, tmp_path: Path
+) -> None:
+    detail = "the service said: " + " ".join(f"word{n}" for n in range(120)) + " END"
+    script = tmp_path / "fails.json"
+    script.write_text(json.dumps({"turns": [{"error": {"message": detail, "kind": "api"}}]}))
+    (root / "NOTES.md").write_text("# notes\n")
+    kate = await open_kate(open_client, model=f"scripted:{script}")
+    notes = await kate.open("NOTES.md")
+    await kate.editor.ask("go", uri=notes)
+    assert (await kate.editor.wait_finished())["terminalReason"] == "model_error"
+    shown = await kate.editor.wait_for_message("agentls: model_error:")
+    assert len(shown) <= 400 and shown.endswith("…")
+    assert f"{shown[:-1].split()[-1]} " in detail  # cut after a whole word
+    logged = [m.message for m in kate.editor.client.log_messages if detail in m.message]
+    assert logged  # the whole text, in the server's log (Kate's Output pane)
+
+
+async def test_an_ask_from_a_code_action_is_logged_and_labelled_by_its_words(
+    open_client, fake: FakeAnthropic, root: Path
+) -> None:
+    make_demo_workspace(root)
+    fake.add(turn("It greets by name."))
+    kate = await open_kate(open_client, model="anthropic:claude-sonnet-4-5")
+    greet = await kate.open("greet.py")
+    assert greet is not None
+    line = kate.type_line(greet, "# agentls: explain greet()")
+    (ask,) = await kate.code_actions(greet, line)
+    await pick(kate.editor, ask)
+    await kate.editor.wait_for_event("run_finished")
+    first = kate.editor.events[0]
+    assert (first["kind"], first["request"]) == ("run_started", "explain greet()")
+    logged = [m.message for m in kate.editor.client.log_messages]
+    assert any(m.endswith("asked: explain greet()") for m in logged), logged
+    (listed,) = await kate.editor.command("agentls.sessions")
+    assert listed["firstPrompt"] == "explain greet()"  # not where it was written
