@@ -1,5 +1,11 @@
 """Code actions: "Ask agentls to fix: …" per diagnostic, "Ask agentls about this selection",
-and (question_actions.py) waiting questions, `agentls:` requests and cancelling."""
+and (question_actions.py) waiting questions, `agentls:` requests and cancelling.
+
+Each is offered only where it makes sense: while a question waits for the person,
+only its answers (and cancelling) are offered, since an ask would start another run
+beside the waiting one; "about this selection" only for a selection, not for the
+whole line Kate sends when nothing is selected.
+"""
 
 from __future__ import annotations
 
@@ -24,11 +30,20 @@ def register(server: AgentServer) -> None:
         ls: AgentServer, params: types.CodeActionParams
     ) -> list[types.CodeAction]:
         ls.editor.last_uri = params.text_document.uri
-        return [
-            *question_actions(ls.editor, params, running=bool(ls.runs)),
-            *await marker_actions(ls.editor, params),
-            *actions_for(params),
-        ]
+        answers = question_actions(ls.editor, params, running=bool(ls.runs))
+        if ls.editor.questions.open:  # the person answers first
+            return answers
+        return [*answers, *await marker_actions(ls.editor, params), *actions_for(params)]
+
+
+def is_selection(range_: types.Range) -> bool:
+    """Some text is selected: not a cursor (an empty range), nor the one whole line
+    (from its start to the next line's) that Kate sends when nothing is selected."""
+    start, end = range_.start, range_.end
+    if start == end:
+        return False
+    whole_line = start.character == 0 and end.character == 0 and end.line == start.line + 1
+    return not whole_line
 
 
 def _range_dict(range_: types.Range) -> dict[str, dict[str, int]]:
@@ -64,7 +79,7 @@ def actions_for(params: types.CodeActionParams) -> list[types.CodeAction]:
                 ),
             )
         )
-    if params.range.start != params.range.end:
+    if is_selection(params.range):
         actions.append(
             types.CodeAction(
                 title=ASK_ABOUT_SELECTION,

@@ -91,7 +91,7 @@ def register(server: AgentServer) -> None:
             raise JsonRpcInvalidParams(message=for_editors(exc.message)) from None
         workspace = conversation.workspace
         prompt = await with_editor_context(ls, workspace, params)
-        observer = LspRunObserver(ls, conversation.session_id, params.prompt.splitlines()[0])
+        observer = LspRunObserver(ls, conversation.session_id, params.prompt)
         observer.show_cost = shows_cost(conversation.settings.model.id)
         approver = LspApprover(
             ls, session_id=conversation.session_id, emit=observer.edit, origin_uri=params.uri
@@ -104,6 +104,7 @@ def register(server: AgentServer) -> None:
         except SessionBusy as exc:
             raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
         observer.run_id = handle.run_id
+        observer.run_started()
         if isinstance(workspace, LspWorkspace):
             workspace.link.attach(observer.edit)  # bound to the session when it opened
         ls.last_session = conversation.session_id

@@ -28,11 +28,13 @@ from agentls.protocol.events import (
     ApprovalAsked,
     EventBase,
     RunFinished,
+    RunStarted,
     TextEvent,
     ToolFinished,
     ToolStarted,
     UsageEvent,
 )
+from agentls.session.labels import request_words
 
 if TYPE_CHECKING:
     from agentls.lsp.server import AgentServer
@@ -43,11 +45,12 @@ FLUSH_CHARS = 4096
 
 
 class LspRunObserver(NullObserver):
-    def __init__(self, server: AgentServer, session_id: str, title: str) -> None:
+    def __init__(self, server: AgentServer, session_id: str, request: str) -> None:
         self.server = server
         self.session_id = session_id
         self.run_id = ""
-        self.title = title
+        self.request = request_words(request)  # a code action's request adds where it was
+        self.title = self.request.splitlines()[0] if self.request else ""
         self.turn = 0
         self._text: list[str] = []
         self._text_size = 0
@@ -57,6 +60,12 @@ class LspRunObserver(NullObserver):
         self._finished: str | None = None
         self._last_report = ""
         self.show_cost = True  # a scripted model's price is nominal: no dollars shown
+
+    def run_started(self) -> None:
+        """The request, to the editor's log of the run and to the server's log (the
+        run's first event: an ask from a code action is seen with what it asked)."""
+        log.info("run %s in session %s asked: %s", self.run_id, self.session_id, self.request)
+        self._notify(RunStarted(**self._run(), request=self.request))
 
     # --- progress --------------------------------------------------------
 
@@ -217,7 +226,10 @@ class LspRunObserver(NullObserver):
         )
         self._finished = result.reason.value
         self._end_progress(self._finished)
-        self.server.tell(final_message(result), message_type(result))
+        shown = final_message(result)
+        self.server.tell(shown, message_type(result))
+        if result.detail and result.detail not in shown:  # cut for the message: whole here
+            log.info("run %s ended %s: %s", self.run_id, result.reason.value, result.detail)
 
 
 def shows_cost(model: str) -> bool:
@@ -225,11 +237,30 @@ def shows_cost(model: str) -> bool:
     return not model.startswith("scripted:")
 
 
+ANSWER_CHARS = 300
+STOP_CHARS = 400
+
+
 def final_message(result: RunResult) -> str:
+    """One message for the run's end: the answer's first line, or why it stopped; a
+    long one cut at a word (the whole detail goes to the log)."""
     first = next((line for line in result.text.splitlines() if line.strip()), "")
-    if result.reason is TerminalReason.COMPLETED:
-        return f"agentls answered: {first[:300]}" if first else "agentls: completed."
-    return f"agentls: {result.reason.value}: {result.detail}"[:400]
+    if result.reason is not TerminalReason.COMPLETED:
+        return cut_at_word(f"agentls: {result.reason.value}: {result.detail}", STOP_CHARS)
+    if not first:
+        return "agentls: completed."
+    return f"agentls answered: {cut_at_word(first, ANSWER_CHARS)}"
+
+
+def cut_at_word(text: str, limit: int) -> str:
+    """``text`` in at most ``limit`` characters: whole, or cut after a word, with "…"."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    if text[limit - 1] != " " and space > limit // 2:  # not mid-word, nor a long token lost
+        cut = cut[:space]
+    return cut.rstrip(" ,;:") + "…"
 
 
 def message_type(result: RunResult) -> types.MessageType:

@@ -43,6 +43,12 @@ log = logging.getLogger(__name__)
 
 _ANSWERED = object()  # a message already answered with an error
 _WARNING = types.MessageType.Warning
+# Requests an editor sends whatever the server's capabilities say, answered empty
+# rather than with MethodNotFound: Kate's symbol outline asks every document's server
+# for its symbols (and asks again four times after an error, each error a warning that
+# opens its Output pane). Not advertised, so no other editor takes agentls for a
+# symbol provider in place of the language's own server.
+UNADVERTISED_EMPTY_ANSWERS: dict[str, object] = {types.TEXT_DOCUMENT_DOCUMENT_SYMBOL: []}
 
 
 class AgentProtocol(LanguageServerProtocol):
@@ -95,6 +101,12 @@ class AgentProtocol(LanguageServerProtocol):
             self._answer_error(message.id, JsonRpcInvalidRequest(message="the server shut down"))
             return
         super().handle_message(message)
+
+    def _handle_request(self, msg_id: Any, method_name: str, params: Any) -> None:
+        if method_name in UNADVERTISED_EMPTY_ANSWERS and method_name not in self.fm.features:
+            self._send_response(msg_id, UNADVERTISED_EMPTY_ANSWERS[method_name])
+            return
+        super()._handle_request(msg_id, method_name, params)
 
     def _answer_error(self, msg_id: Any, error: JsonRpcException) -> None:
         self._send_response(msg_id, error=error.to_response_error())

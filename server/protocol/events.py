@@ -23,6 +23,13 @@ class EventBase(WireModel):
     turn: int
 
 
+class RunStarted(EventBase):
+    """A run began (asked from a command, a code action or another client of the server)."""
+
+    kind: Literal["run_started"] = "run_started"
+    request: str = Field(description="what the person asked, in their own words")
+
+
 class TextEvent(EventBase):
     """Answer text, coalesced (at most one notification per 50 ms, or per 4 KB)."""
 
@@ -130,6 +137,7 @@ class RunFinished(RunOutcome):
 
 AgentEvent = Annotated[
     Union[  # noqa: UP007
+        RunStarted,
         TextEvent,
         ToolStarted,
         ToolFinished,

@@ -9,14 +9,27 @@ Script format (documented in the README)::
        "stopReason": "tool_use",              # default: tool_use with toolCalls, else end_turn
        "usage": {"input_tokens": 120, "output_tokens": 30},
        "expect": {"lastToolResultContains": "hello", "lastMessageContains": "note",
+                  "lastToolResultIsError": false,
                   "toolsInclude": ["run_command"], "toolsExclude": ["write_file"]},
        "delaySeconds": 0.5,                               # before answering (cancel/timeout demos)
-       "error": {"message": "overloaded", "kind": "overloaded"}}   # fail this call instead
-    ]}
+       "error": {"message": "overloaded", "kind": "overloaded"}},  # fail this call instead
+      {"id": "check",                                     # a name for "next" and "laterAsks"
+       "choose": [                                        # the first alternative whose
+         {"when": {"lastToolResultContains": "Error (permission_denied)"},  # "when" holds
+          "text": "You said no, so I stop here."},        # (same keys as "expect")
+         {"text": "Running it.", "toolCalls": [...], "next": "check"}]}  # no "when": always
+    ],
+     "laterAsks": "again"}        # a later ask in the same session starts at turn "again"
 
-Each model call consumes the next turn. A call past the end of the script, or a
-turn whose ``expect`` does not hold, fails loudly with ModelError (kind SCRIPT).
-Every call is recorded in ``calls``.
+Each model call plays the turn at the script's position and moves on to the
+next turn, or to the one its ``next`` names. A turn with ``choose`` plays its
+first alternative whose ``when`` holds (an alternative is a turn of its own).
+With ``laterAsks``, a call that starts an ask in a session that already had
+one (the request holds an earlier answer: in this process or, resumed with
+``--session``, in the log) goes to that turn first. A call past the end of the
+script, a turn whose ``expect`` does not hold, or a ``choose`` no alternative
+of which fits, fails loudly with ModelError (kind SCRIPT). Every call is
+recorded in ``calls``.
 """
 
 from __future__ import annotations
@@ -70,9 +83,19 @@ class RecordedCall:
 
 
 class ScriptedProvider:
-    def __init__(self, turns: Sequence[dict[str, Any]], *, name: str = "script") -> None:
+    def __init__(
+        self,
+        turns: Sequence[dict[str, Any]],
+        *,
+        name: str = "script",
+        later_asks: str | None = None,
+        origin: str = "the script",
+    ) -> None:
         self._turns = list(turns)
+        self._ids = _ids_of(self._turns, later_asks, origin)
+        self._later_asks = None if later_asks is None else self._ids[later_asks]
         self._name = name
+        self._position = 0  # the turn the next call plays
         self.calls: list[RecordedCall] = []
         self._last_tools: object = None
         self._last_names: tuple[str, ...] = ()
@@ -82,7 +105,7 @@ class ScriptedProvider:
         """``spec`` is a path to a JSON script, or the name of a bundled one (``demo``)."""
         if spec in BUILTIN_SCRIPTS:
             text = resources.files("agentls").joinpath(BUILTIN_SCRIPTS[spec]).read_text("utf-8")
-            return cls(_turns_from(json.loads(text), spec), name=spec)
+            return cls._of(json.loads(text), spec, name=spec)
         path = Path(spec).expanduser()
         try:
             data = json.loads(path.read_text("utf-8"))
@@ -90,7 +113,15 @@ class ScriptedProvider:
             raise ConfigError(f"scripted model: no script file at {path}") from None
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise ConfigError(f"scripted model: cannot read {path}: {exc}") from None
-        return cls(_turns_from(data, str(path)), name=path.stem)
+        return cls._of(data, str(path), name=path.stem)
+
+    @classmethod
+    def _of(cls, data: Any, origin: str, *, name: str) -> ScriptedProvider:
+        turns = _turns_from(data, origin)
+        later = data.get("laterAsks")
+        if later is not None and not isinstance(later, str):
+            raise ConfigError(f"scripted model: {origin}: laterAsks must name a turn's id")
+        return cls(turns, name=name, later_asks=later, origin=origin)
 
     @property
     def model_id(self) -> str:
@@ -109,13 +140,17 @@ class ScriptedProvider:
         self.calls.append(
             RecordedCall(index, len(messages), self._last_names, messages[-1] if messages else None)
         )
-        if index >= len(self._turns):
+        if self._later_asks is not None and _starts_a_later_ask(messages):
+            self._position = self._later_asks
+        if self._position >= len(self._turns):
             raise ModelError(
                 f"scripted model: call {index + 1} was not expected "
                 f"(the script has {len(self._turns)} turns)",
                 kind=ModelErrorKind.SCRIPT,
             )
-        turn = self._turns[index]
+        turn = _chosen(self._turns[self._position], request, index)
+        following = turn.get("next")
+        self._position = self._position + 1 if following is None else self._ids[following]
         if "expect" in turn:
             _check_expectations(turn["expect"], request, index)
         if "delaySeconds" in turn:
@@ -136,18 +171,98 @@ def _turns_from(data: Any, origin: str) -> list[dict[str, Any]]:
     if not isinstance(turns, list) or not all(isinstance(t, dict) for t in turns):
         raise ConfigError(f"scripted model: {origin} must be an object with a list of turns")
     for number, turn in enumerate(turns, 1):
-        for call in turn.get("toolCalls", []):
-            if not isinstance(call, dict) or not isinstance(call.get("name"), str):
-                raise ConfigError(f"scripted model: turn {number} has a tool call without a name")
-        stop = turn.get("stopReason")
-        if stop is not None and stop not in _STOP_REASONS:
-            raise ConfigError(f"scripted model: turn {number} has unknown stopReason {stop!r}")
+        for played in _alternatives(turn, number, origin):
+            _check_turn(played, number)
     return turns
 
 
+def _check_turn(turn: dict[str, Any], number: int) -> None:
+    for call in turn.get("toolCalls", []):
+        if not isinstance(call, dict) or not isinstance(call.get("name"), str):
+            raise ConfigError(f"scripted model: turn {number} has a tool call without a name")
+    stop = turn.get("stopReason")
+    if stop is not None and stop not in _STOP_REASONS:
+        raise ConfigError(f"scripted model: turn {number} has unknown stopReason {stop!r}")
+
+
+def _alternatives(turn: dict[str, Any], number: int, origin: str) -> list[dict[str, Any]]:
+    """The turns a turn may play: its ``choose`` alternatives, or itself."""
+    if "choose" not in turn:
+        return [turn]
+    options = turn["choose"]
+    if (
+        not isinstance(options, list)
+        or not options
+        or not all(isinstance(o, dict) for o in options)
+    ):
+        raise ConfigError(
+            f"scripted model: {origin}: turn {number}'s choose must be a list of turns"
+        )
+    return options
+
+
+def _ids_of(turns: list[dict[str, Any]], later_asks: str | None, origin: str) -> dict[str, int]:
+    """Each turn's ``id`` by position; every ``next`` and ``laterAsks`` must name one."""
+    ids: dict[str, int] = {}
+    for position, turn in enumerate(turns):
+        name = turn.get("id")
+        if name is None:
+            continue
+        if not isinstance(name, str) or name in ids:
+            said = "repeats" if isinstance(name, str) else "has a non-text"
+            raise ConfigError(f"scripted model: {origin}: turn {position + 1} {said} id {name!r}")
+        ids[name] = position
+    named = [(later_asks, "laterAsks")] if later_asks is not None else []
+    for position, turn in enumerate(turns):
+        for played in _alternatives(turn, position + 1, origin):
+            if "next" in played:
+                named.append((played["next"], f"turn {position + 1}'s next"))
+    for name, where in named:
+        if not isinstance(name, str) or name not in ids:
+            raise ConfigError(f"scripted model: {origin}: {where} names no turn ({name!r})")
+    return ids
+
+
+def _chosen(turn: dict[str, Any], request: ModelInput, index: int) -> dict[str, Any]:
+    """The turn itself, or its first alternative whose ``when`` holds."""
+    if "choose" not in turn:
+        return turn
+    misses = []
+    for number, option in enumerate(turn["choose"], 1):
+        problems = _unmet(option.get("when"), request)
+        if not problems:
+            return dict(option)
+        misses.append(f"alternative {number}: " + "; ".join(problems))
+    raise ModelError(
+        f"scripted model: call {index + 1} did not match the script: no alternative fits ("
+        + " | ".join(misses)
+        + ")",
+        kind=ModelErrorKind.SCRIPT,
+    )
+
+
+def _starts_a_later_ask(messages: Sequence[Message]) -> bool:
+    """The person's new prompt, after an earlier answer in the same session."""
+    if not messages or messages[-1].role != "user":
+        return False
+    if any(isinstance(b, ToolResultBlock) for b in messages[-1].content):
+        return False
+    return any(m.role == "assistant" for m in messages[:-1])
+
+
 def _check_expectations(expect: Any, request: ModelInput, index: int) -> None:
+    problems = _unmet(expect, request)
+    if problems:
+        raise ModelError(
+            f"scripted model: call {index + 1} did not match the script: " + "; ".join(problems),
+            kind=ModelErrorKind.SCRIPT,
+        )
+
+
+def _unmet(expect: Any, request: ModelInput) -> list[str]:
+    """What of ``expect`` (or an alternative's ``when``) the request does not hold."""
     if not expect:
-        return
+        return []
     tool_names = {t.name for t in request.tools}
     problems = [
         f"tool {name} should be offered"
@@ -159,23 +274,22 @@ def _check_expectations(expect: Any, request: ModelInput, index: int) -> None:
         for name in expect.get("toolsExclude", [])
         if name in tool_names
     ]
+    results = _last_tool_results(request.messages)
     wanted = expect.get("lastToolResultContains")
-    if wanted is not None:
-        results = _last_tool_results(request.messages)
-        if not any(wanted in r.content for r in results):
-            seen = " | ".join(r.content[:200] for r in results) or "no tool result"
-            problems.append(f"the last tool result should contain {wanted!r}; got: {seen}")
+    if wanted is not None and not any(wanted in r.content for r in results):
+        seen = " | ".join(r.content[:200] for r in results) or "no tool result"
+        problems.append(f"the last tool result should contain {wanted!r}; got: {seen}")
+    failed = expect.get("lastToolResultIsError")
+    if failed is not None and any(r.is_error for r in results) is not bool(failed):
+        said = "an error" if failed else "no error"
+        problems.append(f"the last tool result should be {said}")
     anywhere = expect.get("lastMessageContains")
     if anywhere is not None:
         last = request.messages[-1] if request.messages else None
         seen = _all_text(last) if last is not None else ""
         if anywhere not in seen:
             problems.append(f"the last message should contain {anywhere!r}; got: {seen[:300]}")
-    if problems:
-        raise ModelError(
-            f"scripted model: call {index + 1} did not match the script: " + "; ".join(problems),
-            kind=ModelErrorKind.SCRIPT,
-        )
+    return problems
 
 
 def _all_text(message: Message) -> str:

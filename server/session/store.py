@@ -13,6 +13,7 @@ from pathlib import Path
 
 from agentls.session import events as ev
 from agentls.session.events import SessionEvent
+from agentls.session.labels import request_words
 from agentls.session.lock import SessionClaim
 from agentls.session.log import SessionLog
 from agentls.session.reader import SessionFormatError, read_events
@@ -153,7 +154,7 @@ def _summarise(session_id: str, events: list[SessionEvent]) -> SessionInfo:
     state = reduce(events)
     runs = state.runs
     outcome = runs[-1].outcome if runs else "no runs"
-    first_prompt = _one_line(runs[0].prompt) if runs else ""
+    first_prompt = _one_line(request_words(runs[0].prompt)) if runs else ""
     return SessionInfo(
         id=session_id,
         created_at=state.created_at,

@@ -14,6 +14,7 @@ from typing import Any
 from agentls.contracts.messages import Message, TextBlock, ThinkingBlock, ToolUseBlock
 from agentls.session import events as ev
 from agentls.session.events import SessionEvent
+from agentls.session.labels import request_words
 from agentls.session.records import RunResultRecord
 
 OBSERVATION_LINES = 20
@@ -127,7 +128,8 @@ class _Renderer:
 
     def _start_run(self, prompt: str) -> None:
         self.run_count += 1
-        first_line = prompt.strip().splitlines()[0] if prompt.strip() else "(empty prompt)"
+        words = request_words(prompt)
+        first_line = words.splitlines()[0] if words else "(empty prompt)"
         self._para(f"## Run {self.run_count} — {_cut(first_line, _SUMMARY_WIDTH)}")
         self._para(_quote(prompt))
         self.run = _Run(prompt)

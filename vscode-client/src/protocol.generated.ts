@@ -5,7 +5,7 @@
 export const EVENT_METHOD = 'agentls/event';
 
 /** The `kind`s of `agentls/event` this client knows. */
-export const EVENT_KINDS = ['text', 'tool_started', 'tool_finished', 'approval_asked', 'approval_answered', 'question', 'question_closed', 'edit_proposed', 'edit_applied', 'edit_rejected', 'waiting_for_save', 'usage', 'run_finished'] as const;
+export const EVENT_KINDS = ['run_started', 'text', 'tool_started', 'tool_finished', 'approval_asked', 'approval_answered', 'question', 'question_closed', 'edit_proposed', 'edit_applied', 'edit_rejected', 'waiting_for_save', 'usage', 'run_finished'] as const;
 
 /** Each `agentls.*` command: its one argument (`params?`: may be left out, or `{}`) and result. */
 export interface Commands {
@@ -25,7 +25,7 @@ export type CommandName = keyof Commands;
 
 export const COMMAND_NAMES = ['agentls.ask', 'agentls.cancel', 'agentls.sessions', 'agentls.showTranscript', 'agentls.setMode', 'agentls.answer', 'agentls.showDiff', 'agentls.undo', 'agentls.mcp', 'agentls.doctor'] as const;
 
-export type AgentEvent = TextEvent | ToolStarted | ToolFinished | ApprovalAsked | ApprovalAnswered | QuestionAsked | QuestionClosed | EditProposed | EditApplied | EditRejected | WaitingForSave | UsageEvent | RunFinished;
+export type AgentEvent = RunStarted | TextEvent | ToolStarted | ToolFinished | ApprovalAsked | ApprovalAnswered | QuestionAsked | QuestionClosed | EditProposed | EditApplied | EditRejected | WaitingForSave | UsageEvent | RunFinished;
 
 export interface AnswerOption {
   /** what `agentls.answer` takes */
@@ -328,6 +328,16 @@ export interface RunFinished {
   budget?: Budget;
   kind: 'run_finished';
   turn: number;
+}
+
+/** A run began (asked from a command, a code action or another client of the server). */
+export interface RunStarted {
+  sessionId: string;
+  runId: string;
+  turn: number;
+  kind: 'run_started';
+  /** what the person asked, in their own words */
+  request: string;
 }
 
 export interface SandboxInfo {

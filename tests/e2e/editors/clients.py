@@ -103,7 +103,7 @@ async def start_client(
     root: Path,
     env: dict[str, str],
     *,
-    name: str = "test editor",
+    name: str | None = "test editor",
     caps: types.ClientCapabilities | None = None,
     init_options: Any = None,
 ) -> Editor:
@@ -116,10 +116,10 @@ async def start_client(
     _fix_code_action_union(client)
     editor = Editor(client, root)
     options = {"model": "anthropic:claude-sonnet-4-5", **(init_options or {})}
-    await client.initialize_session(
+    editor.initialized = await client.initialize_session(  # type: ignore[attr-defined]
         types.InitializeParams(
             capabilities=caps or capabilities(),
-            client_info=types.ClientInfo(name=name),
+            client_info=types.ClientInfo(name=name) if name is not None else None,
             root_uri=root.as_uri(),
             workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name=root.name)],
             initialization_options=options,

@@ -63,7 +63,9 @@ def test_helix() -> None:
 
 
 def test_kate() -> None:
-    server = load_json(EDITORS / "kate" / "lspclient.json")["servers"]["agentls"]
+    servers = load_json(EDITORS / "kate" / "lspclient.json")["servers"]
+    assert servers["python"] == {"use": "agentls"}  # Python documents are opened on agentls
+    server = servers["agentls"]
     assert server["command"] == ["agentls", "serve"]
     check_settings(server["initializationOptions"])
     check_settings(server["settings"]["agentls"])

@@ -203,7 +203,7 @@ def test_emacs_agentls_el_runs_the_demo_with_the_edit_on_disk(
     assert report["modified"] is False and report["modtimeOk"] is True  # saved, no clash
     assert report["afterUndo"] == before  # Emacs's own undo takes the edit back
     log = report["log"]
-    command = "python3 -c 'from greet import shout; print(shout(\"world\"))'"
+    command = "python3 -B -c 'from greet import shout; print(shout(\"world\"))'"
     assert f"✓ run_command: {command} — HELLO, WORLD!\n" in log, log
     assert "[completed · 5 turns · " in log and "$" not in log  # no price for a script
 

@@ -120,7 +120,7 @@ def test_neovim_plugin_runs_the_demo_with_the_edit_on_disk(
     assert report["buffer_after_agent_undo"] == before, report["log"]
     assert report["disk_after_agent_undo"] == before
     log = report["log"]
-    command = "python3 -c 'from greet import shout; print(shout(\"world\"))'"
+    command = "python3 -B -c 'from greet import shout; print(shout(\"world\"))'"
     assert f"✓ run_command: {command} — HELLO, WORLD!\n" in log, log
     assert "[completed · 5 turns · " in log and "$" not in log  # no price for a script
 
@@ -162,7 +162,7 @@ def test_plain_neovim_runs_the_demo_with_the_edit_on_disk(
     assert report["result"]["terminalReason"] == "completed", report
     review, approval = report["prompts"]
     assert "Apply it?" in review["prompt"] and "+def shout(name: str) -> str:" in review["prompt"]
-    assert "python3 -c" in approval["prompt"]
+    assert "python3 -B -c" in approval["prompt"]
     # no rule could cover an inline script: no "Always allow" (nor an empty rule)
     assert "Always allow" not in approval["prompt"]
     assert not any("Always allow" in c for c in approval["choices"]), approval["choices"]

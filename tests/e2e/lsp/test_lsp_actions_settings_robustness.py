@@ -19,9 +19,10 @@ from tests.fakes.anthropic_server import FakeAnthropic, turn
 
 
 def code_action_params(uri: str, line: int, diagnostics: list[types.Diagnostic]):
+    """The person selected the line's text (without its line end)."""
     return types.CodeActionParams(
         text_document=types.TextDocumentIdentifier(uri=uri),
-        range=types.Range(types.Position(line, 0), types.Position(line + 1, 0)),
+        range=types.Range(types.Position(line, 0), types.Position(line, 21)),
         context=types.CodeActionContext(diagnostics=diagnostics),
     )
 

@@ -134,3 +134,12 @@ def test_default_state_dir_precedence(tmp_path: Path, monkeypatch: pytest.Monkey
     monkeypatch.delenv("XDG_STATE_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert default_state_dir() == tmp_path / "home" / ".local" / "state" / "agentls"
+
+
+def test_a_label_is_the_persons_request_without_what_the_editor_added(tmp_path: Path) -> None:
+    store = SessionStore(tmp_path / "state")
+    session_id, log = store.create(tmp_path, "m")
+    log.close()
+    finish(store, session_id, "r1", "add shout\n\n(The person is looking at greet.py.)", 0.1)
+    (info,) = store.list()
+    assert info.first_prompt == "add shout"

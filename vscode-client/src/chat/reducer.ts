@@ -311,6 +311,9 @@ function applyEvent(view: SessionView, event: AgentEvent, id: string): SessionVi
       return view;
     case 'usage':
       return { ...view, runUsage: event.usage };
+    case 'run_started':
+      // The request, for clients that log runs they did not ask for; this chat shows its own.
+      return view;
     case 'run_finished':
       return finishRun(view, event.runId, id, event);
   }
