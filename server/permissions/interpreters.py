@@ -29,11 +29,16 @@ def _set(*names: str) -> frozenset[str]:
     return frozenset(names)
 
 
+# The options that hand an interpreter its code inline.
+_INLINE = frozenset({"-c", "-e", "-E", "--eval", "-p", "--print", "-r"})
+
+
 def _table(
     flags: frozenset[str], valued: frozenset[str], ends: frozenset[str] = frozenset()
 ) -> Options:
     spelled = options.table(sorted(flags), sorted(valued))
-    return dataclasses.replace(spelled, ends=ends)
+    inline = _INLINE - flags - valued - ends
+    return dataclasses.replace(spelled, ends=ends, runs=inline, runs_why="runs code given inline")
 
 
 _PYTHON = _table(

@@ -32,8 +32,10 @@ class Options:
     long_optional: frozenset[str] = frozenset()  # --name or --name=V
     # Options whose value is a path the program writes (-o FILE, --target-directory).
     writes: frozenset[str] = frozenset()
-    # Options that make the program run another one: the line is unresolved.
+    # Options that make the program run another one (or code given inline): the line
+    # is unresolved, and ``runs_why`` says why.
     runs: frozenset[str] = frozenset()
+    runs_why: str = "runs a program"
     # Options after which the rest is the program's own (python -m MODULE …).
     ends: frozenset[str] = frozenset()
 
@@ -130,7 +132,7 @@ def _option(
     if text.startswith("--"):
         key, eq, value = text.partition("=")
         if key in table.runs:
-            judge.fail(f"{program} {key} runs a program")
+            judge.fail(f"{program} {key} {table.runs_why}")
             return None
         if key in table.long_flags and not eq:
             parsed.options.append((key, ""))
@@ -146,7 +148,7 @@ def _option(
         letter = text[position]
         option = "-" + letter
         if option in table.runs:
-            judge.fail(f"{program} {option} runs a program")
+            judge.fail(f"{program} {option} {table.runs_why}")
             return None
         if letter in table.flags:
             parsed.options.append((option, ""))
