@@ -1,4 +1,4 @@
-"""How a run's terminal reason becomes an ACP stop reason (the README has this table).
+"""How a run's terminal reason becomes an ACP stop reason (docs/acp.md has this table).
 
 ACP knows only end_turn, max_tokens, max_turn_requests, refusal and cancelled.
 The other ends of a run (a model error, a timeout, a stopping deny rule, a

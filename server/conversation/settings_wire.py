@@ -2,7 +2,7 @@
 
 The same keys come from settings files, `initializationOptions`,
 `workspace/configuration` and VS Code's settings, so this shape is a public
-contract (the README's settings table); the code reads the nested `Settings`
+contract (docs/protocol.md's settings table); the code reads the nested `Settings`
 built from it (settings.py).
 """
 

@@ -1,6 +1,6 @@
 """A scripted model for demos and tests: a JSON script of model turns.
 
-Script format (documented in the README)::
+Script format (documented in docs/command-line.md)::
 
     {"turns": [
       {"text": "I'll create it.",                       # streamed as text deltas
