@@ -48,8 +48,7 @@ def test_every_link_leads_somewhere(page: Path) -> None:
             continue
         path, _, anchor = target.partition("#")
         goal = page if not path else (page.parent / path).resolve()
-        missing_anchor = bool(anchor) and goal.suffix == ".md" and anchor not in _anchors(goal)
-        if not goal.exists() or missing_anchor:
+        if not goal.exists() or (anchor and goal.suffix == ".md" and anchor not in _anchors(goal)):
             broken.append(target)
     assert not broken, f"{page.relative_to(ROOT)}: {broken}"
 
