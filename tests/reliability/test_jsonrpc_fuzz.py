@@ -152,7 +152,7 @@ def test_fuzzed_json_rpc_never_stops_the_server(tmp_path: Path, figures: Figures
             "textDocument/codeAction",
             {
                 "textDocument": {"uri": (root / "a.py").as_uri()},
-                "range": {"start": {"line": 0, "character": 0}, "end": {"line": 1, "character": 0}},
+                "range": {"start": {"line": 0, "character": 0}, "end": {"line": 1, "character": 5}},
                 "context": {"diagnostics": []},
             },
         )

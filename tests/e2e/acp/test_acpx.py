@@ -120,7 +120,7 @@ def test_its_json_output_shows_what_each_request_is_for(acpx: Acpx, project: Pat
              if m.get("method") == "session/request_permission"]  # fmt: skip
     assert [(a["title"], a["kind"]) for a in asked] == [
         ("Edit greet.py", "edit"),
-        ("python3 -c 'from greet import shout; print(shout(\"world\"))'", "execute"),
+        ("python3 -B -c 'from greet import shout; print(shout(\"world\"))'", "execute"),
     ]
     assert asked[0]["locations"] == [{"path": str(project / "greet.py")}]
 
