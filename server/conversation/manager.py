@@ -162,6 +162,12 @@ class Conversation:
         return self.current is not None and not self.current.task.done()
 
     def set_mode(self, mode: Mode) -> None:
+        """ValueError (nothing changed) for bypass mode where the managed settings turn it off."""
+        managed = self.settings.managed
+        if mode is Mode.BYPASS and managed is not None and managed.policy.disables_bypass:
+            raise ValueError(
+                f"bypass mode is turned off by the managed settings ({managed.policy.path})"
+            )
         self.policy.mode = mode
         if self.running or self.claim is None:
             self.log.append(ev.ModeChanged(mode=mode.value))
