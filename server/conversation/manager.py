@@ -28,6 +28,7 @@ from agentls.conversation.run_builder import (
     build_session,
     make_projector,
     run_tools,
+    warm_telemetry,
 )
 from agentls.conversation.run_ends import aborted_early, close_interrupted_run
 from agentls.conversation.settings import Settings
@@ -271,6 +272,8 @@ class Conversation:
                 observer=observer,
                 hooks=self.hooks,
                 rule_saver=self.save_rules,
+                telemetry=self.settings.telemetry,
+                session_id=self.session_id,
             ),
         )
 
@@ -502,6 +505,7 @@ class ConversationManager:
     ) -> tuple[ModelProvider, tuple[str, SessionLog, SessionState | None, SessionClaim]]:
         provider = self._provider(settings)  # first: a missing key fails before any write
         warm_up(provider)  # on the opening thread, not in the first model call
+        warm_telemetry(settings.telemetry)  # likewise the exporters, when enabled
         return provider, self._open_log(workspace, settings, session_id)
 
     def _provider(self, settings: Settings) -> ModelProvider:
