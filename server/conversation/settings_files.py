@@ -6,8 +6,9 @@ it. Until this machine's person approves that exact file (`agentls trust`, or
 agentls saving a rule into it at their word), only harmless keys apply from
 it: ones that cannot route credentials, run anything or loosen the gate
 (settings_layers.py: ``HARMLESS_KEYS``; limits only when they lower; ``mode`` only when stricter;
-deny and ask rules; more secret files). Everything else (``model``,
-``baseUrl``, ``sandbox*``, ``mcpServers``, allow rules, ...) is ignored with a
+deny and ask rules; more secret files; the sandbox required, its network off).
+Everything else (``model``, ``baseUrl``, ``sandbox*``, ``mcpServers``, allow rules,
+``telemetry``, ...) is ignored with a
 note saying how to approve. Approval is kept as the file's hash in the state
 dir, so any later change needs approving again. VS Code's workspace-scoped
 settings get the same treatment.

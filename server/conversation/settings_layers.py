@@ -50,6 +50,7 @@ LOWER_ONLY_KEYS = (
 )
 # Rule lists that only ever make the gate stricter (protectedPaths: more control files).
 _TIGHTENING_RULES = ("deny", "ask", "protectedPaths")
+_TIGHTENING_VALUES = (("sandbox", "required"), ("sandboxNetwork", False))
 _STRICTNESS = {"plan": 0, "default": 1, "accept-edits": 2, "bypass": 3}
 
 
@@ -122,6 +123,8 @@ def untrusted_part(data: dict[str, Any], base: Settings) -> tuple[dict[str, Any]
             if tighter:
                 kept[key] = tighter
             dropped += [f"permissions.{k}" for k in value if k not in _TIGHTENING_RULES]
+        elif (key, value) in _TIGHTENING_VALUES:  # stricter than anything else it could say
+            kept[key] = value
         elif key == "secretFiles" and isinstance(value, list):
             kept[key] = [p for p in value if not str(p).startswith("!")]
             if len(kept[key]) < len(value):

@@ -163,3 +163,11 @@ def test_bypass_mode_cannot_be_chosen_later(tmp_path: Path) -> None:
         assert conv.policy.mode is Mode.ACCEPT_EDITS
     finally:
         manager.close()
+
+
+def test_an_unapproved_file_may_require_the_sandbox_but_not_turn_it_off() -> None:
+    note = "ignoring {ignored}"
+    strict = layer_settings(SettingsLayer.untrusted({"sandbox": "required"}, note))
+    assert strict.settings.sandbox.required and strict.notes == ()
+    loose = layer_settings(SettingsLayer.untrusted({"sandbox": "off"}, note))
+    assert loose.settings.sandbox.enabled and loose.notes == ("ignoring sandbox",)
