@@ -17,4 +17,9 @@ def isolated_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))  # no personal settings
+    # Not this machine's managed settings, nor its collector.
+    monkeypatch.setenv("AGENTLS_MANAGED_SETTINGS", str(tmp_path / "no-managed-settings.json"))
+    for name in ("OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_PROTOCOL",
+                 "OTEL_EXPORTER_OTLP_HEADERS", "OTEL_RESOURCE_ATTRIBUTES"):  # fmt: skip
+        monkeypatch.delenv(name, raising=False)
     return state

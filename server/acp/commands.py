@@ -52,9 +52,9 @@ async def run_command(session: AcpSession, store: SessionStore, name: str, argum
             return f"the mode is {session.mode.value}"
         try:
             mode = parse_mode(argument)
+            session.set_mode(mode)  # ValueError: a mode the managed settings turn off
         except ValueError as exc:
             return str(exc)
-        session.set_mode(mode)
         return f"mode: {mode.value}"
     if name == "compact":
         return await _compact(session)

@@ -66,6 +66,9 @@ async def open_session(
     except (SessionNotFound, ValueError) as exc:
         raise invalid_params(f"agentls: {exc}") from None
     files.session_id = updates.session_id = asker.session_id = conversation.session_id
+    if settings.managed is not None:  # the policy in force: the session's first words
+        notice = TextContentBlock(type="text", text=f"agentls: {settings.managed.notice()}\n\n")
+        updates.push(AgentMessageChunk(session_update="agent_message_chunk", content=notice))
     warning = startup_warning(settings.sandbox)
     if warning is not None:  # on stderr (stdout carries only ACP frames); the person reads
         log.warning("%s", warning)  # it once per session, with the first command's output

@@ -25,6 +25,7 @@ from agentls.contracts.errors import ConfigError
 from agentls.contracts.observer import NullObserver, RunObserver
 from agentls.contracts.outcomes import EXIT_CODES, EXIT_USAGE, RunResult, TerminalReason
 from agentls.conversation.manager import Conversation, ConversationManager, SessionBusy
+from agentls.conversation.run_builder import finish_telemetry
 from agentls.conversation.settings import Settings
 from agentls.conversation.settings_files import SettingsFiles
 from agentls.conversation.settings_layers import SettingsLayer
@@ -94,6 +95,7 @@ def run_ask(args: argparse.Namespace) -> int:
         # The log is whole and closed: a signal from here on may end the process at once.
         for signum in TERMINATING:
             signal.signal(signum, signal.SIG_DFL)
+        finish_telemetry()  # after the result is out; bounded, whatever the collector does
         output.drain(DRAIN_AFTER_SIGNAL_SECONDS if termination.signalled else None)
 
 

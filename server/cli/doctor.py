@@ -82,9 +82,21 @@ def render(report: dict[str, Any]) -> str:
         text = f"{state['path']}: " + ("present" if state["exists"] else "none")
         if state.get("trusted") is not None:
             text += ", " + _yes(state["trusted"], "approved", "NOT approved (agentls trust)")
+        if state.get("inForce"):
+            text += ", IN FORCE: " + (", ".join(state["enforces"]) or "no restriction")
+            if state["overrides"]:
+                text += "; overrides " + "; ".join(state["overrides"])
         if "error" in state:
             text += f", ERROR: {state['error']}"
         rows.append((f"{scope} settings", text))
+    telemetry = report["telemetry"]
+    rows.append((
+        "telemetry",
+        f"on: {telemetry['protocol']} to {telemetry['endpoint']}"
+        + (", with content (masked)" if telemetry["logContent"] else "")
+        + ("" if telemetry["exporting"] else ", but it cannot export here")
+        if telemetry["enabled"] else "off",
+    ))  # fmt: skip
     rows.append(("MCP servers", ", ".join(report["mcpServers"]) or "none configured"))
     servers = [
         f"{s['name']} {s['version'] or ''}".strip()

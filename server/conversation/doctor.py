@@ -5,7 +5,8 @@ and the editors show it. It reads the environment and the settings files and
 runs a few `--version` probes; it never starts an MCP server and never shows a
 key's value, only whether one is set: every string in it is masked as tool output is
 (a URL's password in a base URL, a token in a server's command). `blocking` lists what
-would stop an ask.
+would stop an ask (a managed settings file that does not load among them); it says
+whether a managed policy is in force and what it overrides, and where telemetry goes.
 """
 
 from __future__ import annotations
@@ -27,7 +28,10 @@ from agentls.conversation.settings_files import (
     read_json,
     user_settings_path,
 )
+from agentls.conversation.settings_managed import read_managed
 from agentls.intelligence import ServerStatus, describe_language_servers, missing_here
+from agentls.telemetry.config import TelemetryConfig
+from agentls.workspace.control import managed_settings_path
 from agentls.workspace.filesearch import ripgrep_path
 from agentls.workspace.sandbox import bwrap_problem
 from agentls.workspace.sandbox import describe as describe_sandbox
@@ -58,6 +62,7 @@ def build_report(
     warnings += missing_here(root, configured)  # looks on PATH afresh
     language_servers = [_language_server(s) for s in describe_language_servers(configured)]
     sandbox = _sandbox(settings, warnings)
+    settings_part["managed"] = _managed(settings, blocking)
     report: dict[str, Any] = {
         "version": __version__,
         "python": {"version": platform.python_version(), "executable": sys.executable},
@@ -67,6 +72,7 @@ def build_report(
         "sandbox": sandbox,
         "folders": {"state": str(state_dir), "config": str(user_settings_path().parent)},
         "settings": settings_part,
+        "telemetry": _telemetry(settings, warnings),
         "mcpServers": sorted(settings.mcp_servers) if settings is not None else [],
         "languageServers": language_servers,
         "editors": editor_integrations(),
@@ -93,6 +99,39 @@ def _settings_files(
             )
         part["workspace"] = state
     return part
+
+
+def _managed(settings: Settings | None, blocking: list[str]) -> dict[str, Any]:
+    """The machine's managed settings: whether they are in force, and what they override."""
+    path = managed_settings_path()
+    state: dict[str, Any] = {"path": str(path), "exists": os.path.lexists(path)}
+    try:
+        policy = read_managed(path)
+    except ConfigError as exc:
+        state |= {"inForce": False, "enforces": [], "overrides": [], "error": str(exc)}
+        if str(exc) not in blocking:
+            blocking.append(str(exc))
+        return state
+    managed = settings.managed if settings is not None else None
+    state["inForce"] = policy is not None
+    state["enforces"] = list(policy.enforces()) if policy is not None else []
+    state["overrides"] = list(managed.overrides) if managed is not None else []
+    return state
+
+
+def _telemetry(settings: Settings | None, warnings: list[str]) -> dict[str, Any]:
+    """Where runs would be exported (never the headers' values)."""
+    config = settings.telemetry if settings is not None else TelemetryConfig()
+    problem = config.problem() if config.enabled else None
+    if problem is not None:
+        warnings.append(f"telemetry is enabled but cannot export: {problem}")
+    return {
+        "enabled": config.enabled,
+        "endpoint": config.resolved_endpoint() if config.enabled else None,
+        "protocol": config.resolved_protocol(),
+        "logContent": config.log_content,
+        "exporting": config.enabled and problem is None,
+    }
 
 
 def _file_state(path: Path, blocking: list[str]) -> dict[str, Any]:

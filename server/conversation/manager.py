@@ -28,6 +28,7 @@ from agentls.conversation.run_builder import (
     build_session,
     make_projector,
     run_tools,
+    warm_telemetry,
 )
 from agentls.conversation.run_ends import aborted_early, close_interrupted_run
 from agentls.conversation.settings import Settings
@@ -169,7 +170,13 @@ class Conversation:
 
     def set_mode(self, mode: Mode) -> None:
         """The session's mode from now on; logged, so the session keeps it when it is
-        opened again (in any face or process)."""
+        opened again (in any face or process). ValueError (nothing changed) for bypass
+        mode where the managed settings turn it off."""
+        managed = self.settings.managed
+        if mode is Mode.BYPASS and managed is not None and managed.policy.disables_bypass:
+            raise ValueError(
+                f"bypass mode is turned off by the managed settings ({managed.policy.path})"
+            )
         self.policy.mode = mode
         if self.running or self.claim is None:
             self.log.append(ev.ModeChanged(mode=mode.value))
@@ -320,6 +327,8 @@ class Conversation:
                 observer=observer,
                 hooks=self.hooks,
                 rule_saver=self.save_rules,
+                telemetry=self.settings.telemetry,
+                session_id=self.session_id,
             ),
         )
 
@@ -556,6 +565,7 @@ class ConversationManager:
     ) -> tuple[ModelProvider, tuple[str, SessionLog, SessionState | None, SessionClaim]]:
         provider = self._provider(settings)  # first: a missing key fails before any write
         warm_up(provider)  # on the opening thread, not in the first model call
+        warm_telemetry(settings.telemetry)  # likewise the exporters, when enabled
         return provider, self._open_log(workspace, settings, session_id)
 
     def _provider(self, settings: Settings) -> ModelProvider:

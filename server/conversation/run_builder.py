@@ -8,6 +8,7 @@ person, tools and turn hooks play back the recording.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +38,7 @@ from agentls.providers.base import ModelProvider
 from agentls.runtime.registry import ToolRegistry
 from agentls.runtime.runtime import AuditLog, ToolRuntime
 from agentls.session.log import SessionLog
+from agentls.telemetry.config import TelemetryConfig
 from agentls.workspace.interface import ToolContext, Workspace
 
 RuleSaver = Callable[[Sequence[Rule]], str | None]
@@ -77,6 +79,9 @@ class RunParts:
     observer: RunObserver = field(default_factory=NullObserver)
     hooks: TurnHooks = field(default_factory=NoHooks)
     rule_saver: RuleSaver | None = None
+    # A live run's telemetry (a replay has none): its events exported when enabled.
+    telemetry: TelemetryConfig | None = None
+    session_id: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,27 +95,59 @@ class Run:
 
 
 def build_run(config: RunConfig, parts: RunParts) -> Run:
+    audit, observer = _watched(config, parts)
     runtime = ToolRuntime(
         registry=parts.registry,
         policy=parts.policy,
         approver=parts.approver,
         context=parts.context,
-        audit=parts.audit,
-        observer=parts.observer,
+        audit=audit,
+        observer=observer,
         rule_saver=parts.rule_saver,
     )
     loop = QueryLoop(
         provider=parts.provider,
         runtime=runtime,
         projector=parts.projector,
-        audit=parts.audit,
-        observer=parts.observer,
+        audit=audit,
+        observer=observer,
         price=config.price,
         system=config.system,
         max_output_tokens=config.max_output_tokens,
         hooks=parts.hooks,
     )
     return Run(config, runtime, loop)
+
+
+def _watched(config: RunConfig, parts: RunParts) -> tuple[AuditLog, RunObserver]:
+    """The run's log and observer, also feeding its telemetry when that is enabled (the
+    SDK loads then, never otherwise)."""
+    if parts.telemetry is None or not parts.telemetry.enabled:
+        return parts.audit, parts.observer
+    from agentls.telemetry.wiring import watch_run
+
+    return watch_run(
+        parts.telemetry, session_id=parts.session_id, model_id=parts.provider.model_id,
+        mode=config.mode.value, person=parts.approver.person, audit=parts.audit,
+        observer=parts.observer,
+    )  # fmt: skip
+
+
+def warm_telemetry(telemetry: TelemetryConfig) -> None:
+    """Load the SDK and start the exporters of an enabled telemetry now (where sessions open,
+    on a thread), not in the first run's start on an editor's event loop."""
+    if telemetry.enabled:
+        from agentls.telemetry.wiring import warm
+
+        warm(telemetry)
+
+
+def finish_telemetry() -> None:
+    """Send what telemetry still holds (bounded: `telemetry.export.EXIT_FLUSH_SECONDS`) and
+    say what never reached the collector; a process that exported nothing loads nothing."""
+    export = sys.modules.get("agentls.telemetry.export")
+    if export is not None:
+        export.shutdown_all()
 
 
 def make_policy(

@@ -18,17 +18,26 @@ from pydantic import ValidationError
 
 from agentls.context.policy import ContextPolicy, context_window
 from agentls.contracts.errors import ConfigError
+from agentls.conversation.settings_managed import ManagedPolicy, ManagedState
 from agentls.conversation.settings_wire import DEFAULT_MODEL, FACE_KEYS, WireSettings
 from agentls.intelligence.config import LanguageServerConfig, ProblemsSettings
 from agentls.loop.budget import Budget
 from agentls.mcp.config import HIDDEN, McpServerConfig, for_log
 from agentls.permissions.modes import Mode
 from agentls.permissions.rules import RuleSet
+from agentls.telemetry.config import TelemetryConfig
 from agentls.workspace.paths import DEFAULT_SECRET_PATTERNS
 from agentls.workspace.redaction import mask_secrets
 from agentls.workspace.sandbox import SandboxSettings
 
-__all__ = ["DEFAULT_MODEL", "Settings", "load_settings", "masked_data", "merge_permissions"]
+__all__ = [
+    "DEFAULT_MODEL",
+    "Settings",
+    "load_settings",
+    "masked_data",
+    "merge_permissions",
+    "with_managed",
+]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -92,9 +101,11 @@ class FaceSettings:
 
 @dataclass(frozen=True)
 class Settings:
-    """Built from the wire form; ``Settings()`` is the defaults."""
+    """Built from the wire form; ``Settings()`` is the defaults. ``managed``: the machine's
+    managed policy, already laid over ``wire``, and what it overrode."""
 
     wire: WireSettings = field(default_factory=WireSettings)
+    managed: ManagedState | None = None
     model: ModelSettings = field(init=False)
     limits: Limits = field(init=False)
     permissions: PermissionSettings = field(init=False)
@@ -105,6 +116,7 @@ class Settings:
     language_servers: dict[str, LanguageServerConfig | None] = field(init=False)
     problems: ProblemsSettings = field(init=False)
     face: FaceSettings = field(init=False)
+    telemetry: TelemetryConfig = field(init=False)
 
     def __post_init__(self) -> None:
         w = self.wire
@@ -140,7 +152,8 @@ class Settings:
                 tool_result_budget=w.tool_result_budget,
             ),
             "sandbox": SandboxSettings(
-                enabled=w.sandbox == "auto",
+                enabled=w.sandbox != "off",
+                required=w.sandbox == "required",
                 network=w.sandbox_network,
                 writable=tuple(w.sandbox_writable),
                 env=tuple(w.sandbox_env.items()),
@@ -156,6 +169,13 @@ class Settings:
             "language_servers": w.language_servers,
             "problems": w.problems,
             "face": FaceSettings(approvals_via=w.approvals_via, review_via=w.review_via),
+            "telemetry": TelemetryConfig(
+                enabled=w.telemetry.enabled,
+                log_content=w.telemetry.log_content,
+                endpoint=w.telemetry.endpoint,
+                protocol=w.telemetry.protocol,
+                headers=tuple(w.telemetry.headers.items()),
+            ),
         }
         for name, value in parts.items():
             object.__setattr__(self, name, value)  # frozen: set once, here
@@ -198,6 +218,8 @@ class Settings:
         logged = {k: v for k, v in self.to_wire().items() if k not in FACE_KEYS}
         logged["sandboxEnv"] = dict.fromkeys(logged["sandboxEnv"], HIDDEN)
         logged["mcpServers"] = {k: for_log(v) for k, v in logged["mcpServers"].items()}
+        telemetry = logged["telemetry"]
+        logged["telemetry"] = {**telemetry, "headers": dict.fromkeys(telemetry["headers"], HIDDEN)}
         return cast(dict[str, Any], masked_data(logged))
 
     @cached_property
@@ -229,19 +251,34 @@ def load_settings(data: Any, *, base: Settings | None = None) -> Settings:
             continue
         if key == "permissions" and isinstance(value, dict):
             value = merge_permissions(merged.get("permissions") or {}, value)
-        if key == "mcpServers" and isinstance(value, dict):  # servers add up, by name
-            value = {**(merged.get("mcpServers") or {}), **value}
+        if key in ("mcpServers", "telemetry") and isinstance(value, dict):
+            value = {**(merged.get(key) or {}), **value}  # servers by name, telemetry by key
         merged[key] = value
+    settings = _settings_of(_json_text(merged))
+    if base is not None and base.managed is not None:  # nothing layered over it loosens it
+        settings = with_managed(settings, base.managed.policy, earlier=base.managed.overrides)
+    return settings
+
+
+def with_managed(
+    settings: Settings, policy: ManagedPolicy, *, earlier: tuple[str, ...] = ()
+) -> Settings:
+    """``settings`` with the managed policy laid over them (ConfigError: a model it does not
+    allow); ``earlier``: what it overrode already, in the layers below these."""
+    wire, overrides = policy.apply(settings.to_wire(), earlier=earlier)
+    return _settings_of(_json_text(wire), ManagedState(policy, overrides))
+
+
+def _json_text(data: dict[str, Any]) -> str:
     try:
         # Through JSON so that enums and literals still take their string values.
-        text = json.dumps(merged)
+        return json.dumps(data)
     except (TypeError, ValueError) as exc:
         raise ConfigError(f"bad settings: not JSON data ({exc})") from None
-    return _settings_of(text)
 
 
 @lru_cache(maxsize=32)
-def _settings_of(text: str) -> Settings:
+def _settings_of(text: str, managed: ManagedState | None = None) -> Settings:
     """The Settings of one JSON text: the same settings loaded again (a face that reads
     them per session or per refresh) are the same frozen Settings, with what was worked
     out from them. Errors are not kept: they are raised again."""
@@ -256,7 +293,7 @@ def _settings_of(text: str) -> Settings:
             where = ".".join(str(p) for p in item["loc"]) or "settings"
             problems.append(f"{where}: {item['msg']}")
         raise ConfigError("bad settings: " + "; ".join(problems)) from None
-    return Settings(wire)
+    return Settings(wire, managed)
 
 
 def merge_permissions(base: dict[str, Any], more: dict[str, Any]) -> dict[str, Any]:

@@ -1,12 +1,14 @@
-"""Settings files: the person's own, and the workspace's `.agentls/settings.json`.
+"""Settings files: the person's own, the workspace's `.agentls/settings.json`, and the
+machine's managed settings over both (settings_managed.py).
 
 The workspace file travels with the repository, so a stranger may have written
 it. Until this machine's person approves that exact file (`agentls trust`, or
 agentls saving a rule into it at their word), only harmless keys apply from
 it: ones that cannot route credentials, run anything or loosen the gate
 (settings_layers.py: ``HARMLESS_KEYS``; limits only when they lower; ``mode`` only when stricter;
-deny and ask rules; more secret files). Everything else (``model``,
-``baseUrl``, ``sandbox*``, ``mcpServers``, allow rules, ...) is ignored with a
+deny and ask rules; more secret files; the sandbox required, its network off).
+Everything else (``model``, ``baseUrl``, ``sandbox*``, ``mcpServers``, allow rules,
+``telemetry``, ...) is ignored with a
 note saying how to approve. Approval is kept as the file's hash in the state
 dir, so any later change needs approving again. VS Code's workspace-scoped
 settings get the same treatment.
@@ -21,6 +23,7 @@ from typing import Any
 
 from agentls.contracts.errors import ConfigError
 from agentls.conversation.settings_layers import LoadedSettings, SettingsLayer, layer_settings
+from agentls.conversation.settings_managed import read_managed
 from agentls.workspace import control
 from agentls.workspace.atomic import replace_atomically
 
@@ -74,8 +77,11 @@ class SettingsFiles:
         return layers
 
     def load(self, root: Path | None, *more: SettingsLayer) -> LoadedSettings:
-        """The files' settings for ``root`` under a face's own layers (``more``, lowest first)."""
-        return layer_settings(*self.layers(root), *more)
+        """The files' settings for ``root`` under a face's own layers (``more``, lowest first),
+        the machine's managed settings over all; ConfigError when any does not load (a broken
+        managed file included: no settings without the policy)."""
+        managed = read_managed()
+        return layer_settings(*self.layers(root), *more, managed=managed)
 
     def save_allow_rules(self, root: Path, rules: list[str]) -> Path:
         """Add allow rules to the workspace file and approve the result."""

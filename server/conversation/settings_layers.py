@@ -6,6 +6,8 @@ flags. A later layer wins key by key; rule lists and MCP servers add up (see
 `load_settings`). A layer that came with the repository (an unapproved
 workspace file, VS Code's workspace-scoped values) is *untrusted*: only its
 harmless part applies (``untrusted_part``) and the rest is named in a note.
+Over them all, the machine's managed policy (settings_managed.py), which only
+tightens; a note says it is in force and what it overrode.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentls.contracts.errors import ConfigError
-from agentls.conversation.settings import Settings, load_settings
+from agentls.conversation.settings import Settings, load_settings, with_managed
+from agentls.conversation.settings_managed import ManagedPolicy
 
 # Apply from an unapproved source as they are: they change how the context is
 # kept, how the person is asked, or sampling; never where requests go, what runs,
@@ -47,6 +50,7 @@ LOWER_ONLY_KEYS = (
 )
 # Rule lists that only ever make the gate stricter (protectedPaths: more control files).
 _TIGHTENING_RULES = ("deny", "ask", "protectedPaths")
+_TIGHTENING_VALUES = (("sandbox", "required"), ("sandboxNetwork", False))
 _STRICTNESS = {"plan": 0, "default": 1, "accept-edits": 2, "bypass": 3}
 
 
@@ -72,8 +76,9 @@ class LoadedSettings:
     notes: tuple[str, ...]  # what the person must hear: ignored keys, and how to approve them
 
 
-def layer_settings(*layers: SettingsLayer) -> LoadedSettings:
-    """Defaults under ``layers``, lowest first. A bad layer raises ConfigError naming the key."""
+def layer_settings(*layers: SettingsLayer, managed: ManagedPolicy | None = None) -> LoadedSettings:
+    """Defaults under ``layers``, lowest first, and the ``managed`` policy over them all. A
+    bad layer raises ConfigError naming the key; so does a model the policy does not allow."""
     settings = Settings()
     notes: list[str] = []
     for layer in layers:
@@ -87,6 +92,10 @@ def layer_settings(*layers: SettingsLayer) -> LoadedSettings:
             if dropped:
                 notes.append(layer.ignored.format(ignored=", ".join(dropped)))
         settings = load_settings(data, base=settings)
+    if managed is not None:
+        settings = with_managed(settings, managed)
+        assert settings.managed is not None
+        notes.append(settings.managed.notice())
     return LoadedSettings(settings, tuple(notes))
 
 
@@ -114,6 +123,8 @@ def untrusted_part(data: dict[str, Any], base: Settings) -> tuple[dict[str, Any]
             if tighter:
                 kept[key] = tighter
             dropped += [f"permissions.{k}" for k in value if k not in _TIGHTENING_RULES]
+        elif (key, value) in _TIGHTENING_VALUES:  # stricter than anything else it could say
+            kept[key] = value
         elif key == "secretFiles" and isinstance(value, list):
             kept[key] = [p for p in value if not str(p).startswith("!")]
             if len(kept[key]) < len(value):

@@ -27,6 +27,22 @@ _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 FACE_KEYS = frozenset({"approvalsVia", "reviewVia"})
 
 
+class TelemetryWire(BaseModel):
+    """`telemetry`: where runs are exported over OTLP. What is unset here comes from the
+    standard OTEL_EXPORTER_OTLP_* variables."""
+
+    model_config = ConfigDict(
+        extra="forbid", alias_generator=to_camel, populate_by_name=True, frozen=True
+    )
+
+    enabled: bool = False
+    # Prompt text, tool input and output in the records (masked as tool output is).
+    log_content: bool = False
+    endpoint: str | None = Field(default=None, min_length=1)  # the collector's base URL
+    protocol: Literal["http/protobuf", "grpc"] | None = None
+    headers: dict[str, str] = Field(default_factory=dict)  # never logged: values hidden
+
+
 class WireSettings(BaseModel):
     model_config = ConfigDict(
         extra="forbid", alias_generator=to_camel, populate_by_name=True, frozen=True
@@ -53,8 +69,9 @@ class WireSettings(BaseModel):
     # How long an editor prompt (approval, edit review) waits before it counts as Deny.
     approval_timeout_seconds: float = Field(default=120.0, gt=0, le=3600)
     permissions: dict[str, Any] = Field(default_factory=dict)
-    # Commands run under bubblewrap when it is there ("auto"), or never ("off").
-    sandbox: Literal["auto", "off"] = "auto"
+    # Commands run under bubblewrap when it is there ("auto"), only under it ("required":
+    # where it cannot run, no command runs), or never ("off").
+    sandbox: Literal["auto", "required", "off"] = "auto"
     sandbox_network: bool = False
     sandbox_writable: list[str] = Field(default_factory=list)
     # Variables commands get besides the pass-list (PATH, HOME, LANG, LC_*, TERM, TZ, ...).
@@ -87,6 +104,8 @@ class WireSettings(BaseModel):
     # use the editor's own preview ("editor").
     approvals_via: Literal["auto", "prompt", "codeAction"] = "auto"
     review_via: Literal["auto", "editor", "prompt", "codeAction"] = "auto"
+    # OpenTelemetry export of runs (off unless enabled): spans, metrics and log records.
+    telemetry: TelemetryWire = Field(default_factory=TelemetryWire)
 
     @field_validator("mcp_servers")
     @classmethod

@@ -211,7 +211,10 @@ def register(server: AgentServer) -> None:
                 raise JsonRpcInvalidParams(
                     message=f"agentls: session {params.session_id} is not open"
                 )
-            conversation.set_mode(mode)
+            try:
+                conversation.set_mode(mode)
+            except ValueError as exc:  # a mode the managed settings turn off
+                raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
         return ModeSet(mode=mode, session_id=params.session_id).wire()
 
 

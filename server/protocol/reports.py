@@ -72,9 +72,27 @@ class SettingsFileState(WireModel):
     error: Omittable[str] = None
 
 
+class ManagedSettingsState(WireModel):
+    path: str
+    exists: bool
+    in_force: bool = Field(description="a managed policy applies over every other setting")
+    enforces: list[str] = Field(description="what it holds, in a few words each")
+    overrides: list[str] = Field(description="the person's settings it overrides, and how")
+    error: Omittable[str] = None
+
+
 class SettingsFiles(WireModel):
     user: SettingsFileState
     workspace: Omittable[SettingsFileState] = None
+    managed: Omittable[ManagedSettingsState] = None
+
+
+class TelemetryInfo(WireModel):
+    enabled: bool
+    endpoint: str | None = Field(description="the collector's base URL; null when off")
+    protocol: str
+    log_content: bool = Field(description="prompts and tool input and output, masked, sent")
+    exporting: bool = Field(description="enabled, and the exporter can run here")
 
 
 class LanguageServerInfo(WireModel):
@@ -104,6 +122,7 @@ class DoctorReport(WireModel):
     sandbox: SandboxInfo
     folders: Folders
     settings: SettingsFiles
+    telemetry: TelemetryInfo
     mcp_servers: list[str] = Field(description="names; none is started")
     language_servers: list[LanguageServerInfo]
     editors: list[EditorIntegration]

@@ -281,6 +281,13 @@ class LocalWorkspace:
     ) -> CommandResult:
         # On a thread: finding bubblewrap looks along PATH on the disk.
         env, prefix = await asyncio.to_thread(self._command_setup, grant.control_writable)
+        if prefix is None and self.sandbox.required:
+            why = sandbox.bwrap_problem() or "bubblewrap is not on PATH"
+            raise ToolError(
+                ErrorCode.PERMISSION_DENIED,
+                f"commands run only in the sandbox here (sandbox: required), and it cannot "
+                f"start: {why}; the command did not run",
+            )
         result = await process.run_shell(
             grant.line, self._root, timeout_seconds, output_limit, prefix or (), env
         )

@@ -73,6 +73,7 @@ class NoSandboxNotice:
 @dataclass(frozen=True)
 class SandboxSettings:
     enabled: bool = True  # False: the person turned it off
+    required: bool = False  # where no sandbox can be had, nothing runs (sandbox "required")
     network: bool = False
     writable: tuple[str, ...] = field(default_factory=tuple)  # extra writable folders
     env: tuple[tuple[str, str], ...] = field(default_factory=tuple)  # sandboxEnv
@@ -86,7 +87,9 @@ class SandboxSettings:
 
     def for_servers(self) -> SandboxSettings:
         """Only what a language server's sandbox depends on (equal when that is)."""
-        return SandboxSettings(enabled=self.enabled, writable=self.writable, env=self.env)
+        return SandboxSettings(
+            enabled=self.enabled, required=self.required, writable=self.writable, env=self.env
+        )
 
 
 def command_environment(settings: SandboxSettings, source: Mapping[str, str]) -> dict[str, str]:
@@ -172,6 +175,9 @@ def server_launch(
     env = {**command_environment(settings, os.environ), "XDG_CACHE_HOME": str(cache_dir)}
     bwrap = _bwrap(workspace)
     if not settings.enabled or bwrap_problem() is not None or bwrap is None:
+        if settings.required:
+            why = bwrap_problem() or "bubblewrap is not on PATH"
+            raise OSError(f"the sandbox is required here and cannot start: {why}")
         return ServerLaunch(list(program), env, sandboxed=False)
     layout = _server_layout(
         workspace, settings, program, cache_dir, cwd or workspace, env.get("PATH", "")
@@ -459,8 +465,13 @@ def describe(settings: SandboxSettings) -> str:
         return "off (turned off in the settings)"
     problem = bwrap_problem()
     if problem is not None:
+        if settings.required:
+            return f"required but unavailable ({problem}): no command runs"
         return f"unavailable: {problem}"
-    return "bubblewrap, " + ("network allowed" if settings.network else "no network")
+    required = " (required)" if settings.required else ""
+    return (
+        "bubblewrap" + required + ", " + ("network allowed" if settings.network else "no network")
+    )
 
 
 def startup_warning(settings: SandboxSettings) -> str | None:
@@ -470,6 +481,11 @@ def startup_warning(settings: SandboxSettings) -> str | None:
     problem = bwrap_problem()
     if problem is None:
         return None
+    if settings.required:
+        return (
+            f"commands will NOT run: the sandbox is required here and cannot start ({problem}). "
+            "Install bubblewrap (e.g. `apt install bubblewrap`)."
+        )
     return (
         f"commands will run WITHOUT a sandbox: {problem}. Install bubblewrap "
         "(e.g. `apt install bubblewrap`), or set sandbox to off to silence this."

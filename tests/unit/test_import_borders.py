@@ -20,7 +20,7 @@ FACES = ("cli", "lsp", "acp")
 LAYERS: tuple[tuple[str, ...], ...] = (
     FACES,
     ("conversation",),
-    ("loop", "mcp", "intelligence"),
+    ("loop", "mcp", "intelligence", "telemetry"),
     ("runtime", "tools", "context", "protocol"),
     ("session", "providers", "pricing", "checkpoints"),
     ("permissions",),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 # Modules whose import before the first ask would make every start slower.
 LATER = ("anthropic", "openai", "httpx", "bashlex", "mcp", "watchfiles", "agentls.conversation",
@@ -32,3 +33,35 @@ def test_the_language_server_is_built_without_the_core() -> None:
 def test_the_command_line_parses_without_the_core() -> None:
     code = "from agentls.cli.main import build_parser\nbuild_parser().parse_args(['sessions'])"
     assert later(loaded_after(code)) == []
+
+
+# A whole run, in a fresh process: what telemetry would load (the SDK, agentls's exporters).
+RUN = """
+import asyncio
+from pathlib import Path
+from agentls.conversation.manager import ConversationManager
+from agentls.conversation.settings import load_settings
+from agentls.session.store import SessionStore
+from agentls.workspace.local import LocalWorkspace
+(Path({root!r}) / "ws").mkdir()
+manager = ConversationManager(SessionStore(Path({root!r}) / "state"))
+settings = load_settings({{"model": "scripted:demo", **{more!r}}})
+conversation = manager.open(LocalWorkspace(Path({root!r}) / "ws"), settings)
+asyncio.run(conversation.ask("hello"))
+manager.close()
+"""
+
+
+def telemetry_modules(modules: list[str]) -> list[str]:
+    return [m for m in modules if m.startswith(("opentelemetry", "agentls.telemetry."))
+            and m != "agentls.telemetry.config"]  # fmt: skip
+
+
+def test_a_run_without_telemetry_loads_none_of_it(tmp_path: Path) -> None:
+    assert telemetry_modules(loaded_after(RUN.format(root=str(tmp_path), more={}))) == []
+
+
+def test_telemetry_loads_when_enabled(tmp_path: Path) -> None:
+    more = {"telemetry": {"enabled": True, "endpoint": "http://127.0.0.1:9"}}
+    loaded = telemetry_modules(loaded_after(RUN.format(root=str(tmp_path), more=more)))
+    assert "agentls.telemetry.watch" in loaded and "opentelemetry.sdk.trace" in loaded

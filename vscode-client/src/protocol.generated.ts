@@ -142,6 +142,7 @@ export interface DoctorReport {
   sandbox: SandboxInfo;
   folders: Folders;
   settings: SettingsFiles;
+  telemetry: TelemetryInfo;
   /** names; none is started */
   mcpServers: string[];
   languageServers: LanguageServerInfo[];
@@ -211,6 +212,18 @@ export interface LanguageServerInfo {
   reason: string | null;
   /** how to install it, when it is missing */
   install: string | null;
+}
+
+export interface ManagedSettingsState {
+  path: string;
+  exists: boolean;
+  /** a managed policy applies over every other setting */
+  inForce: boolean;
+  /** what it holds, in a few words each */
+  enforces: string[];
+  /** the person's settings it overrides, and how */
+  overrides: string[];
+  error?: string;
 }
 
 export interface McpParams {
@@ -375,6 +388,18 @@ export interface SettingsFileState {
 export interface SettingsFiles {
   user: SettingsFileState;
   workspace?: SettingsFileState;
+  managed?: ManagedSettingsState;
+}
+
+export interface TelemetryInfo {
+  enabled: boolean;
+  /** the collector's base URL; null when off */
+  endpoint: string | null;
+  protocol: string;
+  /** prompts and tool input and output, masked, sent */
+  logContent: boolean;
+  /** enabled, and the exporter can run here */
+  exporting: boolean;
 }
 
 export type TerminalReason = 'completed' | 'max_turns' | 'aborted' | 'timeout' | 'permission_denied' | 'budget_exceeded' | 'fatal_tool_error' | 'model_error';

@@ -44,6 +44,21 @@ const report = {
 };
 
 describe('the doctor report', () => {
+  it('says a managed policy is in force, what it overrides, and where telemetry goes', () => {
+    const managed = {
+      ...report,
+      settings: {
+        ...report.settings,
+        managed: { path: '/etc/agentls/managed-settings.json', exists: true, inForce: true, enforces: ['sandbox required'], overrides: ['sandbox "off": commands run only in the sandbox here'] },
+      },
+      telemetry: { enabled: true, endpoint: 'http://collector:4318', protocol: 'http/protobuf', logContent: false, exporting: true },
+    };
+    const text = renderDoctor(managed, '0.1.0');
+    assert.match(text, /\| managed settings \| `\/etc\/agentls\/managed-settings.json`: present, \*\*in force\*\*: sandbox required; overrides sandbox "off"/);
+    assert.match(text, /\| telemetry \| on: http\/protobuf to http:\/\/collector:4318 \|/);
+    assert.doesNotMatch(renderDoctor(report, '0.1.0'), /telemetry/); // an older server sent none
+  });
+
   it('leads with what blocks the next ask and shows each part', () => {
     const text = renderDoctor(report, '0.1.0');
     assert.match(text, /^# agentls doctor: not ready\n\n- \*\*Blocking:\*\* anthropic:claude-sonnet-4-5 needs an API key/);

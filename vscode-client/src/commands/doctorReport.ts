@@ -15,6 +15,22 @@ function languageServerRows(servers: LanguageServerInfo[]): string[] {
   return rows;
 }
 
+/** The managed policy in force: what it holds and which of the person's settings it overrides. */
+function managedText(r: DoctorReport, scope: string): string {
+  const managed = r.settings.managed;
+  if (scope !== 'managed' || !managed?.inForce) return '';
+  const holds = managed.enforces.join(', ') || 'no restriction';
+  return `, **in force**: ${holds}${managed.overrides.length ? `; overrides ${managed.overrides.join('; ')}` : ''}`;
+}
+
+function telemetryRows(r: DoctorReport): string[] {
+  const t = r.telemetry;
+  if (!t) return []; // an older server
+  if (!t.enabled) return ['| telemetry | off |'];
+  const content = t.logContent ? ', with content (masked)' : '';
+  return [`| telemetry | on: ${t.protocol} to ${t.endpoint}${content}${t.exporting ? '' : ', **cannot export here**'} |`];
+}
+
 export function renderDoctor(data: unknown, clientVersion: string): string {
   const r = data as DoctorReport;
   if (!r || typeof r !== 'object' || typeof r.version !== 'string') {
@@ -25,7 +41,7 @@ export function renderDoctor(data: unknown, clientVersion: string): string {
   const files = Object.entries(r.settings).filter((entry): entry is [string, SettingsFileState] => entry[1] !== undefined);
   const settings = files.map(([scope, s]) => {
     const trust = s.trusted === true ? ', approved' : s.trusted === false ? ', **not approved** (`agentls trust`)' : '';
-    return `| ${scope} settings | \`${s.path}\`: ${s.exists ? 'present' : 'none'}${trust}${s.error ? `, **error**: ${s.error}` : ''} |`;
+    return `| ${scope} settings | \`${s.path}\`: ${s.exists ? 'present' : 'none'}${trust}${managedText(r, scope)}${s.error ? `, **error**: ${s.error}` : ''} |`;
   });
   const editors = r.editors.map((e) => `${e.editor} ${e.version ?? '?'}`);
   const lines = [
@@ -45,6 +61,7 @@ export function renderDoctor(data: unknown, clientVersion: string): string {
     `| state | \`${r.folders.state}\` |`,
     `| config | \`${r.folders.config}\` |`,
     ...settings,
+    ...telemetryRows(r),
     `| MCP servers | ${r.mcpServers.join(', ') || 'none configured'} |`,
     ...languageServerRows(r.languageServers),
     `| editors | ${editors.join(', ') || 'none found'} |`,

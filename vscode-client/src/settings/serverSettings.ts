@@ -30,6 +30,7 @@ export const SERVER_KEYS = [
   'secretFiles',
   'mcpServers',
   'languageIntelligence',
+  'telemetry',
 ] as const;
 
 /** The client's own settings: never sent. */
