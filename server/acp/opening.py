@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from acp.interfaces import Client
-from acp.schema import ClientCapabilities
+from acp.schema import AgentMessageChunk, ClientCapabilities, TextContentBlock
 
 from agentls.acp.errors import auth_required, invalid_params
 from agentls.acp.permission import PermissionAsker

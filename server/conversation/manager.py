@@ -630,6 +630,9 @@ class ConversationManager:
         if resumed is not None:
             conversation.resume_context(resumed)
             conversation.resume_permissions(resumed)
+        managed = settings.managed
+        if mode is Mode.BYPASS and managed is not None and managed.policy.disables_bypass:
+            mode = settings.permissions.mode  # the flag's bypass, already overridden and said
         if mode is not None and mode.value != (resumed.mode if resumed is not None else None):
             conversation.set_mode(mode)
         self.conversations[session_id] = conversation

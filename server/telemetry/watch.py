@@ -399,6 +399,9 @@ class WatchedObserver:
     def tool_started(self, turn: int, intent: ToolIntent, summary: str) -> None:
         self.inner.tool_started(turn, intent, summary)
 
+    def tool_running(self, turn: int, intent: ToolIntent) -> None:
+        self.inner.tool_running(turn, intent)
+
     def tool_finished(self, turn: int, observation: Observation, summary: str) -> None:
         self.inner.tool_finished(turn, observation, summary)
 
