@@ -13,6 +13,7 @@ import json
 import os
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx2
@@ -41,8 +42,10 @@ from agentls.contracts.model_io import (
     ToolUseStarted,
 )
 from agentls.contracts.usage import Usage
+from agentls.contracts.window import ServerWindow
 from agentls.providers.errors import describe, error_field, one_line
 from agentls.providers.warm import import_transport
+from agentls.providers.windows import learn_window
 
 # A local server ignores the key, but the SDK insists on one.
 LOCAL_PLACEHOLDER_KEY = "not-needed"
@@ -102,10 +105,19 @@ class OpenAIProvider:
         self._max_retries = max_retries
         self._timeout = httpx2.Timeout(timeout_seconds, connect=connect_timeout_seconds)
         self._client: openai.AsyncOpenAI | None = None
+        self.server_window: ServerWindow | None = None
 
     @property
     def model_id(self) -> str:
         return f"openai:{self._model_name}"
+
+    @property
+    def base_url(self) -> str | None:
+        return self._base_url
+
+    def learn_window(self, state_dir: Path | None) -> None:
+        """Ask the server (or the state folder's memory of it) for the model's window."""
+        self.server_window = learn_window(self._base_url, self._model_name, state_dir)
 
     @property
     def model_name(self) -> str:

@@ -12,7 +12,9 @@ connection. With no reply left it answers 500 ``NO_REPLY_LEFT`` with
 A ``responder`` instead chooses each reply from the request body (an agent whose
 side requests cannot be scripted in order), and ``static`` answers other routes
 (``("GET", "/props")``...) with fixed JSON, as model servers describe themselves.
-Each request's arrival time (``time.perf_counter``) is kept in ``arrivals``.
+Requests to the model route are recorded in ``requests`` (their arrival times,
+``time.perf_counter``, in ``arrivals``); any other request in ``side_requests``,
+and it never takes a scripted reply.
 """
 
 from __future__ import annotations
@@ -83,6 +85,7 @@ class FakeServer(Generic[R]):
         self._record_path = record_path
         self.requests: list[RecordedRequest] = []
         self.arrivals: list[float] = []
+        self.side_requests: list[RecordedRequest] = []
         self.disconnects = 0  # clients that hung up while a reply was stalled
         self._server = _Server(("127.0.0.1", port), _Handler)
         self._server.fake = self
@@ -139,7 +142,7 @@ class FakeServer(Generic[R]):
             if self._record_path:
                 with open(self._record_path, "a", encoding="utf-8") as log:
                     log.write(json.dumps(request.__dict__) + "\n")
-            if self.responder is not None and request.path.split("?")[0] == self.route:
+            if self.responder is not None:
                 return self.responder(request.body), len(self.requests)
             return (self._replies.popleft() if self._replies else None), len(self.requests)
 
@@ -166,8 +169,7 @@ class _Handler(BaseHTTPRequestHandler):
         fake = self.server.fake
         answer = fake.static.get(("GET", self.path.split("?")[0]))
         with fake._lock:
-            fake.requests.append(RecordedRequest(self.path, self._lower_headers(), None))
-            fake.arrivals.append(time.perf_counter())
+            fake.side_requests.append(RecordedRequest(self.path, self._lower_headers(), None))
         if answer is None:
             self._send_json(404, fake._error_body(404, f"fake: no route GET {self.path}"))
         else:
@@ -184,18 +186,18 @@ class _Handler(BaseHTTPRequestHandler):
             body = raw.decode("utf-8", "replace")
         headers = self._lower_headers()
         fake = self.server.fake
-        answer = fake.static.get(("POST", self.path.split("?")[0]))
-        if answer is not None:
+        if self.path.split("?")[0] != fake.route:
+            answer = fake.static.get(("POST", self.path.split("?")[0]))
             with fake._lock:
-                fake.requests.append(RecordedRequest(self.path, headers, body))
-                fake.arrivals.append(time.perf_counter())
-            self._send_json(200, answer)
+                fake.side_requests.append(RecordedRequest(self.path, headers, body))
+            if answer is None:
+                self._send_json(404, fake._error_body(404, f"fake: no route {self.path}"))
+            else:
+                self._send_json(200, answer)
             return
         reply, number = fake._take(RecordedRequest(self.path, headers, body))
         try:
-            if self.path.split("?")[0] != fake.route:
-                self._send_json(404, fake._error_body(404, f"fake: no route {self.path}"))
-            elif reply is None:
+            if reply is None:
                 self._send_json(500, fake._error_body(500, NO_REPLY_LEFT), NO_RETRY)
             else:
                 self._send_plan(fake._plan(reply, body, number))
