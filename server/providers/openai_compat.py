@@ -350,6 +350,7 @@ def to_model_error(exc: Exception, model_name: str) -> ModelError:
 def _status_error(exc: openai.APIStatusError, model_name: str) -> ModelError:
     code = exc.status_code
     detail = one_line(error_field(exc.body, "message") or exc.message or str(exc))
+    detail += _context_figures(exc.body)
 
     def made(text: str, kind: ModelErrorKind) -> ModelError:
         return ModelError(f"{text} ({code}: {detail})", kind=kind, status=code)
@@ -363,7 +364,8 @@ def _status_error(exc: openai.APIStatusError, model_name: str) -> ModelError:
         return made("no permission for this model server call", ModelErrorKind.PERMISSION)
     if code == 404:
         return made(f"model {model_name!r} not found by the model server", ModelErrorKind.NOT_FOUND)
-    if code == 413 or "context length" in lowered or "too long" in lowered:
+    # OpenAI says "context length", llama.cpp "exceeds the available context size".
+    if code == 413 or any(s in lowered for s in ("context length", "too long", "context size")):
         return made("the conversation is too long for the model", ModelErrorKind.PROMPT_TOO_LONG)
     if code in (400, 422):
         return made("the model server rejected the request", ModelErrorKind.BAD_REQUEST)
@@ -374,3 +376,17 @@ def _status_error(exc: openai.APIStatusError, model_name: str) -> ModelError:
     if code in (503, 529):
         return made("the model server is overloaded; try again later", ModelErrorKind.OVERLOADED)
     return made("the model server returned an error", ModelErrorKind.API)
+
+
+def _context_figures(body: object) -> str:
+    """llama.cpp's too-long error gives the prompt's and the window's length beside its
+    message: kept, so the loop's recovery can size the next request."""
+    error = body.get("error") if isinstance(body, dict) else None
+    if not isinstance(error, dict):
+        return ""
+    figures = [
+        f"{name} {error[name]}"
+        for name in ("n_prompt_tokens", "n_ctx")
+        if isinstance(error.get(name), int)
+    ]
+    return f" ({', '.join(figures)})" if figures else ""

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.e2e.conftest import Cli
-from tests.fakes.openai_server import FakeOpenAI, Reply, chat
+from tests.fakes.openai_server import FakeOpenAI, Reply, chat, status
 
 TURNS = 30
 LINE = "def helper_{i}_{k}(value):\n    return value * {k} + {i}\n"
@@ -92,3 +92,42 @@ def test_the_doctor_shows_the_window_and_where_it_came_from(cli: Cli) -> None:
     assert "200,000 tokens (the model table)" in known.stdout
     assumed = cli.run("doctor", "--model", "openai:gpt-5-codex", env={"OPENAI_API_KEY": "k"})
     assert "200,000 tokens (assumed" in assumed.stdout
+
+
+def test_a_window_assumed_too_large_is_corrected_by_the_too_long_recovery(
+    cli: Cli, workspace: Path
+) -> None:
+    """The server says nothing, and its model holds 8,192 tokens: the first refusal names
+    the window, the loop compacts once and retries, and later requests fit."""
+    _files(workspace)
+    limit = 8192
+    refused: list[int] = []
+    issued: list[int] = []
+
+    def small_model(body: Any) -> Reply:
+        tokens = len(json.dumps(body)) // 4
+        if tokens > limit:
+            refused.append(tokens)
+            return status(400, message=(
+                f"This model's maximum context length is {limit} tokens. However, your "
+                f"messages resulted in {tokens} tokens."
+            ), error_type="invalid_request_error")  # fmt: skip
+        if not body.get("tools"):  # the compaction's summary call
+            return chat("Summary: the first files were read.",
+                        usage={"prompt_tokens": tokens, "completion_tokens": 10})  # fmt: skip
+        # Counted here, not from the request: a compaction takes old results out of it.
+        usage = {"prompt_tokens": tokens, "completion_tokens": 10}
+        done = len(issued)
+        if done < TURNS:
+            issued.append(done)
+            call = (f"call_{done}", "read_file", {"path": f"f{done}.py"})
+            return chat(tool_calls=[call], usage=usage)
+        return chat("All read.", usage=usage)
+
+    with FakeOpenAI(responder=small_model) as fake:
+        proc = cli.run("ask", "read the files one by one", "--model", "openai:gpt-5-codex",
+                       "--yes", "--json", env={"OPENAI_BASE_URL": fake.base_url},
+                       timeout=120)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["text"] == "All read."
+    assert len(refused) == 1  # once refused, then the named window is kept
