@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 DEMO_PROMPT ?= Add a shout() function to greet.py that returns the greeting in capitals, then run it.
 DEMO_MODEL ?= anthropic:claude-sonnet-4-5
 
-.PHONY: demo test python-test vscode-test lint typecheck bench deps
+.PHONY: demo test python-test vscode-test lint typecheck bench bench-peers deps
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -91,3 +91,9 @@ lint: $(BIN)/.installed
 
 bench: $(BIN)/.installed $(INTEL_NODE)/node_modules/.installed
 	$(BIN)/python -m tests.bench.run_all
+
+# agentls beside Claude Code, Codex CLI, Qwen Code and the Copilot language server, on one
+# task against the fake model servers (the agents install from npm into a cache folder
+# outside the clone on the first run; only loopback is reached). Not part of `make test`.
+bench-peers: $(BIN)/.installed
+	$(BIN)/python -m tests.bench.bench_peers

@@ -68,6 +68,11 @@ def render(report: dict[str, Any]) -> str:
             f"{model['id'] or '-'}: {key}"
             + (f", base URL {model['baseUrl']}" if model.get("baseUrl") else ""),
         ),
+    ]
+    if model.get("contextWindow"):
+        window = model["contextWindow"]
+        rows.append(("context window", f"{window['tokens']:,} tokens ({window['source']})"))
+    rows += [
         (
             "ripgrep",
             f"{rg['path']} {rg['version'] or ''}".strip()

@@ -29,6 +29,33 @@ _TOOL_USE_OVERHEAD = 16
 _MIN_FACTOR, _MAX_FACTOR = 0.5, 2.5
 _MAX_OVERFLOW_FACTOR = 4.0
 _TOO_LONG = re.compile(r"(\d[\d,]*)\s*tokens?\s*>\s*(\d[\d,]*)")
+# How servers say how long the prompt was: Anthropic ("210,000 tokens > 200,000 maximum"),
+# OpenAI ("your messages resulted in 130,500 tokens"), llama.cpp ("n_prompt_tokens": 9000).
+_PROMPT_LENGTH = (
+    _TOO_LONG,
+    re.compile(r"resulted in (\d[\d,]*) tokens"),
+    re.compile(r"n_prompt_tokens\W+(\d[\d,]*)"),
+)
+# ...and how long it may be: Anthropic ("> 200,000 maximum"), OpenAI ("maximum context
+# length is 128000 tokens"), llama.cpp ("n_ctx": 8192).
+_WINDOW = (
+    re.compile(r">\s*(\d[\d,]*)\s*maximum"),
+    re.compile(r"maximum context length is (\d[\d,]*)"),
+    re.compile(r"\bn_ctx\W+(\d[\d,]*)"),
+)
+
+
+def _first_number(patterns: Sequence[re.Pattern[str]], text: str) -> int | None:
+    for pattern in patterns:
+        match = pattern.search(text)
+        if match:
+            return int(match.group(1).replace(",", ""))
+    return None
+
+
+def window_in(error_text: str) -> int | None:
+    """The model's window, where a too-long error names it."""
+    return _first_number(_WINDOW, error_text)
 
 
 def block_chars(block: ContentBlock) -> int:
@@ -89,7 +116,6 @@ class Calibration:
         """The API said the prompt was too long: the estimate was low, by at least this much."""
         if raw <= 0:
             return
-        match = _TOO_LONG.search(error_text)
-        actual = int(match.group(1).replace(",", "")) if match else int(window * 1.05)
+        actual = _first_number(_PROMPT_LENGTH, error_text) or int(window * 1.05)
         wanted = min(actual / raw, _MAX_OVERFLOW_FACTOR)
         self.factor = max(self.factor, wanted)

@@ -1,19 +1,27 @@
 """How much of the model's context window a projection may use, and when to shrink it.
 
-All figures are tokens. The window comes from the model table; a model the
-table does not know (any local model) gets a conservative default that the
-``contextWindow`` setting overrides.
+All figures are tokens. The window is, first found: the ``contextWindow``
+setting, the model table, what the model's server said (``providers/windows.py``:
+llama.cpp, Ollama, vLLM, LM Studio), or else an assumption large enough for
+today's hosted models; a window assumed too large is corrected by the loop's
+recovery from "prompt is too long" (one compaction, one retry).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from agentls.contracts.window import ServerWindow
 from agentls.pricing import price_for
 
-# Local servers often run with 4k-8k of context (llama.cpp's --n_ctx, Ollama's
-# num_ctx); assuming more would let a long session overflow silently there.
-DEFAULT_CONTEXT_WINDOW = 8192
+# For a model neither the table nor its server knows. Assuming a small window would
+# elide and compact a hosted model's session long before it needs it (and rewrite the
+# requests its cache holds); one too large costs one compaction and a retry, once.
+ASSUMED_WINDOW = 200_000
+DEFAULT_CONTEXT_WINDOW = ASSUMED_WINDOW
+FROM_SETTING = "the contextWindow setting"
+FROM_TABLE = "the model table"
+ASSUMED = "assumed: the model table does not know the model and its server did not say"
 DEFAULT_THRESHOLD = 0.8
 DEFAULT_VERBATIM_TURNS = 4
 # Tool results longer than this are "bulky": old ones may be elided to a stub.
@@ -28,6 +36,8 @@ class ContextPolicy:
     verbatim_turns: int = DEFAULT_VERBATIM_TURNS
     tool_result_budget: int | None = None  # None: a fifth of the window
     compaction: bool = True
+    # Where ``window`` came from, as the doctor says it; not part of what the policy does.
+    window_source: str = field(default=FROM_TABLE, compare=False)
 
     @property
     def hard_limit(self) -> int:
@@ -52,11 +62,30 @@ class ContextPolicy:
         return max(256, min(4096, self.window // 16))
 
 
-def context_window(model_id: str, override: int | None = None) -> int:
+def choose_window(
+    model_id: str, override: int | None = None, server: ServerWindow | None = None
+) -> tuple[int, str]:
+    """(tokens, where they came from): the setting, the table, the server, or assumed."""
     if override is not None:
-        return override
+        return override, FROM_SETTING
     price = price_for(model_id)
-    return price.context_window if price is not None else DEFAULT_CONTEXT_WINDOW
+    if price is not None:
+        return price.context_window, FROM_TABLE
+    if server is not None:
+        when = f", remembered from {server.remembered}" if server.remembered else ""
+        return server.tokens, f"{server.source}{when}"
+    return ASSUMED_WINDOW, ASSUMED
+
+
+def context_window(
+    model_id: str, override: int | None = None, server: ServerWindow | None = None
+) -> int:
+    return choose_window(model_id, override, server)[0]
+
+
+def needs_server_window(model_id: str, override: int | None) -> bool:
+    """Whether only the model's server can say its window (neither setting nor table)."""
+    return override is None and price_for(model_id) is None
 
 
 def overflow_advice(policy: ContextPolicy, error: str, *, compacted: bool) -> str:

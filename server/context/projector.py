@@ -20,9 +20,16 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from agentls.context.elision import elide_message
-from agentls.context.estimate import Calibration, measure, message_tokens, tools_tokens
+from agentls.context.estimate import (
+    Calibration,
+    measure,
+    message_tokens,
+    tools_tokens,
+    window_in,
+)
 from agentls.context.pinned import DEFAULT_WRITE_TOOLS, PinnedFacts
 from agentls.context.policy import BULKY_TOOL_RESULT_CHARS, ContextPolicy
 from agentls.context.summary import head_message, summary_request
@@ -321,8 +328,13 @@ class ContextProjector:
         self.calibration.observe(self._last_raw, usage)
 
     def overflowed(self, error_text: str) -> None:
-        """The API refused the last projection as too long: estimate higher from now on."""
+        """The API refused the last projection as too long: estimate higher from now on,
+        and where the error names a smaller window than the one assumed, use that."""
         self.calibration.overflowed(self._last_raw, error_text, self.policy.window)
+        named = window_in(error_text)
+        if named is not None and 1024 <= named < self.policy.window:
+            source = f"named by the model server's too-long error (was {self.policy.window:,})"
+            self.policy = replace(self.policy, window=named, window_source=source)
 
 
 def _is_prompt(message: Message) -> bool:

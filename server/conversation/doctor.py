@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from agentls import __version__
+from agentls.context.policy import choose_window, needs_server_window
 from agentls.contracts.errors import ConfigError
 from agentls.conversation.settings import Settings, masked_data
 from agentls.conversation.settings_files import (
@@ -30,6 +31,7 @@ from agentls.conversation.settings_files import (
 )
 from agentls.conversation.settings_managed import read_managed
 from agentls.intelligence import ServerStatus, describe_language_servers, missing_here
+from agentls.providers.windows import learn_window
 from agentls.telemetry.config import TelemetryConfig
 from agentls.workspace.control import managed_settings_path
 from agentls.workspace.filesearch import ripgrep_path
@@ -57,6 +59,8 @@ def build_report(
     if settings is None:
         settings = _settings_from_files(root, files, blocking)
     model = _model(settings, blocking)
+    if settings is not None:
+        model["contextWindow"] = _context_window(settings, state_dir)
     ripgrep = _ripgrep(warnings)
     configured = settings.language_servers if settings is not None else None
     warnings += missing_here(root, configured)  # looks on PATH afresh
@@ -188,6 +192,18 @@ def _model(settings: Settings | None, blocking: list[str]) -> dict[str, Any]:
         info |= {"keyVariable": None, "keySet": None}
         blocking.append(f"unknown model provider {provider!r} in {model!r}")
     return info
+
+
+def _context_window(settings: Settings, state_dir: Path) -> dict[str, Any]:
+    """The window a run would use and where it came from; a model only its server can
+    speak for is looked up as a session would (remembered, or the server asked)."""
+    model = settings.model.id
+    server = None
+    if model.startswith("openai:") and needs_server_window(model, settings.context.window):
+        url = settings.model.base_url or os.environ.get("OPENAI_BASE_URL") or None
+        server = learn_window(url, model.partition(":")[2], state_dir)
+    tokens, source = choose_window(model, settings.context.window, server)
+    return {"tokens": tokens, "source": source}
 
 
 def _set(var: str) -> bool:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agentls.context.policy import needs_server_window
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.messages import Message, user_text
 from agentls.contracts.observer import NullObserver, RunObserver
@@ -40,7 +41,7 @@ from agentls.permissions.approvers import Approver, DenyAllApprover
 from agentls.permissions.modes import Mode
 from agentls.permissions.rules import Rule, RuleSet, parse_rule
 from agentls.pricing import price_for
-from agentls.providers.base import ModelProvider, warm_up
+from agentls.providers.base import ModelProvider, learn_window, warm_up, window_of
 from agentls.providers.factory import make_provider
 from agentls.runtime.registry import ToolRegistry
 from agentls.session import events as ev
@@ -153,6 +154,7 @@ class Conversation:
             state_dir=state_dir,
             languages=languages,
             resumed=unfinished is not None,
+            server_window=window_of(provider),
         )
         self.policy = parts.policy
         self.context = parts.context
@@ -248,7 +250,9 @@ class Conversation:
         _configure_sandbox(self.workspace, settings, self.sandbox_notice)
         if self.checkpointer is not None:
             self.checkpointer.settings = settings.checkpoints
-        self.projector.policy = settings.context_policy(self.provider.model_id)
+        self.projector.policy = settings.context_policy(
+            self.provider.model_id, window_of(self.provider)
+        )
         if self.problems_hook is not None:
             self.problems_hook.intelligence.configure(
                 settings.language_servers, settings.problems,
@@ -422,7 +426,10 @@ class Conversation:
             state = reduce(read_events(self.log.path))
             self.messages[:] = state.messages
             self.projector = make_projector(
-                self.settings, model_id=self.provider.model_id, registry=self.registry
+                self.settings,
+                model_id=self.provider.model_id,
+                registry=self.registry,
+                server_window=window_of(self.provider),
             )
             self.resume_context(state)
             self.resume_permissions(state)  # a mode another process set, its rules
@@ -566,6 +573,8 @@ class ConversationManager:
         provider = self._provider(settings)  # first: a missing key fails before any write
         warm_up(provider)  # on the opening thread, not in the first model call
         warm_telemetry(settings.telemetry)  # likewise the exporters, when enabled
+        if needs_server_window(provider.model_id, settings.context.window):
+            learn_window(provider, self.store.state_dir)  # remembered, or asked now
         return provider, self._open_log(workspace, settings, session_id)
 
     def _provider(self, settings: Settings) -> ModelProvider:

@@ -19,6 +19,7 @@ from agentls.contracts.messages import Message
 from agentls.contracts.observer import NullObserver, RunObserver
 from agentls.contracts.outcomes import RunResult
 from agentls.contracts.tooling import Risk
+from agentls.contracts.window import ServerWindow
 from agentls.conversation.checkpointing import Checkpointer
 from agentls.conversation.prompt import system_prompt
 from agentls.conversation.settings import Settings
@@ -169,9 +170,14 @@ def make_policy(
 
 
 def make_projector(
-    settings: Settings, *, model_id: str, registry: ToolRegistry
+    settings: Settings,
+    *,
+    model_id: str,
+    registry: ToolRegistry,
+    server_window: ServerWindow | None = None,
 ) -> ContextProjector:
-    return ContextProjector(settings.context_policy(model_id), write_tools=registry.write_tools)
+    policy = settings.context_policy(model_id, server_window)
+    return ContextProjector(policy, write_tools=registry.write_tools)
 
 
 def make_context(workspace: Workspace, settings: Settings) -> ToolContext:
@@ -204,6 +210,7 @@ def build_session(
     state_dir: Path | None = None,
     languages: Languages | None = None,
     resumed: bool = True,
+    server_window: ServerWindow | None = None,
 ) -> SessionParts:
     """The policy, tool context (with language intelligence), projector and turn hooks
     (checkpoints, problems after edits) of a session."""
@@ -216,7 +223,9 @@ def build_session(
             edits_reviewed_by_workspace=edits_reviewed_by_workspace,
         ),
         context=context,
-        projector=make_projector(settings, model_id=model_id, registry=registry),
+        projector=make_projector(
+            settings, model_id=model_id, registry=registry, server_window=server_window
+        ),
     )
     if languages is not None:
         intelligence = languages.attach(

@@ -16,8 +16,9 @@ from typing import Any, Literal, cast
 
 from pydantic import ValidationError
 
-from agentls.context.policy import ContextPolicy, context_window
+from agentls.context.policy import ContextPolicy, choose_window
 from agentls.contracts.errors import ConfigError
+from agentls.contracts.window import ServerWindow
 from agentls.conversation.settings_managed import ManagedPolicy, ManagedState
 from agentls.conversation.settings_wire import DEFAULT_MODEL, FACE_KEYS, WireSettings
 from agentls.intelligence.config import LanguageServerConfig, ProblemsSettings
@@ -183,11 +184,14 @@ class Settings:
     # What depends on the settings alone is worked out once per Settings (they are frozen;
     # a change of settings is a new Settings): sessions open and runs start with it.
 
-    def context_policy(self, model_id: str) -> ContextPolicy:
-        policy = self._policies.get(model_id)
+    def context_policy(self, model_id: str, server: ServerWindow | None = None) -> ContextPolicy:
+        """``server``: what the model's server said of its window, if it was asked."""
+        policy = self._policies.get((model_id, server))
         if policy is None:
-            policy = self._policies[model_id] = ContextPolicy(
-                window=context_window(model_id, self.context.window),
+            window, source = choose_window(model_id, self.context.window, server)
+            policy = self._policies[model_id, server] = ContextPolicy(
+                window=window,
+                window_source=source,
                 max_output_tokens=self.model.max_output_tokens,
                 threshold=self.context.threshold,
                 verbatim_turns=self.context.verbatim_turns,
@@ -197,7 +201,7 @@ class Settings:
         return policy
 
     @cached_property
-    def _policies(self) -> dict[str, ContextPolicy]:  # by model (a ContextPolicy is frozen)
+    def _policies(self) -> dict[tuple[str, ServerWindow | None], ContextPolicy]:  # frozen
         return {}
 
     def to_wire(self) -> dict[str, Any]:

@@ -38,12 +38,21 @@ class PythonInfo(WireModel):
     executable: str
 
 
+class ContextWindowInfo(WireModel):
+    tokens: int
+    source: str = Field(description="where the figure came from: a setting, the model table, "
+                        "the model's server, or assumed")  # fmt: skip
+
+
 class ModelInfo(WireModel):
     id: str | None
     provider: str | None
     key_variable: str | None
     key_set: bool | None = Field(description="null when the model needs no key")
     base_url: AbsentUnlessGiven[str | None] = None
+    context_window: AbsentUnlessGiven[ContextWindowInfo | None] = Field(
+        default=None, description="the window a run would use (given when the settings load)"
+    )
 
 
 class RipgrepInfo(WireModel):

@@ -7,9 +7,11 @@ to messages, or retries the whole loop.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Protocol
 
 from agentls.contracts.model_io import ModelEvent, ModelInput
+from agentls.contracts.window import ServerWindow
 
 
 class ModelProvider(Protocol):
@@ -37,3 +39,17 @@ def warm_up(provider: ModelProvider) -> None:
     method = getattr(provider, "warm_up", None)
     if callable(method):
         method()
+
+
+def learn_window(provider: ModelProvider, state_dir: Path | None) -> None:
+    """Ask the provider's server for its model's window, if the provider can (a
+    ``learn_window(state_dir)`` method); blocking: call it on a thread."""
+    method = getattr(provider, "learn_window", None)
+    if callable(method):
+        method(state_dir)
+
+
+def window_of(provider: ModelProvider) -> ServerWindow | None:
+    """What the provider's server said of its model's window, if it was asked and said."""
+    window = getattr(provider, "server_window", None)
+    return window if isinstance(window, ServerWindow) else None

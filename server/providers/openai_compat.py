@@ -13,6 +13,7 @@ import json
 import os
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx2
@@ -41,8 +42,10 @@ from agentls.contracts.model_io import (
     ToolUseStarted,
 )
 from agentls.contracts.usage import Usage
+from agentls.contracts.window import ServerWindow
 from agentls.providers.errors import describe, error_field, one_line
 from agentls.providers.warm import import_transport
+from agentls.providers.windows import learn_window
 
 # A local server ignores the key, but the SDK insists on one.
 LOCAL_PLACEHOLDER_KEY = "not-needed"
@@ -102,10 +105,19 @@ class OpenAIProvider:
         self._max_retries = max_retries
         self._timeout = httpx2.Timeout(timeout_seconds, connect=connect_timeout_seconds)
         self._client: openai.AsyncOpenAI | None = None
+        self.server_window: ServerWindow | None = None
 
     @property
     def model_id(self) -> str:
         return f"openai:{self._model_name}"
+
+    @property
+    def base_url(self) -> str | None:
+        return self._base_url
+
+    def learn_window(self, state_dir: Path | None) -> None:
+        """Ask the server (or the state folder's memory of it) for the model's window."""
+        self.server_window = learn_window(self._base_url, self._model_name, state_dir)
 
     @property
     def model_name(self) -> str:
@@ -338,6 +350,7 @@ def to_model_error(exc: Exception, model_name: str) -> ModelError:
 def _status_error(exc: openai.APIStatusError, model_name: str) -> ModelError:
     code = exc.status_code
     detail = one_line(error_field(exc.body, "message") or exc.message or str(exc))
+    detail += _context_figures(exc.body)
 
     def made(text: str, kind: ModelErrorKind) -> ModelError:
         return ModelError(f"{text} ({code}: {detail})", kind=kind, status=code)
@@ -351,7 +364,8 @@ def _status_error(exc: openai.APIStatusError, model_name: str) -> ModelError:
         return made("no permission for this model server call", ModelErrorKind.PERMISSION)
     if code == 404:
         return made(f"model {model_name!r} not found by the model server", ModelErrorKind.NOT_FOUND)
-    if code == 413 or "context length" in lowered or "too long" in lowered:
+    # OpenAI says "context length", llama.cpp "exceeds the available context size".
+    if code == 413 or any(s in lowered for s in ("context length", "too long", "context size")):
         return made("the conversation is too long for the model", ModelErrorKind.PROMPT_TOO_LONG)
     if code in (400, 422):
         return made("the model server rejected the request", ModelErrorKind.BAD_REQUEST)
@@ -362,3 +376,17 @@ def _status_error(exc: openai.APIStatusError, model_name: str) -> ModelError:
     if code in (503, 529):
         return made("the model server is overloaded; try again later", ModelErrorKind.OVERLOADED)
     return made("the model server returned an error", ModelErrorKind.API)
+
+
+def _context_figures(body: object) -> str:
+    """llama.cpp's too-long error gives the prompt's and the window's length beside its
+    message: kept, so the loop's recovery can size the next request."""
+    error = body.get("error") if isinstance(body, dict) else None
+    if not isinstance(error, dict):
+        return ""
+    figures = [
+        f"{name} {error[name]}"
+        for name in ("n_prompt_tokens", "n_ctx")
+        if isinstance(error.get(name), int)
+    ]
+    return f" ({', '.join(figures)})" if figures else ""

@@ -56,6 +56,7 @@ from tests.fakes.http_fake import (
     NO_REPLY_LEFT,
     FakeServer,
     RecordedRequest,
+    Responder,
     load_replies,
     run_standalone,
 )
@@ -87,7 +88,13 @@ class FakeAnthropic(FakeServer[Reply]):
     """Serves POST /v1/messages; ``base_url`` has no /v1 (the anthropic SDK adds it)."""
 
     def __init__(
-        self, replies: Iterable[Reply] = (), *, port: int = 0, record_path: str | None = None
+        self,
+        replies: Iterable[Reply] = (),
+        *,
+        port: int = 0,
+        record_path: str | None = None,
+        responder: Responder[Reply] | None = None,
+        static: dict[tuple[str, str], dict[str, Any]] | None = None,
     ) -> None:
         super().__init__(
             replies,
@@ -96,6 +103,8 @@ class FakeAnthropic(FakeServer[Reply]):
             error_body=_error_body,
             port=port,
             record_path=record_path,
+            responder=responder,
+            static=static,
         )
 
 

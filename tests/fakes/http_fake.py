@@ -1,4 +1,5 @@
-"""The HTTP machinery shared by the fake model APIs (Anthropic, OpenAI chat completions).
+"""The HTTP machinery shared by the fake model APIs (Anthropic, OpenAI chat completions
+and Responses).
 
 A ``FakeServer`` serves one POST route on 127.0.0.1. Each request is recorded
 (parsed JSON body, lower-cased headers) and pops the next scripted reply, which
@@ -7,6 +8,13 @@ the API-specific ``plan(reply, request_body, message_number)`` turns into a
 mid-line over two HTTP chunks), optionally followed by a stall or a dropped
 connection. With no reply left it answers 500 ``NO_REPLY_LEFT`` with
 ``x-should-retry: false``, so an unexpected call fails loudly and at once.
+
+A ``responder`` instead chooses each reply from the request body (an agent whose
+side requests cannot be scripted in order), and ``static`` answers other routes
+(``("GET", "/props")``...) with fixed JSON, as model servers describe themselves.
+Requests to the model route are recorded in ``requests`` (their arrival times,
+``time.perf_counter``, in ``arrivals``); any other request in ``side_requests``,
+and it never takes a scripted reply.
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ import select
 import signal
 import socket
 import threading
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -31,6 +40,7 @@ NO_RETRY = {"x-should-retry": "false"}  # both SDKs obey it before their own ret
 
 R = TypeVar("R")
 PlanFn = Callable[[Any, Any, int], "Plan"]
+Responder = Callable[[Any], R]
 ErrorBodyFn = Callable[[int, str], dict[str, Any]]
 
 
@@ -61,8 +71,12 @@ class FakeServer(Generic[R]):
         error_body: ErrorBodyFn,
         port: int = 0,
         record_path: str | None = None,
+        responder: Responder[R] | None = None,
+        static: dict[tuple[str, str], dict[str, Any]] | None = None,
     ) -> None:
         self.route = route
+        self.responder = responder
+        self.static = dict(static or {})
         self._plan = plan
         self._error_body = error_body
         self._replies: collections.deque[R] = collections.deque(replies)
@@ -70,6 +84,8 @@ class FakeServer(Generic[R]):
         self._closing = threading.Event()
         self._record_path = record_path
         self.requests: list[RecordedRequest] = []
+        self.arrivals: list[float] = []
+        self.side_requests: list[RecordedRequest] = []
         self.disconnects = 0  # clients that hung up while a reply was stalled
         self._server = _Server(("127.0.0.1", port), _Handler)
         self._server.fake = self
@@ -122,9 +138,12 @@ class FakeServer(Generic[R]):
     def _take(self, request: RecordedRequest) -> tuple[R | None, int]:
         with self._lock:
             self.requests.append(request)
+            self.arrivals.append(time.perf_counter())
             if self._record_path:
                 with open(self._record_path, "a", encoding="utf-8") as log:
                     log.write(json.dumps(request.__dict__) + "\n")
+            if self.responder is not None:
+                return self.responder(request.body), len(self.requests)
             return (self._replies.popleft() if self._replies else None), len(self.requests)
 
     def _note_disconnect(self) -> None:
@@ -146,19 +165,39 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         pass  # keep test output clean
 
+    def do_GET(self) -> None:
+        fake = self.server.fake
+        answer = fake.static.get(("GET", self.path.split("?")[0]))
+        with fake._lock:
+            fake.side_requests.append(RecordedRequest(self.path, self._lower_headers(), None))
+        if answer is None:
+            self._send_json(404, fake._error_body(404, f"fake: no route GET {self.path}"))
+        else:
+            self._send_json(200, answer)
+
+    def _lower_headers(self) -> dict[str, str]:
+        return {k.lower(): v for k, v in self.headers.items()}
+
     def do_POST(self) -> None:
         raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         try:
             body: Any = json.loads(raw)
         except ValueError:
             body = raw.decode("utf-8", "replace")
-        headers = {k.lower(): v for k, v in self.headers.items()}
+        headers = self._lower_headers()
         fake = self.server.fake
+        if self.path.split("?")[0] != fake.route:
+            answer = fake.static.get(("POST", self.path.split("?")[0]))
+            with fake._lock:
+                fake.side_requests.append(RecordedRequest(self.path, headers, body))
+            if answer is None:
+                self._send_json(404, fake._error_body(404, f"fake: no route {self.path}"))
+            else:
+                self._send_json(200, answer)
+            return
         reply, number = fake._take(RecordedRequest(self.path, headers, body))
         try:
-            if self.path.split("?")[0] != fake.route:
-                self._send_json(404, fake._error_body(404, f"fake: no route {self.path}"))
-            elif reply is None:
+            if reply is None:
                 self._send_json(500, fake._error_body(500, NO_REPLY_LEFT), NO_RETRY)
             else:
                 self._send_plan(fake._plan(reply, body, number))

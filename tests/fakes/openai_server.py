@@ -41,11 +41,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from typing import Any
 
 from tests.fakes.http_fake import (
     NO_REPLY_LEFT,
     FakeServer,
     RecordedRequest,
+    Responder,
     load_replies,
     run_standalone,
 )
@@ -82,7 +84,13 @@ def load_script(path: str | os.PathLike[str]) -> list[Reply]:
 
 class FakeOpenAI(FakeServer[Reply]):
     def __init__(
-        self, replies: Iterable[Reply] = (), *, port: int = 0, record_path: str | None = None
+        self,
+        replies: Iterable[Reply] = (),
+        *,
+        port: int = 0,
+        record_path: str | None = None,
+        responder: Responder[Reply] | None = None,
+        static: dict[tuple[str, str], dict[str, Any]] | None = None,
     ) -> None:
         super().__init__(
             replies,
@@ -91,6 +99,8 @@ class FakeOpenAI(FakeServer[Reply]):
             error_body=error_for_status,
             port=port,
             record_path=record_path,
+            responder=responder,
+            static=static,
         )
 
     @property

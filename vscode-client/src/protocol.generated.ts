@@ -122,6 +122,12 @@ export interface CancelResult {
   sessionIds?: string[];
 }
 
+export interface ContextWindowInfo {
+  tokens: number;
+  /** where the figure came from: a setting, the model table, the model's server, or assumed */
+  source: string;
+}
+
 export interface DiffShown {
   id: string;
   uri: string;
@@ -273,6 +279,8 @@ export interface ModelInfo {
   /** null when the model needs no key */
   keySet: boolean | null;
   baseUrl?: string | null;
+  /** the window a run would use (given when the settings load) */
+  contextWindow?: ContextWindowInfo | null;
 }
 
 export interface Position {

@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from agentls.context.policy import DEFAULT_CONTEXT_WINDOW, ContextPolicy
+from agentls.context.policy import ASSUMED_WINDOW, ContextPolicy
 from agentls.contracts.errors import ConfigError
+from agentls.contracts.window import ServerWindow
 from agentls.conversation.settings import Settings, load_settings
 from agentls.providers.scripted import ScriptedProvider
 
@@ -24,8 +25,14 @@ def test_defaults_and_the_window_from_the_model_table() -> None:
     assert policy.old_tool_results_budget == 40_000
 
 
-def test_a_model_the_table_does_not_know_gets_a_small_window_unless_told() -> None:
-    assert Settings().context_policy("openai:qwen2.5-coder:7b").window == DEFAULT_CONTEXT_WINDOW
+def test_a_model_the_table_does_not_know_gets_a_large_window_unless_told() -> None:
+    unknown = Settings().context_policy("openai:qwen2.5-coder:7b")
+    assert unknown.window == ASSUMED_WINDOW == 200_000
+    assert unknown.window_source.startswith("assumed")
+    server = ServerWindow(8192, "llama.cpp /props at http://127.0.0.1:8080/v1")
+    said = Settings().context_policy("openai:qwen2.5-coder:7b", server)
+    assert (said.window, said.window_source) == (8192, server.source)
+    assert Settings().context_policy("anthropic:claude-sonnet-4-5", server).window == 200_000
     told = load_settings({"contextWindow": 32_768})
     assert told.context_policy("openai:qwen2.5-coder:7b").window == 32_768
     assert told.context_policy("anthropic:claude-sonnet-4-5").window == 32_768

@@ -165,6 +165,30 @@ def test_calibration_learns_from_billed_input_and_from_overflow_errors() -> None
     assert calibration.factor == pytest.approx(2.1)
 
 
+@pytest.mark.parametrize(
+    ("error", "prompt", "window"),
+    [
+        ("prompt is too long: 210,000 tokens > 200,000 maximum", 210_000, 200_000),
+        ("This model's maximum context length is 128000 tokens. However, your messages "
+         "resulted in 130500 tokens.", 130_500, 128_000),
+        ("the request exceeds the available context size (n_prompt_tokens 190000, n_ctx 8192)",
+         190_000, 8192),
+    ],
+)  # fmt: skip
+def test_a_too_long_error_sizes_the_estimate_and_names_the_window(
+    error: str, prompt: int, window: int
+) -> None:
+    calibration = Calibration()
+    calibration.overflowed(100_000, error, 400_000)
+    assert calibration.factor == pytest.approx(max(1.0, min(prompt / 100_000, 4.0)))
+    p = ContextProjector(ContextPolicy(window=400_000))
+    project(p, session(3, content=SMALL))
+    p.overflowed(error)
+    assert p.policy.window == window and "too-long error" in p.policy.window_source
+    p.overflowed("prompt is too long: 5 tokens > 1,000,000 maximum")  # larger: not adopted
+    assert p.policy.window == window
+
+
 def test_each_message_is_measured_once_however_long_the_session(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

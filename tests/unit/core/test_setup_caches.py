@@ -83,7 +83,9 @@ def test_a_context_policy_per_settings_and_model() -> None:
     sonnet = price_for("anthropic:claude-sonnet-4-5")
     assert sonnet is not None
     assert Settings().context_policy("anthropic:claude-sonnet-4-5").window == sonnet.context_window
-    assert Settings().context_policy("openai:unknown-model").window != sonnet.context_window
+    gpt5 = price_for("openai:gpt-5")
+    assert gpt5 is not None
+    assert Settings().context_policy("openai:gpt-5").window == gpt5.context_window
 
 
 def test_the_logged_settings_change_with_the_settings() -> None:
