@@ -61,6 +61,14 @@ NO_SANDBOX = "no_sandbox"  # the topic of the notice that commands run without a
 ProviderFactory = Callable[[Settings], ModelProvider]
 
 
+def preload_providers() -> None:
+    """Import every provider and its SDK now: a warm process does, before its first ask."""
+    from agentls.providers import anthropic, openai_compat, warm
+
+    warm.import_transport()
+    del anthropic, openai_compat
+
+
 def provider_from_settings(settings: Settings) -> ModelProvider:
     model = settings.model
     return make_provider(
