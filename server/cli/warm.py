@@ -113,16 +113,20 @@ def ask_warm(argv: Sequence[str]) -> int | None:
         child = first.get("pid")
         if not isinstance(child, int):
             return None  # refused (its code changed) or gone: run here
+        passed: list[int] = []
         for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-            signal.signal(signum, lambda number, frame: _pass_on(child, number))
+            signal.signal(signum, lambda number, frame: _pass_on(child, number, passed))
         code = _message(reader).get("exit")
-    if not isinstance(code, int):
-        print("agentls: the warm process's ask ended without an exit status", file=sys.stderr)
-        return 1
-    return code
+    if isinstance(code, int):
+        return code
+    if passed:  # it ended of the signal, before it could say so: as a shell reports it
+        return 128 + passed[0]
+    print("agentls: the warm process's ask ended without an exit status", file=sys.stderr)
+    return 1
 
 
-def _pass_on(child: int, signum: int) -> None:
+def _pass_on(child: int, signum: int, passed: list[int]) -> None:
+    passed.append(signum)
     with contextlib.suppress(OSError):
         os.kill(child, signum)
 
