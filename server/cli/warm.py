@@ -179,9 +179,9 @@ def serve(where: str | Path) -> None:
     idle = float(os.environ.get(IDLE) or DEFAULT_IDLE_SECONDS)
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        if path.exists() and not path.is_socket():
-            return
-        path.unlink(missing_ok=True)  # a socket no process listens on (connect failed)
+        if (path.exists() and not path.is_socket()) or _listened(path):
+            return  # not a socket, or another warm process started first
+        path.unlink(missing_ok=True)  # a socket no process listens on
         old = os.umask(0o177)
         try:
             listener.bind(os.fspath(path))
@@ -213,6 +213,17 @@ def serve(where: str | Path) -> None:
     with contextlib.suppress(OSError):
         if path.stat().st_ino == bound:
             path.unlink()  # ours, not a newer warm process's
+
+
+def _listened(path: Path) -> bool:
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        probe.connect(os.fspath(path))
+    except OSError:
+        return False
+    finally:
+        probe.close()
+    return True
 
 
 def _reap() -> None:

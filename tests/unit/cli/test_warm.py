@@ -236,3 +236,19 @@ def test_off_unless_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AGENTLS_WARM", "1")
     assert warm.wanted(["ask", "hello"])
     assert not warm.wanted(["sessions"])
+
+
+def test_a_second_warm_process_leaves_the_listening_one_be(tmp_path: Path, state: Path) -> None:
+    _, env, _ = setup(tmp_path, state, delay=0.0)
+    path = socket_of(state, env)
+    launch = "import sys\nfrom agentls.cli.warm import serve\nserve(sys.argv[1])"
+    first = subprocess.Popen([sys.executable, "-c", launch, str(path)], env=env)
+    try:
+        until(lambda: listening(path), "the warm process listens")
+        inode = path.stat().st_ino
+        second = subprocess.run([sys.executable, "-c", launch, str(path)], env=env, check=False)
+        assert second.returncode == 0  # it ended at once
+        assert path.stat().st_ino == inode and listening(path)
+        assert first.poll() is None
+    finally:
+        first.kill()
