@@ -34,6 +34,7 @@ import struct
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import BinaryIO, TextIO
@@ -44,6 +45,7 @@ from agentls.workspace.control import state_dir
 SWITCH = "AGENTLS_WARM"
 IDLE = "AGENTLS_WARM_IDLE_SECONDS"
 DEFAULT_IDLE_SECONDS = 900.0
+START_SECONDS = 120.0  # longer than a warm process takes to start, on a loaded machine
 _MAX_HEADER = 1 << 20
 _MAX_SOCKET_PATH = 100  # sun_path holds 108 bytes on Linux
 _CODE_ROOT = Path(__file__).resolve().parents[1]
@@ -140,11 +142,33 @@ def _message(reader: BinaryIO) -> dict[str, object]:
     return data if isinstance(data, dict) else {}
 
 
+def _starting(path: Path) -> Path:
+    """Made by the ask that starts a warm process, removed once it listens or gave up: the
+    asks that come meanwhile do not start one each."""
+    return path.with_name(path.name + ".starting")
+
+
+def _claim_start(path: Path) -> bool:
+    marker = _starting(path)
+    for _ in range(2):
+        try:
+            os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+            return True
+        except FileExistsError:
+            with contextlib.suppress(OSError):
+                if time.time() - marker.stat().st_mtime < START_SECONDS:
+                    return False  # one is starting
+                marker.unlink()  # left by one that died while starting
+        except OSError:
+            return False
+    return False
+
+
 def _start_server(path: Path) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        if not _private(path.parent):
-            return  # others could swap the socket: every ask runs in its own process
+        if not _private(path.parent) or not _claim_start(path):
+            return  # others could swap the socket, or one is starting: run here
         subprocess.Popen(
             [sys.executable, "-c", "import sys\nfrom agentls.cli.warm import serve\n"
              "serve(sys.argv[1])", os.fspath(path)],
@@ -169,6 +193,13 @@ def code_stamp() -> tuple[float, ...]:
 
 def serve(where: str | Path) -> None:
     path = Path(where)
+    try:
+        _serve(path)
+    finally:
+        _starting(path).unlink(missing_ok=True)
+
+
+def _serve(path: Path) -> None:
     from agentls.cli import ask  # noqa: F401  (everything an ask imports, loaded once)
     from agentls.conversation.manager import preload_providers
 
@@ -191,6 +222,7 @@ def serve(where: str | Path) -> None:
         bound = path.stat().st_ino
     except OSError:
         return
+    _starting(path).unlink(missing_ok=True)  # listening: the next ask connects
     signal.signal(signal.SIGCHLD, lambda number, frame: _reap())
     listener.settimeout(min(idle, 1.0))
     waited = 0.0

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -77,7 +78,7 @@ def state() -> Iterator[Path]:
         for child in children_of(pid):
             os.kill(child, signal.SIGKILL)
         os.kill(pid, signal.SIGKILL)
-    subprocess.run(["rm", "-rf", str(folder)], check=False)
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def setup(tmp_path: Path, state: Path, delay: float) -> tuple[Path, dict[str, str], list[str]]:
@@ -252,3 +253,19 @@ def test_a_second_warm_process_leaves_the_listening_one_be(tmp_path: Path, state
         assert first.poll() is None
     finally:
         first.kill()
+
+
+def test_asks_while_a_warm_process_starts_do_not_start_another(
+    state: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("AGENTLS_STATE_DIR", str(state))
+    started: list[list[str]] = []
+    monkeypatch.setattr(warm.subprocess, "Popen", lambda command, **kw: started.append(command))
+    assert warm.ask_warm(["ask", "one"]) is None
+    assert warm.ask_warm(["ask", "two"]) is None  # the first is still starting
+    assert len(started) == 1
+    marker = warm.socket_path().with_name(warm.socket_path().name + ".starting")
+    long_ago = time.time() - warm.START_SECONDS - 1
+    os.utime(marker, (long_ago, long_ago))  # it died while starting
+    assert warm.ask_warm(["ask", "three"]) is None
+    assert len(started) == 2
