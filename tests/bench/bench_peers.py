@@ -240,10 +240,11 @@ def main() -> None:
         for agent in chosen:
             home = work / "home" / agent.name.replace(" ", "-").replace(":", "-")
             refused_before = len(guard.refused)
+            run_once(agent, workspace, home, agents_dir, guard.url)  # the warm-up
+            agent.after_warm_up()
             figures = [
-                run_once(agent, workspace, home, agents_dir, guard.url)
-                for _ in range(args.runs + 1)
-            ][1:]
+                run_once(agent, workspace, home, agents_dir, guard.url) for _ in range(args.runs)
+            ]
             for run in figures:
                 if run.reads != peer_agents.FILES:
                     raise SystemExit(

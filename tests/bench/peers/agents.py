@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -111,6 +113,8 @@ class Agent:
     # Processes that do part of its work outside its own tree (agentls's warm process):
     # their CPU and memory are counted with its own.
     helpers: Callable[[], list[int]] = field(default=lambda: [])
+    # Called after the warm-up run: waits for what it started (the warm process) to serve.
+    after_warm_up: Callable[[], None] = field(default=lambda: None)
 
 
 def _agentls_bin() -> str:
@@ -207,6 +211,23 @@ def warm_processes() -> list[int]:
     return found
 
 
+def warm_listening(timeout: float = 180.0) -> None:
+    """Until the warm process the warm-up run started listens on its socket."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for path in warm_state().glob("warm-*.sock"):
+            probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                probe.connect(os.fspath(path))
+                return
+            except OSError:
+                pass
+            finally:
+                probe.close()
+        time.sleep(0.05)
+    raise RuntimeError("the warm process never listened")
+
+
 def agentls_anthropic_warm() -> Agent:
     """The same ask, served by the warm process the first (warm-up) run starts."""
     cold = agentls_anthropic()
@@ -223,6 +244,7 @@ def agentls_anthropic_warm() -> Agent:
         name="agentls (anthropic, warm)", api=cold.api, read_tool=cold.read_tool,
         read_call=cold.read_call, command=cold.command, environment=environment,
         version=cold.version, price_key=cold.price_key, npm=False, helpers=warm_processes,
+        after_warm_up=warm_listening,
     )  # fmt: skip
 
 
