@@ -100,15 +100,23 @@ def ask_warm(argv: Sequence[str]) -> int | None:
         connection.close()
         _start_server(path)
         return None
+    try:
+        return _handed_over(connection, path, argv)
+    except KeyboardInterrupt:  # Ctrl-C before the child said who it is: it ends with us
+        return 130
+
+
+def _handed_over(connection: socket.socket, path: Path, argv: Sequence[str]) -> int | None:
     with connection:
-        if not _private(path.parent) or _peer_uid(connection) != os.getuid():
-            return None  # not the person's own: say nothing to it
-        header = {
-            "argv": list(argv), "cwd": os.getcwd(), "umask": _umask(), "env": dict(os.environ),
-        }  # fmt: skip
-        try:
+        try:  # nothing is said to a socket that is not the person's own
+            if not _private(path.parent) or _peer_uid(connection) != os.getuid():
+                return None
+            header = {
+                "argv": list(argv), "cwd": os.getcwd(), "umask": _umask(),
+                "env": dict(os.environ),
+            }  # fmt: skip
             socket.send_fds(connection, [json.dumps(header).encode() + b"\n"], [0, 1, 2])
-        except OSError:
+        except OSError:  # the working folder gone, the connection broken: run here
             return None
         reader = connection.makefile("rb")
         first = _message(reader)
