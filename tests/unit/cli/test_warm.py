@@ -139,7 +139,8 @@ def test_the_next_ask_is_run_by_the_warm_process_the_first_started(
                               stderr=subprocess.PIPE, text=True)  # fmt: skip
     until(lambda: children_of(server), "the warm process forks the ask")
     [child] = children_of(server)
-    assert os.readlink(f"/proc/{child}/cwd") == str(workspace)
+    # The child moves into the ask's folder just after the fork.
+    until(lambda: os.readlink(f"/proc/{child}/cwd") == str(workspace), "the ask's folder")
     assert SECRET.encode() in Path(f"/proc/{child}/environ").read_bytes()
     out, err = second.communicate(timeout=WAIT_SECONDS)
     assert answer(subprocess.CompletedProcess(command, second.returncode, out, err)) == (
