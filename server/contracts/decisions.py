@@ -19,14 +19,20 @@ class ApprovalAnswer(StrEnum):
     ALLOW_ALWAYS = "allow_always"  # for the rest of the session
     ALLOW_ALWAYS_WORKSPACE = "allow_always_workspace"  # saved in the workspace settings
     DENY = "deny"
+    DENY_ALWAYS = "deny_always"  # denied, and the same calls for the rest of the session
 
     @property
     def allows(self) -> bool:
-        return self is not ApprovalAnswer.DENY
+        return self not in (ApprovalAnswer.DENY, ApprovalAnswer.DENY_ALWAYS)
 
     @property
     def remembers(self) -> bool:
+        """An "always allow" answer: the session (or the workspace) keeps its rules."""
         return self in (ApprovalAnswer.ALLOW_ALWAYS, ApprovalAnswer.ALLOW_ALWAYS_WORKSPACE)
+
+    @property
+    def denies_always(self) -> bool:
+        return self is ApprovalAnswer.DENY_ALWAYS
 
 
 @value
