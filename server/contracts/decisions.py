@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
 
 from agentls.contracts.tooling import Risk
@@ -33,6 +34,13 @@ class ApprovalAnswer(StrEnum):
     @property
     def denies_always(self) -> bool:
         return self is ApprovalAnswer.DENY_ALWAYS
+
+    def covering(self, rules: Sequence[object]) -> ApprovalAnswer:
+        """This answer to a call ``rules`` cover (the policy's suggestion): an "always"
+        to a call no rule can cover counts once, never as a rule wider than the call."""
+        if rules or self in (ApprovalAnswer.ALLOW_ONCE, ApprovalAnswer.DENY):
+            return self
+        return ApprovalAnswer.DENY if self.denies_always else ApprovalAnswer.ALLOW_ONCE
 
 
 @value

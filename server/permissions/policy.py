@@ -256,6 +256,7 @@ class PermissionPolicy:
         ``rules`` to the session's allow rules, "always deny" to its deny rules. ``rules``
         are the policy's suggestion, empty for a call no rule can cover: then an "always"
         counts once and adds nothing."""
+        answer = answer.covering(rules)
         if answer.denies_always:
             new = [r for r in dict.fromkeys(rules) if r not in self.session_deny]
             self.forbid(new)
