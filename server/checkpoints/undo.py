@@ -38,10 +38,6 @@ class UndoPlan:
         return not self.conflicts
 
 
-async def plan_undo(store: GitStore, before: str, after: str, current: CurrentReader) -> UndoPlan:
-    return await plan_undo_steps(store, [(before, after)], current)
-
-
 async def plan_undo_steps(
     store: GitStore, steps: Sequence[tuple[str, str]], current: CurrentReader
 ) -> UndoPlan:
