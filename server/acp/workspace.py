@@ -99,6 +99,9 @@ class AcpWorkspace:
     def use_sandbox(self, settings: SandboxSettings) -> None:
         self._disk.use_sandbox(settings)
 
+    async def unsaved_buffers(self) -> dict[str, str | None]:
+        return {}  # an ACP client's buffers are read through it, never kept unsaved here
+
     @property
     def root(self) -> Path:
         return self._disk.root

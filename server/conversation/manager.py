@@ -45,7 +45,7 @@ from agentls.permissions.modes import Mode
 from agentls.permissions.policy import SessionRuleChange
 from agentls.permissions.rules import Rule, parse_rule
 from agentls.pricing import price_for
-from agentls.providers.base import ModelProvider, learn_window, warm_up, window_of
+from agentls.providers.base import ModelProvider
 from agentls.providers.factory import make_provider
 from agentls.runtime.registry import ToolRegistry
 from agentls.session import events as ev
@@ -178,7 +178,7 @@ class Conversation:
             state_dir=shared.state_dir,
             languages=shared.languages,
             resumed=opened.resumed is not None,
-            server_window=window_of(provider),
+            server_window=provider.server_window,
         )
         self.policy = parts.policy
         self.context = parts.context
@@ -305,7 +305,7 @@ class Conversation:
         if self.checkpointer is not None:
             self.checkpointer.settings = settings.checkpoints
         self.projector.policy = settings.context_policy(
-            self.provider.model_id, window_of(self.provider)
+            self.provider.model_id, self.provider.server_window
         )
         if self.problems_hook is not None:
             self.problems_hook.intelligence.configure(
@@ -486,7 +486,7 @@ class Conversation:
                 self.settings,
                 model_id=self.provider.model_id,
                 registry=self.registry,
-                server_window=window_of(self.provider),
+                server_window=self.provider.server_window,
             )
             self.resume_context(state)
             self.resume_permissions(state)  # a mode another process set, its rules
@@ -670,10 +670,10 @@ class ConversationManager:
         self, workspace: Workspace, settings: Settings, session_id: str | None
     ) -> tuple[ModelProvider, OpenedSession]:
         provider = self._provider(settings)  # first: a missing key fails before any write
-        warm_up(provider)  # on the opening thread, not in the first model call
+        provider.warm_up()  # on the opening thread, not in the first model call
         warm_telemetry(settings.telemetry)  # likewise the exporters, when enabled
         if needs_server_window(provider.model_id, settings.context.window):
-            learn_window(provider, self.store.state_dir)  # remembered, or asked now
+            provider.learn_window(self.store.state_dir)  # remembered, or asked now
         return provider, self._open_log(workspace, settings, session_id)
 
     def _provider(self, settings: Settings) -> ModelProvider:
@@ -766,6 +766,4 @@ def _rules(texts: Sequence[str]) -> list[Rule]:
 
 
 def _configure_sandbox(workspace: Workspace, settings: Settings, notice: NoSandboxNotice) -> None:
-    use_sandbox = getattr(workspace, "use_sandbox", None)
-    if use_sandbox is not None:
-        use_sandbox(dataclasses.replace(settings.sandbox, notice=notice))
+    workspace.use_sandbox(dataclasses.replace(settings.sandbox, notice=notice))
