@@ -221,7 +221,7 @@ class AgentlsAgent:
         if command is not None:
             if session.conversation.running:
                 raise invalid_request("a prompt is running: cancel it first")
-            told = await commands.run_command(session, self.manager.store, *command)
+            told = await commands.run_command(session, *command)
             return await self._finish(session, "end_turn", told)
         calls: dict[str, ToolIntent] = {}  # the run's open calls: what a request is about
         observer = AcpObserver(

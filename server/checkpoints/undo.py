@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from agentls.checkpoints.gitstore import GitStore
 from agentls.contracts.tooling import ToolError
@@ -73,6 +73,7 @@ async def plan_undo_steps(
     return plan
 
 
+@runtime_checkable
 class RestoreTarget(Protocol):
     """A workspace that can put files back (the disk, or the editor's buffers).
 

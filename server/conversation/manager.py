@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agentls.checkpoints.undo import RestoreTarget
 from agentls.context.policy import needs_server_window
 from agentls.contracts.decisions import ApprovalAnswer
 from agentls.contracts.errors import ConfigError
@@ -37,6 +38,7 @@ from agentls.conversation.run_ends import aborted_early, close_interrupted_run
 from agentls.conversation.settings import Settings
 from agentls.conversation.settings_files import SettingsFiles
 from agentls.conversation.settings_layers import LoadedSettings, SettingsLayer
+from agentls.conversation.undo import UndoRefused, UndoResult, undo, undo_stored
 from agentls.intelligence.languages import Languages
 from agentls.loop.compaction import Compactor
 from agentls.mcp.hub import McpHub, ServerReport
@@ -161,6 +163,7 @@ class Conversation:
         self.provider = provider
         self.registry = shared.registry
         self.settings_files = shared.settings_files
+        self._state_dir = shared.state_dir  # where the checkpoints an undo reads are
         # The session's model calls so far (USD); None once one price was unknown.
         self._cost_usd: float | None = opened.resumed.cost_usd if opened.resumed else 0.0
         # Told once per session: the log keeps that it was (see resume_permissions).
@@ -525,6 +528,25 @@ class Conversation:
             self.log.turn_boundary()
             return usage is not None
 
+    async def undo(
+        self, turn: int | None, target_for: Callable[[Path], RestoreTarget] | None = None
+    ) -> UndoResult:
+        """Undo the last ask (``turn`` None) or one turn, the files put back through the
+        session's workspace (or ``target_for(root)`` where it cannot put files back):
+        holding the session, caught up with its log. SessionBusy while it runs here or
+        elsewhere; UndoRefused when nothing could be undone."""
+        target: RestoreTarget | None = (
+            self.workspace if isinstance(self.workspace, RestoreTarget) else None
+        )
+        if target is None and target_for is not None:
+            target = target_for(self.root)
+        if target is None:
+            raise UndoRefused("this session's workspace cannot put files back")
+        if self._state_dir is None:
+            raise UndoRefused("this session keeps no checkpoints")
+        async with self.claimed():
+            return await undo(self._state_dir, self.log.path, self.root, target, turn, self.log)
+
     async def run_registry(self) -> ToolRegistry:
         """The built-in tools and those of the MCP servers in the settings (started if need be)."""
         return await run_tools(
@@ -601,6 +623,19 @@ class ConversationManager:
         if restart:
             self.mcp.reset_failed(root)
         return await self.mcp.report(root, settings.mcp_servers, start=start)
+
+    async def undo(
+        self, session_id: str, turn: int | None, *, target_for: Callable[[Path], RestoreTarget]
+    ) -> UndoResult:
+        """Undo in a session, open here or only stored (its lock taken meanwhile); the
+        files put back through ``target_for(root)``. SessionNotFound, SessionBusy (it runs
+        here), SessionHeld (it runs elsewhere), UndoRefused."""
+        conversation = self.get(session_id)
+        if conversation is not None:
+            return await conversation.undo(turn, target_for)
+        return await undo_stored(
+            self.store, session_id, turn, face=self.face, target_for=target_for
+        )
 
     async def shutdown(self, grace_seconds: float = 5.0) -> None:
         """Abort every run, give each ``grace_seconds`` to write its end, then stop the MCP
