@@ -21,31 +21,38 @@ UNDO = "agentls.undo"
 def register(server: AgentServer) -> None:
     @server.command(UNDO)
     async def undo(ls: AgentServer, *args: Any) -> dict[str, Any]:
-        from agentls.conversation.manager import SessionBusy  # loaded by ls.manager
-        from agentls.conversation.undo import UndoRefused
-        from agentls.lsp.workspace import LspWorkspace
-        from agentls.protocol.commands import UndoParams, UndoResult
-        from agentls.session.lock import SessionHeld
-        from agentls.session.store import SessionNotFound
+        from agentls.protocol.commands import UndoParams
 
         params = parse(UndoParams, args, UNDO)
-        try:  # one writer per session: not while it runs here or in another process
-            result = await ls.manager.undo(
-                params.session_id, params.turn, target_for=lambda root: LspWorkspace(ls, root)
-            )
-        except SessionNotFound:
-            raise JsonRpcInvalidParams(message=f"agentls: no session {params.session_id}") from None
-        except (SessionBusy, SessionHeld, UndoRefused, ValueError) as exc:
-            raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
-        ls.tell(f"agentls: {result.describe()}")
-        return UndoResult(
-            turn=result.number,
-            turns=result.turns or [result.number],
-            ask=result.whole_ask,
-            run_id=result.run_id,
-            restored=result.restored,
-            removed=result.removed,
-            conflicts=result.conflicts,
-            refused=result.refused,
-            done=result.done,
-        ).wire()
+        return await undo_session(ls, params.session_id, params.turn)
+
+
+async def undo_session(ls: AgentServer, session_id: str, turn: int | None) -> dict[str, Any]:
+    """The undo, open here or not (then its lock is taken on a thread), as the answer."""
+    from agentls.conversation.manager import SessionBusy  # loaded by ls.manager
+    from agentls.conversation.undo import UndoRefused
+    from agentls.lsp.workspace import LspWorkspace
+    from agentls.protocol.commands import UndoResult
+    from agentls.session.lock import SessionHeld
+    from agentls.session.store import SessionNotFound
+
+    try:  # one writer per session: not while it runs here or in another process
+        result = await ls.manager.undo(
+            session_id, turn, target_for=lambda root: LspWorkspace(ls, root)
+        )
+    except SessionNotFound:
+        raise JsonRpcInvalidParams(message=f"agentls: no session {session_id}") from None
+    except (SessionBusy, SessionHeld, UndoRefused, ValueError) as exc:
+        raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
+    ls.tell(f"agentls: {result.describe()}")
+    return UndoResult(
+        turn=result.number,
+        turns=result.turns or [result.number],
+        ask=result.whole_ask,
+        run_id=result.run_id,
+        restored=result.restored,
+        removed=result.removed,
+        conflicts=result.conflicts,
+        refused=result.refused,
+        done=result.done,
+    ).wire()

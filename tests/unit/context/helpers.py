@@ -122,7 +122,7 @@ class LongSessionModel(ProviderBase):
         yield MessageDone(Message("assistant", (use,)), "tool_use", usage)
 
 
-class Recording:
+class Recording(ProviderBase):
     """Wraps a provider and keeps a snapshot of every ModelInput it was given."""
 
     def __init__(self, inner: ModelProvider) -> None:
