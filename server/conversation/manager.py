@@ -150,18 +150,18 @@ class Conversation:
         self.session_id = opened.session_id
         # One writer per session across processes; and a resumed session's crashed
         # run, closed only once the lock shows no one else is running it.
-        self.claim = opened.claim
+        self._claim = opened.claim
         self._unfinished = opened.resumed
         self._held_between_runs = False  # an undo holds the session
         self._catching_up = False  # a run or an undo waits for the log to be read
         self._behind = False  # another process wrote: the log is read before the next run
-        self.mcp = shared.mcp
+        self._mcp = shared.mcp
         self.log = log = opened.log
         self.messages = list(opened.resumed.messages) if opened.resumed is not None else []
         self.workspace = workspace
         self.settings = settings
         self.provider = provider
-        self.registry = shared.registry
+        self._registry = shared.registry
         self.settings_files = shared.settings_files
         self._state_dir = shared.state_dir  # where the checkpoints an undo reads are
         # The session's model calls so far (USD); None once one price was unknown.
@@ -169,7 +169,7 @@ class Conversation:
         # Told once per session: the log keeps that it was (see resume_permissions).
         self.sandbox_notice = NoSandboxNotice(record=self._record_no_sandbox)
         _configure_sandbox(workspace, settings, self.sandbox_notice)
-        self.languages = shared.languages  # language servers, shared by a workspace's sessions
+        self._languages = shared.languages  # language servers, shared by a workspace's sessions
         parts = build_session(
             session_id=opened.session_id,
             log=log,
@@ -186,9 +186,9 @@ class Conversation:
         self.policy = parts.policy
         self.context = parts.context
         self.projector = parts.projector
-        self.problems_hook = parts.problems_hook
-        self.checkpointer = parts.checkpointer
-        self.hooks = parts.hooks()
+        self._problems_hook = parts.problems_hook
+        self._checkpointer = parts.checkpointer
+        self._hooks = parts.hooks()
         self.current: RunHandle | None = None
         self._mode_unlogged = False  # set while another process held the session
 
@@ -238,7 +238,7 @@ class Conversation:
                 f"bypass mode is turned off by the managed settings ({managed.policy.path})"
             )
         self.policy.mode = mode
-        if self.running or self.claim is None:
+        if self.running or self._claim is None:
             self.log.append(ev.ModeChanged(mode=mode.value))
             return
         try:
@@ -305,13 +305,13 @@ class Conversation:
             self.set_mode(mode)
         self.context.command_timeout_seconds = settings.limits.command_timeout_seconds
         _configure_sandbox(self.workspace, settings, self.sandbox_notice)
-        if self.checkpointer is not None:
-            self.checkpointer.settings = settings.checkpoints
+        if self._checkpointer is not None:
+            self._checkpointer.settings = settings.checkpoints
         self.projector.policy = settings.context_policy(
             self.provider.model_id, self.provider.server_window
         )
-        if self.problems_hook is not None:
-            self.problems_hook.intelligence.configure(
+        if self._problems_hook is not None:
+            self._problems_hook.intelligence.configure(
                 settings.language_servers, settings.problems,
                 source=settings.wire.language_intelligence,
             )  # fmt: skip
@@ -379,14 +379,14 @@ class Conversation:
             config,
             RunParts(
                 provider=self.provider,
-                registry=self.registry,
+                registry=self._registry,
                 policy=self.policy,
                 context=self.context,
                 projector=self.projector,
                 audit=self.log,
                 approver=approver or DenyAllApprover(),
                 observer=observer,
-                hooks=self.hooks,
+                hooks=self._hooks,
                 rule_saver=self.save_rules,
                 telemetry=self.settings.telemetry,
                 session_id=self.session_id,
@@ -399,8 +399,8 @@ class Conversation:
                 try:
                     if handle.cancelled_early:
                         raise asyncio.CancelledError
-                    if self.checkpointer is not None:
-                        await self.checkpointer.recover()
+                    if self._checkpointer is not None:
+                        await self._checkpointer.recover()
                     # MCP servers start (bounded) before the first model call lists tools.
                     built.runtime.registry = await self.run_registry()
                 except asyncio.CancelledError:
@@ -453,18 +453,18 @@ class Conversation:
     def _take_claim(self) -> bool:
         """Take the session's lock (SessionBusy if another process holds it); True when the
         log must be read before going on: another process wrote to it, or a run crashed."""
-        if self.claim is None:
+        if self._claim is None:
             return False
         try:
-            self.claim.acquire_now()
+            self._claim.acquire_now()
         except SessionHeld as exc:
             raise SessionBusy(str(exc)) from None
         self._behind = self._behind or self.log.moved()
         return self._behind or self._unfinished is not None
 
     def _drop_claim(self) -> None:
-        if self.claim is not None:
-            self.claim.release()
+        if self._claim is not None:
+            self._claim.release()
 
     async def _catch_up_off_loop(self) -> None:
         """`_catch_up` on a worker thread, holding the lock; nothing else takes the session
@@ -488,14 +488,14 @@ class Conversation:
             self.projector = make_projector(
                 self.settings,
                 model_id=self.provider.model_id,
-                registry=self.registry,
+                registry=self._registry,
                 server_window=self.provider.server_window,
             )
             self.resume_context(state)
             self.resume_permissions(state)  # a mode another process set, its rules
             self._cost_usd = state.cost_usd
-            if self.checkpointer is not None:
-                self.checkpointer.catch_up()
+            if self._checkpointer is not None:
+                self._checkpointer.catch_up()
             self._unfinished = state
             self._behind = False
         if self._unfinished is not None:
@@ -511,7 +511,7 @@ class Conversation:
             projection = self.projector.project(
                 config.system,
                 self.messages,
-                self.registry.specs(config.mode),
+                self._registry.specs(config.mode),
                 config.max_output_tokens,
                 allow_compaction=False,
             )
@@ -550,7 +550,7 @@ class Conversation:
     async def run_registry(self) -> ToolRegistry:
         """The built-in tools and those of the MCP servers in the settings (started if need be)."""
         return await run_tools(
-            self.registry, self.mcp, self.workspace.root, self.settings.mcp_servers
+            self._registry, self._mcp, self.workspace.root, self.settings.mcp_servers
         )
 
     async def ask(
@@ -568,13 +568,13 @@ class Conversation:
         return self.current is not None and self.current.cancel()
 
     def close(self) -> None:
-        if self.checkpointer is not None:
-            self.checkpointer.outside.stop()
-        if self.languages is not None:
-            self.languages.detach(self.workspace.root)
-            self.languages = None
-        if self.claim is not None:
-            self.claim.close()
+        if self._checkpointer is not None:
+            self._checkpointer.outside.stop()
+        if self._languages is not None:
+            self._languages.detach(self.workspace.root)
+            self._languages = None
+        if self._claim is not None:
+            self._claim.close()
         self.log.close()
 
 
