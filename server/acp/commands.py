@@ -8,9 +8,8 @@ from acp.schema import AvailableCommand, AvailableCommandInput, UnstructuredComm
 from agentls.acp.session import AcpSession
 from agentls.contracts.model_io import ModelError
 from agentls.conversation.manager import SessionBusy
-from agentls.conversation.undo import UndoRefused, undo_last_ask, undo_turn
+from agentls.conversation.undo import UndoRefused
 from agentls.permissions.modes import parse_mode
-from agentls.session.store import SessionStore
 
 COMMANDS = [
     AvailableCommand(
@@ -45,7 +44,7 @@ def command_of(text: str) -> tuple[str, str] | None:
     return (name, argument.strip()) if name in NAMES else None
 
 
-async def run_command(session: AcpSession, store: SessionStore, name: str, argument: str) -> str:
+async def run_command(session: AcpSession, name: str, argument: str) -> str:
     """What to tell the person; the command's effect is done when this returns."""
     if name == "mode":
         if not argument:
@@ -60,27 +59,8 @@ async def run_command(session: AcpSession, store: SessionStore, name: str, argum
         return await _compact(session)
     if argument and not argument.isdigit():
         return f"/undo takes a turn number, not {argument!r}"
-    conversation, workspace = session.conversation, session.workspace
-    path = store.path_for(session.id)
-    try:
-        async with conversation.claimed():  # not while this session runs here or elsewhere
-            if argument:
-                result = await undo_turn(
-                    state_dir=store.state_dir,
-                    log_path=path,
-                    workspace_root=workspace.root,
-                    target=workspace,
-                    number=int(argument),
-                    log=conversation.log,
-                )
-            else:
-                result = await undo_last_ask(
-                    state_dir=store.state_dir,
-                    log_path=path,
-                    workspace_root=workspace.root,
-                    target=workspace,
-                    log=conversation.log,
-                )
+    try:  # not while this session runs here or elsewhere
+        result = await session.conversation.undo(int(argument) if argument else None)
     except (UndoRefused, SessionBusy) as exc:
         return f"nothing undone: {exc}"
     return result.describe()
