@@ -14,7 +14,7 @@ from agentls.permissions.approvers import AutoApprover
 from agentls.providers.anthropic import AnthropicProvider
 from agentls.session.events import ContextSummary
 from tests.fakes.anthropic_server import FakeAnthropic, Reply, status, turn
-from tests.unit.core.helpers import Gates, make_tools
+from tests.unit.helpers import Gates, make_tools
 
 from .helpers import events_of, open_conversation, without_breakpoints
 

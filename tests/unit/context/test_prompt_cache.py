@@ -19,7 +19,7 @@ from agentls.session.events import RunFinished, RunStarted, SessionEvent
 from agentls.session.records import ResultUsage, RunResultRecord
 from agentls.session.transcript import render_transcript
 from tests.fakes.anthropic_server import FakeAnthropic, turn
-from tests.unit.core.helpers import Gates, make_tools
+from tests.unit.helpers import Gates, make_tools
 
 from .helpers import open_conversation, without_breakpoints
 
