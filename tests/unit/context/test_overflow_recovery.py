@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,12 +22,6 @@ OVERFLOWS = [
     pytest.param(status(400, message=TOO_LONG), id="400-prompt-is-too-long"),
     pytest.param(status(413, message="Request exceeds the maximum size"), id="413"),
 ]
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeAnthropic]:
-    with FakeAnthropic() as server:
-        yield server
 
 
 def anthropic_conversation(tmp_path: Path, fake: FakeAnthropic, **settings: Any) -> Conversation:
