@@ -1,10 +1,13 @@
-"""Shared fixtures: an isolated state dir for every test."""
+"""Shared fixtures: an isolated state dir for every test, and a fake Anthropic API."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.fakes.anthropic_server import FakeAnthropic
 
 
 @pytest.fixture(autouse=True)
@@ -23,3 +26,10 @@ def isolated_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
                  "OTEL_EXPORTER_OTLP_HEADERS", "OTEL_RESOURCE_ATTRIBUTES"):  # fmt: skip
         monkeypatch.delenv(name, raising=False)
     return state
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeAnthropic]:
+    """A fake Anthropic API on a local port; a test adds the replies it needs."""
+    with FakeAnthropic() as server:
+        yield server

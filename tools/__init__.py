@@ -1,4 +1,31 @@
-"""The built-in agent tools, written only against the Workspace interface."""
+"""The built-in agent tools, written only against the Workspace interface.
+
+One module per tool (the language tools through `ToolContext.intelligence`); what each
+file holds:
+
+`changes.py`: What edit_file and write_file share: stale-read checks, rejection, diffs.
+`code_intel.py`: What the language-server tools share: the intelligence, a symbol named
+on a line, and how an answer is shown (with why some of it is withheld: it came from
+secret files).
+`definition.py`: definition and references: where a symbol named on a line is defined,
+and used.
+`edit_file.py`: edit_file: replace exact text in a file, refusing stale or ambiguous
+edits.
+`list_files.py`: list_files: the files under a folder, optionally filtered by a glob;
+.gitignore honoured.
+`problems.py`: problems: what the language servers report for a file, or for the files
+they have open.
+`read_file.py`: read_file: a text file's lines, numbered like ``cat -n``; binary files
+are described.
+`rename.py`: rename: a symbol renamed everywhere by the language server, one reviewed
+change of every file.
+`run_command.py`: run_command: run a shell command in the workspace root, output
+bounded, time limited.
+`search.py`: search: lines matching a regex across the workspace's files; .gitignore
+honoured.
+`symbols.py`: symbols: a file's outline, or the workspace's symbols matching a query.
+`write_file.py`: write_file: create a file, or replace a file's whole content.
+"""
 
 from __future__ import annotations
 

@@ -1,1 +1,36 @@
-"""The Agent Client Protocol face (`agentls acp`): the only code that imports `acp`."""
+"""The Agent Client Protocol face (`agentls acp`): the only code that imports `acp`.
+
+What each file holds (ARCHITECTURE.md has the package's borders and invariants):
+
+The ACP face (`agentls acp`), the only code that imports the `acp` SDK.
+
+`transport.py` (newline-delimited JSON-RPC on a private stdout; malformed lines
+answered)
+
+`agent.py` (ACP requests as `ConversationManager`/`Conversation` calls), `opening.py`,
+`settings.py` (a session, its settings, the client's MCP servers), `observer.py`,
+`updates.py` (a run's callbacks as ordered session updates)
+
+`toolcalls.py` (kinds, titles, locations, content)
+
+`workspace.py` (`AcpWorkspace`: `fs/*` when offered, edits shown as diffs and reviewed,
+a call `in_progress` once its review lets it, commands in agentls's sandbox; versions
+are content hashes, except for a file over 8 MiB, read from disk alone with the disk's
+stat version)
+
+`permission.py` (the four answers; a call no rule can cover is offered only the two
+"once" answers, and an "always" to it counts once; "always" rules go to the
+conversation, which logs them; a request the client answers with an error cancels the
+prompt)
+
+`approver.py` (each request's title, kind and locations; a read the gate asks about goes
+as kind `other`)
+
+`auth.py` (the typed `env_var` login), `prompt.py`, `replay.py`, `commands.py`,
+`modes.py`, `stop_reasons.py`, `errors.py`;
+
+`opening.py` refuses a `cwd` that is the home folder or `/` (`workspace/roots.py`'s
+rule) and logs on stderr that a session has no working sandbox (the person reads it once
+per session, with the first command's output). A tool call is `pending` from its start
+until the runtime's `tool_running` (or an edit's review) and `in_progress` after.
+"""

@@ -1,1 +1,19 @@
-"""agentls cli."""
+"""The command line: `agentls` and its subcommands.
+
+What each file holds (ARCHITECTURE.md has the package's borders and invariants):
+
+`agentls serve`, `ask`, `acp`, `doctor`, `sessions`, `show`, `undo`, `replay`, `trust`,
+`mcp list`: argument parsing (each subcommand imported only when it runs), terminal
+approvals (`approve.py`: no "always" for a call no rule can cover; the answer read on
+the event loop, never on a worker thread a cancelled run would wait for), streamed
+printing (`render.py`).
+
+`visible.py`: the one helper for printing text from the model or the workspace (control
+characters as escapes; `json_visible` for `--json`).
+
+`output.py`: `agentls ask`'s stdout and stderr written by one thread, in order, so a
+full pipe never holds the event loop;
+
+`ask.py`: SIGINT, SIGTERM and SIGHUP abort the run (its end logged) and end the process
+within a bound.
+"""

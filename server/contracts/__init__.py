@@ -1,1 +1,16 @@
-"""Types shared by every part of agentls. This package does no IO."""
+"""Types shared by every part of agentls. This package does no IO.
+
+What each file holds (ARCHITECTURE.md has the package's borders and invariants):
+
+The shared types: messages and content blocks, `ModelInput` and the `ModelEvent` stream,
+`ToolIntent`, `Observation` (+ `ErrorCode`), `TerminalReason`, `RunResult`,
+`BudgetOverrun` (`BudgetLimit`), permission decisions (with the gate's reason and
+`person_only`), `ModelErrorKind`, `INVALID_JSON_KEY`, `ModelInput.stable_prefix` (where
+the next elision step will begin: the cache breakpoint), the `RunObserver` callbacks,
+`completion_note` (a completed run's detail when the model stopped early);
+`values.value`, the decorator of these immutable types (frozen to mypy, plain slotted
+dataclasses at run time, since a turn builds about twenty); `waiting.within`, the one
+bounded wait (`asyncio.timeout`, which keeps a cancellation that arrives as the awaited
+thing finishes), and `waiting.to_its_end`, a worker-thread call a cancelled caller still
+waits out (a lock taken, a file written before its clean-up). No IO.
+"""

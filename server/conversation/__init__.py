@@ -1,1 +1,66 @@
-"""agentls conversation."""
+"""The conversation: the core every face calls (sessions, runs, settings, undo, replay).
+
+What each file holds (ARCHITECTURE.md has the package's borders and invariants):
+
+`ConversationManager` and `Conversation`: sessions (new or resumed from the log: in the
+mode of its last `mode_changed` unless a mode is named at opening, which is logged, with
+its `session_rules` and the notices it was given; the same when another process wrote to
+it), settings, budgets, one run at a time per session across processes, cancellation,
+`compact` (ACP's `/compact`).
+
+`run_builder.py`: the one composition root (`RunConfig`: mode, system prompt, output
+limit, price, budget, from the settings, model and mode; `build_run` makes the
+`ToolRuntime` and `QueryLoop` from `RunParts` (a live run's log and observer also feed
+its telemetry when enabled, a replay's never); `build_session` the policy, tool context
+with intelligence, projector, checkpoints and problems hook; `run_tools` adds MCP
+tools).
+
+`mcp_listing.py`: `agentls mcp list`'s reports. `ConversationManager.open_async` opens a
+session with its settings files, provider and log made or read on a thread;
+`Conversation.start` and `claimed` take the session's lock and, when another process
+wrote to the session (one `fstat` tells), read its log again on a thread.
+
+`run_ends.py`: runs that did not end in their loop (one a crash left open, closed when
+its session is next taken; one cancelled before its first turn).
+
+`settings_wire.py`: the flat keys people write (a public contract).
+
+`settings.py`: the nested `Settings`, built once per distinct settings text (the same
+settings loaded again are the same `Settings`), rules parsed at load; what depends on
+the settings alone (the logged form: every string masked as tool output is, `sandboxEnv`
+values hidden; the context policy per model, the budget) is worked out once per
+`Settings`, and the system prompt once per workspace, mode and day.
+
+`settings_layers.py`: `layer_settings`, the one layering every face uses (defaults <
+user file < workspace file, only harmless keys until approved < face layers < flags <
+the managed policy; `untrusted_part`).
+
+`settings_managed.py`: the machine's managed settings (`/etc/agentls/managed-
+settings.json` or `AGENTLS_MANAGED_SETTINGS`), laid over every layer and only tightening
+(rules added, bypass mode off, the sandbox required, ceilings, allowed models, providers
+and MCP servers, telemetry keys pinned); what it overrode kept on `Settings.managed` for
+every face's notice and the doctor; a file that does not load raises ConfigError.
+
+`settings_files.py`: the settings files as layers (the managed file read at each load),
+and trust.
+
+`doctor.py`: the report behind `agentls doctor` and `agentls.doctor` (every string in it
+masked as tool output is).
+
+`checkpointing.py` (snapshots around each turn that may change files: a turn of reads
+takes none (nor a problems baseline or check, unless a tool took one), an edit turn
+looks only where it wrote and where the watcher saw changes, a command turn rescans;
+closes a crashed turn's checkpoint, reading the log's checkpoints on a thread once per
+resumed session and again only after another process wrote to it)
+
+`outside_changes.py` (watchfiles on one thread per workspace folder, shared by its
+sessions: notes for the model about files changed since it read them)
+
+`undo.py` (`agentls undo`, `agentls.undo` and ACP's `/undo`: undo last ask, or `--turn
+N`; one `describe()` for every face, paths refused beyond a link out named)
+
+`replay.py` (`agentls replay`: each recorded run rebuilt by `run_builder` with the live
+run's configuration, run through the real loop and runtime on the recorded model output
+and usage, answers, tool results (MCP tools included, rebuilt by
+`mcp/tools.recorded_definition`) and turn-hook notes; decisions compared).
+"""

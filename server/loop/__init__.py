@@ -1,1 +1,10 @@
-"""agentls loop."""
+"""The query loop: one run's turns, its budget and compaction.
+
+What each file holds (ARCHITECTURE.md has the package's borders and invariants):
+
+`QueryLoop`: prepare → infer → decide → act → observe → guard; the `Step` type;
+`Budget`;
+
+`compaction.py` (runs the summary call the projector asks for and logs it). On "prompt
+is too long": one compaction, one retry.
+"""

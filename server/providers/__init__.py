@@ -1,1 +1,20 @@
-"""agentls providers."""
+"""Model providers: one module per model API, a ModelInput in, a stream of ModelEvents out.
+
+What each file holds (ARCHITECTURE.md has the package's borders and invariants):
+
+One module per model API, turning a `ModelInput` into a stream of `ModelEvent`s:
+`anthropic.py` (the official SDK, streaming; prompt-cache breakpoints on the stable
+prefix)
+
+`openai_compat.py` (OpenAI-compatible chat completions: OpenAI, Ollama, llama.cpp, LM
+Studio, vLLM)
+
+`scripted.py` (a JSON script of turns, shipped for demos and tests; a turn may `choose`
+by what the last tool result said, `next` goes on at a named turn, `laterAsks` names
+where a later ask in the session starts)
+
+`factory.py` (`PROVIDER:NAME` → provider, credentials checked first)
+
+`warm.py` (what an SDK's first request imports, loaded by `warm_up` where sessions open:
+on a thread in the language server).
+"""

@@ -1,1 +1,16 @@
-"""agentls runtime."""
+"""The tool runtime: the registry and the ordered pipeline of one tool call.
+
+What each file holds (ARCHITECTURE.md has the package's borders and invariants):
+
+The tool runtime: registry (tools by name, visible specs per mode), the ordered pipeline
+for one call (an allowed command gets its `CommandGrant`: the line as a person saw it,
+or the gate's rendering when rules or `--yes` allowed it; the decision logs `runs`)
+
+`subjects.py` (a call that writes several paths, such as a rename, is decided by its
+strictest path), calls in the model's order (only adjacent read-only calls run
+together), bounded observations with secrets masked (`workspace/redaction.py`), audit
+events;
+
+`deadlines.py` (each call's time limit as a dict entry under one timer, not a timer per
+call).
+"""

@@ -1,7 +1,7 @@
 """The Python engine behind filesearch.py when ripgrep is absent: a walk that skips
 hidden files and honours ``.rgignore``, ``.ignore``, ``.gitignore`` and
 ``.git/info/exclude`` in git's own pattern format, and listing and search over it.
-It gives the same answers as ripgrep (tests/unit/tools compare the two).
+It gives the same answers as ripgrep (tests/unit/workspace compare the two).
 """
 
 from __future__ import annotations

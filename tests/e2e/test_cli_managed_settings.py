@@ -9,12 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.e2e.conftest import Cli
-
-
-def script(tmp_path: Path, turns: list[dict[str, Any]], name: str = "script.json") -> str:
-    path = tmp_path / name
-    path.write_text(json.dumps({"turns": turns}))
-    return f"scripted:{path}"
+from tests.helpers import script
 
 
 def write(tmp_path: Path, target: str) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 from tests.e2e.conftest import Cli, wait_until
 from tests.e2e.terminal import TerminalRun
 from tests.fakes.mcp_server import stdio_config
+from tests.helpers import script
 
 ADD = {"name": "mcp__test__add", "input": {"a": 2, "b": 3}}
 
@@ -21,12 +22,6 @@ def configure(cli: Cli, servers: dict[str, Any], **more: Any) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"mcpServers": servers, **more}))
     return path
-
-
-def script(tmp_path: Path, turns: list[dict[str, Any]], name: str = "script.json") -> str:
-    path = tmp_path / name
-    path.write_text(json.dumps({"turns": turns}))
-    return f"scripted:{path}"
 
 
 def observations(cli: Cli) -> list[dict[str, Any]]:

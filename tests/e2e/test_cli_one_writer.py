@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 from pathlib import Path
 from typing import Any
 
 from tests.e2e.conftest import Cli, wait_until
+from tests.helpers import script
 from tests.processes import processes_with
 
 BUSY = "is running elsewhere (`agentls ask`, pid "
-
-
-def script(tmp_path: Path, turns: list[dict[str, Any]], name: str) -> str:
-    path = tmp_path / name
-    path.write_text(json.dumps({"turns": turns}))
-    return f"scripted:{path}"
 
 
 def reading_script(tmp_path: Path, name: str) -> str:

@@ -7,12 +7,7 @@ from pathlib import Path
 
 from tests.e2e.conftest import Cli, wait_until
 from tests.e2e.terminal import TerminalRun
-
-
-def script(tmp_path: Path, turns: list[dict], name: str = "script.json") -> str:
-    path = tmp_path / name
-    path.write_text(json.dumps({"turns": turns}))
-    return f"scripted:{path}"
+from tests.helpers import script
 
 
 def touch_then_end(tmp_path: Path, target: str = "made", name: str = "script.json") -> str:

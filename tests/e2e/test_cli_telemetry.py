@@ -10,17 +10,12 @@ from typing import Any
 
 from tests.e2e.conftest import Cli, wait_until
 from tests.fakes.otlp_receiver import OtlpReceiver
+from tests.helpers import script
 
 PROMPT = "PROMPT-MARKER-5e1d: write the notes"
 CONTENT = "FILE-CONTENT-MARKER-0b7a"
 # A command whose end the test decides: it waits until the file `go` is there.
 WAIT_FOR_GO = "until [ -e go ]; do sleep 0.05; done; echo went"
-
-
-def script(tmp_path: Path, turns: list[dict[str, Any]]) -> str:
-    path = tmp_path / "script.json"
-    path.write_text(json.dumps({"turns": turns}))
-    return f"scripted:{path}"
 
 
 def write_then_end(tmp_path: Path) -> str:

@@ -11,15 +11,10 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import Cli, wait_until
+from tests.helpers import script
 from tests.processes import processes_with
 
 GIT = ["git", "-c", "user.email=p@example.com", "-c", "user.name=Person"]
-
-
-def script(tmp_path: Path, turns: list[dict[str, Any]], name: str = "s.json") -> str:
-    path = tmp_path / name
-    path.write_text(json.dumps({"turns": turns}))
-    return f"scripted:{path}"
 
 
 def edit(path: str, old: str, new: str) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from agentls.permissions import grammar
 from agentls.permissions.script import ForHead, Literal, Redirect, Script, Simple
 from tests.gate.test_rendering_property import lines_of
-from tests.unit.core.test_command_rules_table import CASES
+from tests.unit.permissions.test_command_rules_table import CASES
 
 
 def _redirect(node: Redirect) -> tuple[Any, ...]:

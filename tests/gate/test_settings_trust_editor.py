@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from lsprotocol import types
 
-from tests.e2e.lsp.conftest import fake, model_env, open_editor, root  # noqa: F401
+from tests.e2e.lsp.conftest import model_env, open_editor, root  # noqa: F401
 from tests.e2e.lsp.editor import start_editor
 from tests.fakes.anthropic_server import FakeAnthropic, turn
 

@@ -38,6 +38,7 @@ from agentls.session.reducer import reduce
 from tests.e2e.conftest import Cli, wait_until
 from tests.e2e.lsp.editor import Editor, start_editor
 from tests.fakes.anthropic_server import FakeAnthropic, stall, turn
+from tests.helpers import until
 from tests.processes import processes_with
 from tests.reliability.conftest import Figures
 from tests.reliability.sessions import check_history, check_log, complete_lines, write_script
@@ -56,15 +57,6 @@ def children(marker: str) -> str:
 
 CHILDREN = children(MARKER)
 END_BOUND = 10.0  # seconds from the cancel to the run's end (and its processes' end)
-
-
-async def until(predicate: Any, what: str, timeout: float = 60.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not predicate():
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.005)
 
 
 def call(name: str, args: dict[str, Any], n: int) -> tuple[str, str, dict[str, Any]]:

@@ -13,6 +13,7 @@ from acp.schema import EnvVariable, McpServerStdio
 
 from tests.e2e.acp.client import RecordingClient, agent, write_script
 from tests.fakes.mcp_server import HERE as MCP_SERVER
+from tests.helpers import until
 
 
 def read_then_edit(
@@ -182,12 +183,6 @@ def _processes_with(argument: str) -> list[int]:
     return found
 
 
-async def _until(check: object, timeout: float = 30) -> None:
-    async with asyncio.timeout(timeout):
-        while not check():  # type: ignore[operator]
-            await asyncio.sleep(0.05)  # polls /proc: no event tells when a process starts
-
-
 async def test_cancel_during_a_running_command_kills_it_and_answers_cancelled(
     isolated_state: Path, workspace: Path, tmp_path: Path
 ) -> None:
@@ -200,10 +195,10 @@ async def test_cancel_during_a_running_command_kills_it_and_answers_cancelled(
         prompt = asyncio.create_task(
             conn.prompt(session_id=session.session_id, prompt=[text_block("sleep")])
         )
-        await _until(lambda: _processes_with(marker))
+        await until(lambda: _processes_with(marker))
         await conn.cancel(session_id=session.session_id)
         answer = await asyncio.wait_for(prompt, 30)
-        await _until(lambda: not _processes_with(marker))
+        await until(lambda: not _processes_with(marker))
     assert answer.stop_reason == "cancelled"
     last = client.tool_updates(client.permissions[0]["toolCall"]["toolCallId"])[-1]
     assert last["status"] == "failed"

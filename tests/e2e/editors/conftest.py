@@ -7,7 +7,7 @@ as subprocesses against `agentls serve` (see real_editor.py).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -17,12 +17,6 @@ import pytest_asyncio
 from tests.e2e.editors.clients import start_client
 from tests.e2e.lsp.editor import Editor
 from tests.fakes.anthropic_server import FakeAnthropic
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeAnthropic]:
-    with FakeAnthropic([]) as server:
-        yield server
 
 
 @pytest.fixture

@@ -35,12 +35,6 @@ def ts_path() -> str:
     return SERVER_PATH
 
 
-def script(tmp_path: Path, turns: list[dict[str, Any]], name: str = "s.json") -> str:
-    path = tmp_path / name
-    path.write_text(json.dumps({"turns": turns}))
-    return f"scripted:{path}"
-
-
 def user_settings(tmp_path: Path, settings: dict[str, Any]) -> dict[str, str]:
     """The person's settings file (XDG_CONFIG_HOME/agentls/settings.json), as env."""
     config = tmp_path / "config"

@@ -3,7 +3,7 @@ problems, definitions, symbols and renames, and agentls starts no server of its 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -83,12 +83,6 @@ class EditorIntelligence:
 
 def _range(line: int, start: int, end: int) -> dict[str, Any]:
     return {"start": {"line": line, "character": start}, "end": {"line": line, "character": end}}
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeAnthropic]:
-    with FakeAnthropic([]) as server:
-        yield server
 
 
 async def _start(

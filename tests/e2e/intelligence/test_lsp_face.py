@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -13,12 +13,6 @@ from tests.fakes.anthropic_server import FakeAnthropic, turn
 
 SAVED = "def greet(name: str) -> str:\n    return 'hi ' + name\n"
 UNSAVED = SAVED + "\nwrong: int = greet('unsaved')\n"
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeAnthropic]:
-    with FakeAnthropic([]) as server:
-        yield server
 
 
 @pytest.fixture

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import Cli
-from tests.e2e.intelligence.conftest import SERVER_PATH, edit, read, script, user_settings
+from tests.e2e.intelligence.conftest import SERVER_PATH, edit, read, user_settings
+from tests.helpers import script
 
 A_PY = "def greet(name: str) -> str:\n    return 'hi ' + name\n"
 # One problem is there before the agent comes: it must never be reported as new.

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.conftest import Cli
-from tests.e2e.intelligence.conftest import edit, script, user_settings
+from tests.e2e.intelligence.conftest import edit, user_settings
 from tests.e2e.intelligence.test_navigation import MORE, SHAPES, USE
+from tests.helpers import script
 
 FAKE_SERVERS = Path(__file__).parent / "fake_servers.py"
 

@@ -3,7 +3,7 @@ for every file, the disk as for any accepted edit, and Undo last ask puts all ba
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +21,6 @@ RENAMED = {
     "more.py": MORE.replace("total", "sum_areas"),
 }
 ORIGINAL = {"shapes.py": SHAPES, "use.py": USE, "more.py": MORE}
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeAnthropic]:
-    with FakeAnthropic([]) as server:
-        yield server
 
 
 @pytest.fixture

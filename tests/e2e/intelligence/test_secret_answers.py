@@ -17,7 +17,8 @@ from agentls.tools.symbols import SYMBOLS, SymbolsInput
 from agentls.workspace.interface import ToolContext
 from agentls.workspace.local import LocalWorkspace
 from tests.e2e.conftest import Cli
-from tests.e2e.intelligence.conftest import script, user_settings
+from tests.e2e.intelligence.conftest import user_settings
+from tests.helpers import script
 
 VALUE = "sk-live-opensesame"  # not a shape the output masking knows: only withholding hides it
 DOTENV_VALUE = "sk-live-dotenvonly"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -11,12 +11,6 @@ import pytest_asyncio
 
 from tests.e2e.lsp.editor import Editor, start_editor
 from tests.fakes.anthropic_server import FakeAnthropic
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeAnthropic]:
-    with FakeAnthropic([]) as server:
-        yield server
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from pygls.exceptions import JsonRpcRequestCancelled
 from tests.e2e.lsp.editor import Editor
 from tests.e2e.lsp.test_lsp_runs import tool_result_text
 from tests.fakes.anthropic_server import FakeAnthropic, stall, turn
+from tests.helpers import until
 from tests.processes import processes_with
 
 
@@ -112,15 +113,6 @@ MARKER = "sleep 613.5"
 
 def sleepers() -> list[int]:
     return processes_with(MARKER)
-
-
-async def until(predicate, what: str, timeout: float = 20.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not predicate():
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
 
 
 async def start_sleeping_run(editor: Editor, fake: FakeAnthropic, *, wait: bool = False):

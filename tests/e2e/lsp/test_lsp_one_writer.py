@@ -15,6 +15,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 
 from tests.e2e.lsp.editor import Editor
 from tests.fakes.anthropic_server import FakeAnthropic, turn
+from tests.helpers import script
 
 
 def cli(root: Path, state: Path, *args: str) -> subprocess.Popen[str]:
@@ -24,12 +25,6 @@ def cli(root: Path, state: Path, *args: str) -> subprocess.Popen[str]:
         env={**env, "AGENTLS_STATE_DIR": str(state)}, stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
-
-
-def script(folder: Path, name: str, turns: list[dict[str, object]]) -> str:
-    path = folder / name
-    path.write_text(json.dumps({"turns": turns}))
-    return f"scripted:{path}"
 
 
 async def appears(path: Path, timeout: float = 30.0) -> None:
@@ -43,16 +38,16 @@ async def appears(path: Path, timeout: float = 30.0) -> None:
 async def test_the_server_refuses_a_session_the_cli_is_running(
     editor: Editor, fake: FakeAnthropic, root: Path, isolated_state: Path, tmp_path: Path
 ) -> None:
-    hello = script(tmp_path, "hello.json", [{"text": "Hello."}])
+    hello = script(tmp_path, [{"text": "Hello."}], "hello.json")
     first = cli(root, isolated_state, "start", "--json", "--model", hello)
     out, err = first.communicate(timeout=60)
     assert first.returncode == 0, err
     session = json.loads(out)["sessionId"]
     waiting = "touch started; while [ ! -e go ]; do sleep 0.02; done"
-    hold = script(tmp_path, "hold.json", [
+    hold = script(tmp_path, [
         {"toolCalls": [{"name": "run_command", "input": {"command": waiting}}]},
         {"text": "Held."},
-    ])  # fmt: skip
+    ], "hold.json")  # fmt: skip
     holder = cli(root, isolated_state, "hold", "--yes", "--session", session, "--model", hold)
     try:
         await appears(root / "started")

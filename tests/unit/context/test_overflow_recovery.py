@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,7 @@ from agentls.permissions.approvers import AutoApprover
 from agentls.providers.anthropic import AnthropicProvider
 from agentls.session.events import ContextSummary
 from tests.fakes.anthropic_server import FakeAnthropic, Reply, status, turn
-from tests.unit.core.helpers import Gates, make_tools
+from tests.unit.helpers import Gates, make_tools
 
 from .helpers import events_of, open_conversation, without_breakpoints
 
@@ -23,12 +22,6 @@ OVERFLOWS = [
     pytest.param(status(400, message=TOO_LONG), id="400-prompt-is-too-long"),
     pytest.param(status(413, message="Request exceeds the maximum size"), id="413"),
 ]
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeAnthropic]:
-    with FakeAnthropic() as server:
-        yield server
 
 
 def anthropic_conversation(tmp_path: Path, fake: FakeAnthropic, **settings: Any) -> Conversation:

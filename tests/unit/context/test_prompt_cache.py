@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from agentls.contracts.outcomes import TerminalReason
 from agentls.contracts.usage import Usage
@@ -19,17 +16,11 @@ from agentls.session.events import RunFinished, RunStarted, SessionEvent
 from agentls.session.records import ResultUsage, RunResultRecord
 from agentls.session.transcript import render_transcript
 from tests.fakes.anthropic_server import FakeAnthropic, turn
-from tests.unit.core.helpers import Gates, make_tools
+from tests.unit.helpers import Gates, make_tools
 
 from .helpers import open_conversation, without_breakpoints
 
 EPHEMERAL = {"type": "ephemeral"}
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeAnthropic]:
-    with FakeAnthropic() as server:
-        yield server
 
 
 def breakpoints(body: dict[str, Any]) -> list[tuple[int, int]]:

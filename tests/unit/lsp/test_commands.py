@@ -16,7 +16,7 @@ from agentls.lsp import answers, commands, doctor_command, mcp_command, undo_com
 from agentls.lsp.server import AgentServer
 from agentls.protocol.commands import COMMANDS
 from agentls.session.store import SessionStore
-from tests.unit.core.helpers import reads_while_two_write
+from tests.unit.helpers import reads_while_two_write
 
 SCHEMA = json.loads(
     (Path(__file__).resolve().parents[3] / "docs" / "protocol.schema.json").read_text("utf-8")

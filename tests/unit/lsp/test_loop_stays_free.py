@@ -32,7 +32,7 @@ from agentls.lsp.workspace import LspWorkspace
 from agentls.session.store import SessionStore
 from agentls.workspace.lines import LineWindow
 from agentls.workspace.local import LocalWorkspace
-from tests.unit.core.helpers import one_session_twice
+from tests.unit.helpers import one_session_twice
 
 from .fake_editor import Emitted, FakeEditor
 

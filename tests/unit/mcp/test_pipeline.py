@@ -16,7 +16,7 @@ from agentls.permissions.approvers import DenyAllApprover
 from agentls.session.events import to_wire
 from agentls.session.reader import read_events
 from tests.fakes.mcp_server import stdio_config
-from tests.unit.core.helpers import call, conversation
+from tests.unit.helpers import call, conversation
 from tests.unit.mcp.conftest import eventually
 
 FAKE_KEY = "sk-ant-api03-" + "A1b2C3d4E5f6G7h8I9j0" * 3

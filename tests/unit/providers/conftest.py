@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 
 from agentls.providers.anthropic import AnthropicProvider
 from tests.fakes.anthropic_server import FakeAnthropic
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeAnthropic]:
-    with FakeAnthropic() as server:
-        yield server
 
 
 @pytest.fixture

@@ -26,7 +26,7 @@ from agentls.session.state import SessionState
 from agentls.session.transcript import render_transcript
 from agentls.workspace.language import Problem, ProblemReport, Withheld
 from agentls.workspace.local import LocalWorkspace
-from tests.unit.core.helpers import call, conversation
+from tests.unit.helpers import call, conversation
 
 FIXTURES = Path(__file__).parent / "fixtures"
 V1_LOG = FIXTURES / "v1-session.jsonl"

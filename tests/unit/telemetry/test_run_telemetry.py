@@ -14,7 +14,7 @@ from agentls.telemetry.config import TelemetryConfig
 from agentls.telemetry.export import QUEUE_SIZE, exporters_for, shutdown_all
 from agentls.telemetry.watch import decision_source
 from tests.fakes.otlp_receiver import OtlpReceiver
-from tests.unit.core.helpers import call, conversation
+from tests.unit.helpers import call, conversation
 
 PROMPT = "PROMPT-MARKER-7f3a please write the file"
 CONTENT = "FILE-CONTENT-MARKER-91c2"

@@ -1,4 +1,4 @@
-"""Fixtures for the tool and workspace tests: a LocalWorkspace on a temporary root."""
+"""Fixtures for the unit tests of tools and the workspace: a LocalWorkspace on a temporary root."""
 
 from __future__ import annotations
 

@@ -3,21 +3,11 @@ every change while it listens."""
 
 from __future__ import annotations
 
-import asyncio
 import threading
-from collections.abc import Callable
 from pathlib import Path
 
 from agentls.conversation.outside_changes import OutsideChanges
-
-
-async def until(check: Callable[[], bool]) -> None:
-    """Wait for the watcher to report (an observable event, with a deadline)."""
-    for _ in range(500):
-        if check():
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError("the watcher never reported")
+from tests.helpers import until
 
 
 def watcher_threads() -> set[int]:

@@ -29,8 +29,7 @@ from agentls.session.events import EventT, to_wire
 from agentls.tools import tools_by_name
 from agentls.workspace.interface import ToolContext, ToolDefinition
 from agentls.workspace.local import LocalWorkspace
-
-from .helpers import EchoInput, Gates, make_tools
+from tests.unit.helpers import EchoInput, Gates, make_tools
 
 
 class MemoryAudit:

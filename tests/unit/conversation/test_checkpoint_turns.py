@@ -3,10 +3,8 @@ and turns pay only for what they can change."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import subprocess
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +26,7 @@ from agentls.session.store import SessionStore
 from agentls.tools import BUILTIN_TOOLS
 from agentls.workspace.interface import ToolContext
 from agentls.workspace.local import LocalWorkspace
+from tests.helpers import until
 
 
 async def tree_of(store: GitStore, commit: str) -> str:
@@ -69,15 +68,6 @@ async def test_a_snapshot_told_what_changed_equals_a_full_look(tmp_path: Path) -
 
 def intent(name: str, **params: Any) -> ToolIntent:
     return ToolIntent(call_id=f"c-{name}-{len(params)}", name=name, input=params)
-
-
-async def until(check: Callable[[], bool]) -> None:
-    """Wait for the file watcher to report (an observable event, with a deadline)."""
-    for _ in range(500):
-        if check():
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError("the watcher never reported")
 
 
 async def test_turns_pay_for_what_they_can_change(tmp_path: Path) -> None:

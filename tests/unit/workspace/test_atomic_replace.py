@@ -12,7 +12,7 @@ import pytest
 
 from agentls.workspace import atomic
 from agentls.workspace.atomic import replace_atomically
-from tests.unit.core.helpers import reads_while_two_write
+from tests.unit.helpers import reads_while_two_write
 
 
 def test_the_target_holds_the_old_text_until_the_new_one_is_whole(

@@ -19,8 +19,7 @@ from agentls.session import events as ev
 from agentls.session.reader import read_events
 from agentls.session.store import SessionStore
 from agentls.workspace.local import LocalWorkspace
-
-from .helpers import Gates, call, conversation, make_tools, one_session_twice
+from tests.unit.helpers import Gates, call, conversation, make_tools, one_session_twice
 
 
 class AlwaysAllow:

@@ -14,8 +14,7 @@ from agentls.permissions.approvers import AutoApprover
 from agentls.permissions.modes import Mode
 from agentls.session.events import RunStarted, SessionEvent
 from agentls.session.reader import read_events
-
-from .helpers import call, conversation
+from tests.unit.helpers import call, conversation
 
 USAGE = {"input_tokens": 1_000, "output_tokens": 100}  # $0.0045 a call at the scripted price
 BUDGET = 0.006  # the first call fits, the second does not

@@ -21,8 +21,7 @@ from agentls.session.lock import SessionClaim, SessionHeld, read_holder
 from agentls.session.reader import read_events
 from agentls.session.store import SessionStore
 from agentls.workspace.local import LocalWorkspace
-
-from .helpers import Gates, call, conversation, make_tools, one_session_twice
+from tests.unit.helpers import Gates, call, conversation, make_tools, one_session_twice
 
 
 def test_a_second_claim_is_refused_and_names_the_holder(tmp_path: Path) -> None:

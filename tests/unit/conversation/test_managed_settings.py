@@ -14,7 +14,7 @@ from agentls.conversation.settings_files import SettingsFiles
 from agentls.conversation.settings_layers import SettingsLayer, layer_settings
 from agentls.conversation.settings_managed import ManagedPolicy, read_managed
 from agentls.permissions.modes import Mode
-from tests.unit.core.helpers import conversation
+from tests.unit.helpers import conversation
 
 
 def policy(tmp_path: Path, data: Any) -> ManagedPolicy:

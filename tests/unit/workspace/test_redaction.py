@@ -7,8 +7,7 @@ from pathlib import Path
 import pytest
 
 from agentls.workspace.redaction import mask_secrets
-
-from .helpers import call, conversation
+from tests.unit.helpers import call, conversation
 
 SECRETS = [
     "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz012345",

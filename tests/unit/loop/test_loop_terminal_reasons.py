@@ -12,8 +12,7 @@ from agentls.permissions.approvers import AutoApprover
 from agentls.session.events import SessionEvent
 from agentls.session.reader import read_events
 from agentls.session.reducer import reduce
-
-from .helpers import Gates, call, conversation, make_tools
+from tests.unit.helpers import Gates, call, conversation, make_tools
 
 
 def _events(conv) -> list[SessionEvent]:

@@ -14,8 +14,7 @@ from agentls.permissions.approvers import AutoApprover
 from agentls.providers.scripted import ScriptedProvider
 from agentls.workspace.interface import ToolContext, ToolDefinition
 from tests.unit.context.helpers import Recording
-
-from .helpers import EchoInput, call, conversation
+from tests.unit.helpers import EchoInput, call, conversation
 
 
 def kinds_on_disk(path: Path) -> list[tuple[str, str | None]]:

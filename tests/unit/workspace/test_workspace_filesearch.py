@@ -5,13 +5,13 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from agentls.contracts.tooling import ErrorCode, ToolError
 from agentls.workspace import filesearch
+from tests.helpers import until
 
 needs_rg = pytest.mark.skipif(shutil.which("rg") is None, reason="ripgrep is not installed")
 ENGINES = [pytest.param(True, marks=needs_rg, id="ripgrep"), pytest.param(False, id="python")]
@@ -232,14 +232,6 @@ def _ripgrep_children() -> list[int]:
     return found
 
 
-async def _until(condition: Callable[[], bool]) -> None:
-    for _ in range(1000):  # bounded: ten seconds at most
-        if condition():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("the condition never held")
-
-
 @needs_rg
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
 async def test_cancelling_a_ripgrep_search_kills_ripgrep(tmp_path: Path) -> None:
@@ -247,8 +239,8 @@ async def test_cancelling_a_ripgrep_search_kills_ripgrep(tmp_path: Path) -> None
     search = asyncio.create_task(
         filesearch.search(tmp_path, "x", "pipe", None, 10, use_ripgrep=True)
     )
-    await _until(lambda: bool(_ripgrep_children()))
+    await until(lambda: bool(_ripgrep_children()))
     search.cancel()
     with pytest.raises(asyncio.CancelledError):
         await search
-    await _until(lambda: not _ripgrep_children())
+    await until(lambda: not _ripgrep_children())

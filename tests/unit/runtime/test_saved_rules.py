@@ -10,7 +10,7 @@ from pathlib import Path
 from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
 from agentls.session import events as ev
 from agentls.session.reader import read_events
-from tests.unit.core.helpers import call, conversation
+from tests.unit.helpers import call, conversation
 
 
 class AlwaysInThisWorkspace:
