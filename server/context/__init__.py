@@ -7,7 +7,9 @@ The context layer.
 `projector.py` (`ContextProjector`: history → the next `ModelInput`, incrementally;
 decides elision and when to compact)
 
-`policy.py` (window per model, threshold, budgets, overflow advice)
+`policy.py` (the window per model, `choose_window`: the setting, the model table, the
+server's answer, else 200,000 assumed and corrected at the first too-long refusal;
+threshold, budgets, overflow advice)
 
 `estimate.py` (token estimates, calibrated by billed usage)
 

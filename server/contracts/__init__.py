@@ -13,4 +13,7 @@ dataclasses at run time, since a turn builds about twenty); `waiting.within`, th
 bounded wait (`asyncio.timeout`, which keeps a cancellation that arrives as the awaited
 thing finishes), and `waiting.to_its_end`, a worker-thread call a cancelled caller still
 waits out (a lock taken, a file written before its clean-up). No IO.
+
+`window.py`: `ServerWindow`, a window a server reported: tokens, where it came from, the
+day it was remembered.
 """

@@ -17,4 +17,15 @@ where a later ask in the session starts)
 
 `warm.py` (what an SDK's first request imports, loaded by `warm_up` where sessions open:
 on a thread in the language server).
+
+`base.py`: the `ModelProvider` Protocol and `ProviderBase` (the optional capabilities,
+done as nothing: `warm_up`, `learn_window`, `server_window`).
+
+`window_probe.py`: asks an OpenAI-compatible server that is not OpenAI's own how much
+context its model has (llama.cpp `/props`, Ollama `/api/ps` and `/api/show`, vLLM and
+LM Studio model lists); short bounded requests; None when it says nothing.
+
+`windows.py`: `learn_window`, the answer (or the silence) remembered for a day per
+digest of the base URL and model in the state folder's `context-windows.json`, read by
+its owner alone; called where sessions open, never on an event loop.
 """

@@ -17,7 +17,7 @@ from agentls.session.reader import read_events
 from agentls.session.store import SessionNotFound, SessionStore
 from agentls.workspace.local import LocalWorkspace
 
-from ..core.helpers import Gates, call, conversation, make_tools
+from ..helpers import Gates, call, conversation, make_tools
 
 USAGE = {"input_tokens": 1000, "output_tokens": 100}
 

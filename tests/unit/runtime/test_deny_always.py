@@ -8,8 +8,8 @@ from agentls.contracts.decisions import ApprovalAnswer
 from agentls.contracts.tooling import ErrorCode, ToolIntent
 from agentls.permissions.policy import PermissionPolicy
 
-from ..core.helpers import Gates, make_tools
-from ..core.test_runtime import Recorder, runtime
+from ..helpers import Gates, make_tools
+from .test_runtime import Recorder, runtime
 
 
 async def test_deny_always_denies_the_call_and_the_same_calls_after_it(tmp_path: Path) -> None:
