@@ -22,6 +22,7 @@ from agentls.contracts.messages import Message, user_text
 from agentls.contracts.observer import NullObserver, RunObserver
 from agentls.contracts.outcomes import RunResult, TerminalReason
 from agentls.contracts.waiting import to_its_end
+from agentls.conversation.guidance import NO_GUIDANCE, Guidance, load_guidance
 from agentls.conversation.run_builder import (
     RunConfig,
     RunParts,
@@ -78,6 +79,7 @@ class RunHandle:
     run_id: str
     task: asyncio.Task[RunResult]
     config: RunConfig  # what replaying this run repeats
+    guidance: Guidance = NO_GUIDANCE  # the instruction files and memories it was given
     # A task cancelled before its first step runs none of its code, so the run could not
     # write its end: until it starts, a cancel is left for the run to find.
     started: bool = False
@@ -139,6 +141,7 @@ class Conversation:
         self.provider = provider
         self.registry = registry
         self.settings_files = settings_files
+        self.state_dir = state_dir  # where the memory store is (none: no memory)
         # Told once per session: the log keeps that it was (see resume_permissions).
         self.sandbox_notice = NoSandboxNotice(record=self._record_no_sandbox)
         _configure_sandbox(workspace, settings, self.sandbox_notice)
@@ -286,8 +289,10 @@ class Conversation:
         *,
         approver: Approver | None = None,
         observer: RunObserver | None = None,
+        folder: Path | None = None,
     ) -> RunHandle:
         """Start a run on ``prompt`` as a task; the handle cancels it or waits for it.
+        ``folder``: where the ask is about (instruction files are read down to it).
 
         What another process wrote to the session meanwhile is read first, on a worker
         thread (a whole read of the log: an editor's event loop does not wait for it)."""
@@ -298,13 +303,29 @@ class Conversation:
         if self._take_claim():
             await self._catch_up_off_loop()
         try:
-            return self._start(prompt, approver, observer)
+            guidance = await asyncio.to_thread(self.guidance, folder)
+            return self._start(prompt, approver, observer, guidance)
         except BaseException:
             self._drop_claim()
             raise
 
+    def guidance(self, folder: Path | None = None) -> Guidance:
+        """The instruction files and memories for an ask about ``folder`` (blocking); what
+        fails to load is a warning, never a failed run."""
+        try:
+            return load_guidance(
+                self.workspace.root, folder, self.settings.wire.instructions, self.state_dir
+            )
+        except Exception as exc:
+            logger.warning("instructions and memory left out: %s", exc, exc_info=True)
+            return Guidance(NO_GUIDANCE.instructions, (), "", (f"not loaded: {exc}",))
+
     def _start(
-        self, prompt: str, approver: Approver | None, observer: RunObserver | None
+        self,
+        prompt: str,
+        approver: Approver | None,
+        observer: RunObserver | None,
+        guidance: Guidance = NO_GUIDANCE,
     ) -> RunHandle:
         run_id = f"run-{secrets.token_hex(4)}"
         mode = self.policy.mode  # settings.mode until agentls.setMode changes it
@@ -315,9 +336,11 @@ class Conversation:
             run=run_id, prompt=prompt, settings=self.settings.to_log(),
             mode=mode.value, reviewed=self.policy.edits_reviewed_by_workspace,
         ))  # fmt: skip
+        if guidance.text or guidance.warnings:
+            self.log.append(guidance.event(run_id))
         planning = mode is Mode.PLAN
         observer = observer or NullObserver()
-        config = self._run_config()
+        config = self._run_config(guidance.text)
         built = build_run(
             config,
             RunParts(
@@ -357,15 +380,16 @@ class Conversation:
 
         task = asyncio.create_task(run())
         task.add_done_callback(self._run_ended)
-        handle = self.current = RunHandle(self.session_id, run_id, task, config)
+        handle = self.current = RunHandle(self.session_id, run_id, task, config, guidance)
         return handle
 
-    def _run_config(self) -> RunConfig:
+    def _run_config(self, guidance: str = "") -> RunConfig:
         return RunConfig.of(
             self.settings,
             model_id=self.provider.model_id,
             root=self.workspace.root,
             mode=self.policy.mode,
+            guidance=guidance,
         )
 
     def _run_ended(self, task: asyncio.Task[RunResult]) -> None:

@@ -22,7 +22,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("conversation",),
     ("loop", "mcp", "intelligence", "telemetry"),
     ("runtime", "tools", "context", "protocol"),
-    ("session", "providers", "pricing", "checkpoints"),
+    ("session", "providers", "pricing", "checkpoints", "memory"),
     ("permissions",),
     ("workspace",),
     ("supervision",),
