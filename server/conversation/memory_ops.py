@@ -12,7 +12,17 @@ from typing import Any, Literal
 from agentls.memory.records import MemoryRecord, Scope
 from agentls.memory.store import MemoryStore, MemoryStoreError, now_utc
 
-__all__ = ["MemoryListing", "MemoryStoreError", "add_memory", "forget_memory", "list_memories"]
+__all__ = [
+    "MemoryListing",
+    "MemoryOutcome",
+    "MemoryRecord",
+    "MemoryStoreError",
+    "UnknownMemory",
+    "add_memory",
+    "forget_memory",
+    "list_memories",
+    "memory_action",
+]
 
 Action = Literal["list", "add", "forget"]
 
@@ -73,3 +83,37 @@ def add_memory(
 def forget_memory(root: Path, state_dir: Path, memory_id: str) -> MemoryRecord | None:
     """Drop one memory; None when no store of the person or of ``root`` holds it."""
     return MemoryStore(state_dir, root).forget(memory_id)
+
+
+class UnknownMemory(LookupError):
+    """`forget` of an id no store holds."""
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryOutcome:
+    listing: MemoryListing  # what applies after the action
+    changed: MemoryRecord | None  # the memory added or forgotten
+
+
+def memory_action(
+    root: Path,
+    state_dir: Path,
+    action: Action,
+    *,
+    text: str | None = None,
+    scope: Scope = "project",
+    expires_days: float | None = None,
+    memory_id: str | None = None,
+) -> MemoryOutcome:
+    """One face's memory command as one call (blocking: the store is files). ValueError for
+    bad input, UnknownMemory, MemoryStoreError; nothing is changed by any of them."""
+    changed: MemoryRecord | None = None
+    if action == "add":
+        changed = add_memory(root, state_dir, text or "", scope=scope, expires_days=expires_days)
+    elif action == "forget":
+        if not memory_id:
+            raise ValueError("forget needs the memory's id")
+        changed = forget_memory(root, state_dir, memory_id)
+        if changed is None:
+            raise UnknownMemory(f"no memory {memory_id} for you or for {root}")
+    return MemoryOutcome(list_memories(root, state_dir), changed)
