@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from acp.schema import AvailableCommand, AvailableCommandInput, UnstructuredCommandInput
 
+from agentls.acp.memory_command import MEMORY_COMMAND, run_memory
 from agentls.acp.session import AcpSession
 from agentls.contracts.model_io import ModelError
 from agentls.conversation.manager import SessionBusy
@@ -34,6 +35,7 @@ COMMANDS.append(
         description="Summarise the older history now, to free the context for what comes next",
     )
 )
+COMMANDS.append(MEMORY_COMMAND)
 NAMES = frozenset(c.name for c in COMMANDS)
 
 
@@ -58,6 +60,8 @@ async def run_command(session: AcpSession, store: SessionStore, name: str, argum
         return f"mode: {mode.value}"
     if name == "compact":
         return await _compact(session)
+    if name == "memory":
+        return await run_memory(session.workspace.root, store.state_dir, argument)
     if argument and not argument.isdigit():
         return f"/undo takes a turn number, not {argument!r}"
     conversation, workspace = session.conversation, session.workspace
