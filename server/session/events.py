@@ -65,6 +65,7 @@ PROBLEMS: Final = "problems"
 RULES_SAVED: Final = "rules_saved"
 SESSION_RULES: Final = "session_rules"
 NOTICE: Final = "notice"
+GUIDANCE: Final = "guidance"
 RUN_FINISHED: Final = "run_finished"
 RUN_CLOSED: Final = "run_closed"
 
