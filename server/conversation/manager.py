@@ -23,6 +23,7 @@ from agentls.contracts.observer import NullObserver, RunObserver
 from agentls.contracts.outcomes import RunResult, TerminalReason
 from agentls.contracts.waiting import to_its_end
 from agentls.conversation.guidance import NO_GUIDANCE, Guidance, load_guidance
+from agentls.conversation.remembering import SessionMemory
 from agentls.conversation.run_builder import (
     RunConfig,
     RunParts,
@@ -161,6 +162,8 @@ class Conversation:
         )
         self.policy = parts.policy
         self.context = parts.context
+        if state_dir is not None:  # `remember` keeps what a person said yes to
+            self.context.memory = SessionMemory(state_dir, workspace.root, session_id, log.path)
         self.projector = parts.projector
         self.problems_hook = parts.problems_hook
         self.checkpointer = parts.checkpointer

@@ -29,9 +29,11 @@ class MemoryRecord(BaseModel):
     created_at: datetime.datetime
     last_verified_at: datetime.datetime | None = None
     expires_at: datetime.datetime | None = None
-    # For what the model proposed: the session and the events it rests on.
+    # For what the model proposed: the session, the tool calls it named as evidence and
+    # the log events (seq) of those calls' observations.
     session: str | None = None
-    evidence: tuple[int, ...] = ()
+    evidence: tuple[str, ...] = ()
+    events: tuple[int, ...] = ()
 
     def expired(self, now: datetime.datetime) -> bool:
         return self.expires_at is not None and self.expires_at <= now

@@ -109,7 +109,8 @@ class MemoryStore:
         confidence: Confidence,
         expires_days: float | None = None,
         session: str | None = None,
-        evidence: tuple[int, ...] = (),
+        evidence: tuple[str, ...] = (),
+        events: tuple[int, ...] = (),
         verified: bool = False,
         now: datetime.datetime | None = None,
     ) -> MemoryRecord:
@@ -135,6 +136,7 @@ class MemoryStore:
             expires_at=(moment + datetime.timedelta(days=expires_days) if expires_days else None),
             session=session,
             evidence=evidence,
+            events=events,
         )
         with self._locked():
             current = self._read(scope)

@@ -146,3 +146,46 @@ def test_a_store_that_does_not_load_is_said_and_kept(cli: Cli, workspace: Path) 
     refused = cli.run("memory", "add", "x", "--scope", "user")
     assert refused.returncode == 2 and "does not load" in refused.stderr
     assert store.read_text() == "{not json"
+
+
+def _remember_replies() -> list[Any]:
+    check = ("toolu_1", "run_command", {"command": "true"})
+    keep = ("toolu_2", "remember", {"content": "`true` passes here.", "evidence": ["toolu_1"]})
+    guess = ("toolu_3", "remember", {"content": "Probably uses tabs.", "scope": "user"})
+    return [
+        turn("Checking.", tool_calls=[check]),
+        turn("Keeping it.", tool_calls=[keep, guess]),
+        turn("Done."),
+    ]
+
+
+def test_remember_without_a_terminal_keeps_nothing(cli: Cli, workspace: Path) -> None:
+    with FakeAnthropic(_remember_replies()) as fake:
+        proc = _ask(cli, fake, "--allow", "run_command(true)")
+    assert proc.returncode in (0, 3), proc.stderr
+    assert json.loads(cli.run("memory", "list", "--json").stdout) == []
+    verdicts = [e["verdict"] for e in cli.events() if e["kind"] == "decision"]
+    assert verdicts == ["allow", "deny", "deny"]
+
+
+def test_remember_with_a_yes_keeps_it_with_its_source_for_the_next_session(
+    cli: Cli, workspace: Path
+) -> None:
+    with FakeAnthropic(_remember_replies()) as fake:
+        proc = _ask(cli, fake, "--yes")
+    assert proc.returncode == 0, proc.stderr
+    listed = {m["content"]: m for m in json.loads(cli.run("memory", "list", "--json").stdout)}
+    verified, guessed = listed["`true` passes here."], listed["Probably uses tabs."]
+    assert verified["source"] == "verified_observation" and verified["lastVerifiedAt"]
+    assert verified["evidence"] == ["toolu_1"] and len(verified["events"]) == 1
+    assert guessed["source"] == "agent_summary" and guessed["confidence"] == "low"
+    assert guessed["scope"] == "user" and "lastVerifiedAt" not in guessed
+    (path,) = cli.session_files()
+    assert verified["session"] == guessed["session"] == path.stem
+    with FakeAnthropic([turn("Done.")]) as fake:
+        again = _ask(cli, fake)
+        (body,) = [r.body for r in fake.requests]
+    assert again.returncode == 0, again.stderr
+    system = _system(body)
+    assert "(project, verified_observation, confidence medium, made today) `true`" in system
+    assert "(user, agent_summary, confidence low, made today) Probably uses tabs." in system

@@ -26,10 +26,10 @@ def test_add_list_forget_across_scopes(tmp_path: Path) -> None:
     mine = store.add("I like short answers", scope="user", source="explicit_user_rule",
                      confidence="high", now=NOW)  # fmt: skip
     theirs = store.add("pnpm, never npm", scope="project", source="agent_summary",
-                       confidence="low", session="s1", evidence=(7,), now=NOW)  # fmt: skip
+                       confidence="low", session="s1", evidence=("toolu_1",), now=NOW)  # fmt: skip
     loaded = store.load(NOW)
     assert [r.id for r in loaded.records] == [mine.id, theirs.id]
-    assert loaded.records[1].session == "s1" and loaded.records[1].evidence == (7,)
+    assert loaded.records[1].session == "s1" and loaded.records[1].evidence == ("toolu_1",)
     other = MemoryStore(tmp_path / "state", tmp_path / "elsewhere")
     assert [r.id for r in other.load(NOW).records] == [mine.id]  # the person's, everywhere
     assert store.forget(theirs.id) is not None and store.forget(theirs.id) is None
