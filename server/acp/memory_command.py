@@ -6,7 +6,13 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from acp.schema import AvailableCommand, AvailableCommandInput, UnstructuredCommandInput
+from acp.schema import (
+    AgentMessageChunk,
+    AvailableCommand,
+    AvailableCommandInput,
+    TextContentBlock,
+    UnstructuredCommandInput,
+)
 
 from agentls.conversation.memory_ops import (
     MemoryStoreError,
@@ -50,3 +56,13 @@ async def run_memory(root: Path, state_dir: Path, argument: str) -> str:
         lines.append(f"{done} {outcome.changed.id}")
     lines.extend(outcome.listing.lines())
     return "\n".join(lines)
+
+
+def told_guidance(lines: list[str]) -> AgentMessageChunk | None:
+    """The run's first message, when it was given instruction files or memories."""
+    if not lines:
+        return None
+    text = "".join(f"[{line}]\n" for line in lines) + "\n"
+    return AgentMessageChunk(
+        session_update="agent_message_chunk", content=TextContentBlock(type="text", text=text)
+    )

@@ -37,3 +37,15 @@ async def test_memory_add_list_and_forget(
         await conn.prompt(session_id=sid, prompt=[text_block(f"/memory forget {memory['id']}")])
     assert "memory unchanged: no memory m-nope" in client.text()
     assert f"forgot {memory['id']}" in client.text() and "no memories" in client.text()
+
+
+async def test_the_first_message_says_which_instruction_files_were_used(
+    isolated_state: Path, workspace: Path, tmp_path: Path
+) -> None:
+    (workspace / "AGENTS.md").write_text("Run pnpm test.\n")
+    model = write_script(tmp_path / "s.json", [{"text": "Hello."}])
+    client = RecordingClient()
+    async with agent(client, model, workspace) as (conn, _):
+        sid = (await conn.new_session(cwd=str(workspace), mcp_servers=[])).session_id
+        await conn.prompt(session_id=sid, prompt=[text_block("hi")])
+    assert client.text() == "[instructions: AGENTS.md (15 B)]\n\nHello."
