@@ -150,6 +150,7 @@ export interface DoctorReport {
   folders: Folders;
   settings: SettingsFiles;
   telemetry: TelemetryInfo;
+  instructions: InstructionsInfo;
   /** names; none is started */
   mcpServers: string[];
   languageServers: LanguageServerInfo[];
@@ -202,6 +203,25 @@ export interface EditorIntegration {
 export interface Folders {
   state: string;
   config: string;
+}
+
+export interface InstructionFileInfo {
+  /** workspace-relative, or the user's own file */
+  path: string;
+  bytes: number;
+  sha256: string;
+  /** cut at instructions.maxBytes */
+  cut: boolean;
+}
+
+export interface InstructionsInfo {
+  enabled: boolean;
+  /** what an ask at the root is given */
+  files: InstructionFileInfo[];
+  /** files the size limit leaves out */
+  leftOut: string[];
+  /** memories an ask here is shown */
+  memories: number;
 }
 
 export interface LanguageServerInfo {
