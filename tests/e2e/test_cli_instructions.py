@@ -189,3 +189,17 @@ def test_remember_with_a_yes_keeps_it_with_its_source_for_the_next_session(
     system = _system(body)
     assert "(project, verified_observation, confidence medium, made today) `true`" in system
     assert "(user, agent_summary, confidence low, made today) Probably uses tabs." in system
+
+
+def test_replay_says_when_the_instructions_changed_since(cli: Cli, workspace: Path) -> None:
+    (workspace / "AGENTS.md").write_text("Run pnpm test.\n")
+    with FakeAnthropic([turn("Done.")]) as fake:
+        assert _ask(cli, fake).returncode == 0
+    (path,) = cli.session_files()
+    same = cli.run("replay", path.stem)
+    assert same.returncode == 0, same.stderr
+    assert "instructions changed" not in same.stdout
+    (workspace / "AGENTS.md").write_text("Run npm test.\n")
+    changed = cli.run("replay", path.stem)
+    assert changed.returncode == 0, changed.stderr
+    assert "instructions changed since: AGENTS.md (run-" in changed.stdout
