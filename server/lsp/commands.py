@@ -97,7 +97,7 @@ def register(server: AgentServer) -> None:
             ls, session_id=conversation.session_id, emit=observer.edit, origin_uri=params.uri
         )
         from agentls.conversation.manager import SessionBusy  # loaded by now (the session opened)
-        from agentls.lsp.memory_command import folder_of, with_guidance
+        from agentls.lsp.ask_guidance import folder_of, with_guidance
         from agentls.lsp.workspace import LspWorkspace
 
         try:

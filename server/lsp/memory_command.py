@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pygls.exceptions import JsonRpcInvalidParams
-from pygls.uris import to_fs_path
 
 from agentls.lsp.commands import no_argument, parse
 from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
@@ -67,14 +65,3 @@ def _entry(model: type[MemoryEntry], r: MemoryRecord, line: str, stale: bool) ->
         stale=stale,
         line=line,
     )
-
-
-def folder_of(uri: str | None) -> Path | None:
-    """The folder of the document an ask is about: instruction files are read down to it."""
-    path = to_fs_path(uri) if uri else None
-    return Path(path).parent if path else None
-
-
-def with_guidance(title: str, lines: list[str]) -> str:
-    """The run's first progress message: what it asked, then the instruction files used."""
-    return " · ".join([title, *lines]) if lines else title
