@@ -60,6 +60,20 @@ def test_denying_the_command_ends_the_demo_with_the_edit_made(cli: Cli, workspac
     assert (workspace / "greet.py").read_text() == DEMO_EDITED
 
 
+def test_a_rule_that_denies_the_command_is_named_as_a_rule(cli: Cli, workspace: Path) -> None:
+    demo_workspace(workspace)
+    (workspace / ".agentls").mkdir()
+    (workspace / ".agentls" / "settings.json").write_text(
+        json.dumps({"permissions": {"deny": ["run_command(python3 *)"]}})
+    )
+    done = cli.run("ask", PROMPT, "--model", "scripted:demo", "--yes")
+    assert done.returncode == 0, done.stderr
+    assert "A rule in your settings denied the command" in done.stdout
+    assert "You denied" not in done.stdout
+    assert finished(cli)["terminalReason"] == "completed"
+    assert (workspace / "greet.py").read_text() == DEMO_EDITED
+
+
 def test_a_second_ask_in_the_session_says_it_is_a_script(cli: Cli, workspace: Path) -> None:
     demo_workspace(workspace)
     first = cli.run("ask", PROMPT, "--model", "scripted:demo", "--yes")
