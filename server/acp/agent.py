@@ -45,7 +45,7 @@ from agentls.acp.modes import config_options, mode_state
 from agentls.acp.observer import AcpObserver
 from agentls.acp.opening import open_session
 from agentls.acp.prompt import prompt_text
-from agentls.acp.replay import call_titles, history_updates, session_cost
+from agentls.acp.replay import call_titles, history_updates
 from agentls.acp.session import AcpSession
 from agentls.acp.stop_reasons import stop_reason
 from agentls.contracts.errors import ConfigError
@@ -123,7 +123,7 @@ class AgentlsAgent:
         return NewSessionResponse(
             session_id=session.id,
             modes=mode_state(session.mode),
-            config_options=config_options(session.mode, session.conversation.provider.model_id),
+            config_options=config_options(session.mode, session.conversation.model_id),
         )
 
     async def load_session(
@@ -133,9 +133,7 @@ class AgentlsAgent:
         if known is not None and known.conversation.running:
             raise invalid_request("that session has a prompt running")
         session = known or await self._open(cwd, session_id, mcp_servers)
-        log_path = self.manager.store.path_for(session.id)
-        if known is None:  # the next usage_update adds to it
-            session.cost_usd = await asyncio.to_thread(session_cost, log_path)
+        log_path = self.manager.session_path(session.id)
         titles = await asyncio.to_thread(call_titles, log_path)
         history = history_updates(session.conversation.messages, session.workspace.root, titles)
         for update in history:
@@ -144,14 +142,14 @@ class AgentlsAgent:
         self._announce(session)
         return LoadSessionResponse(
             modes=mode_state(session.mode),
-            config_options=config_options(session.mode, session.conversation.provider.model_id),
+            config_options=config_options(session.mode, session.conversation.model_id),
         )
 
     async def list_sessions(
         self, cwd: str | None = None, cursor: str | None = None, **kwargs: Any
     ) -> ListSessionsResponse:
         root = Path(cwd) if cwd else None
-        infos = await asyncio.to_thread(self.manager.store.list, root)  # reads every log
+        infos = await asyncio.to_thread(self.manager.stored_sessions, root)  # reads every log
         return ListSessionsResponse(
             sessions=[
                 SessionInfo(
@@ -201,7 +199,7 @@ class AgentlsAgent:
         self, config_id: str, session_id: str, value: str | bool, **kwargs: Any
     ) -> SetSessionConfigOptionResponse:
         session = self._session(session_id)
-        model = session.conversation.provider.model_id
+        model = session.conversation.model_id
         if config_id == "mode" and isinstance(value, str):
             await self.set_session_mode(session_id, value)
         elif config_id != "model" or value != model:
@@ -224,14 +222,14 @@ class AgentlsAgent:
         if command is not None:
             if session.conversation.running:
                 raise invalid_request("a prompt is running: cancel it first")
-            told = await commands.run_command(session, self.manager.store, *command)
+            told = await commands.run_command(session, *command)
             return await self._finish(session, "end_turn", told)
         calls: dict[str, ToolIntent] = {}  # the run's open calls: what a request is about
         observer = AcpObserver(
             updates=session.updates,
             root=session.workspace.root,
-            window=session.conversation.projector.policy.window,
-            cost_before=session.cost_usd,
+            window=session.conversation.context_window,
+            cost_before=session.conversation.cost_usd,
             calls=calls,
         )
         approver = AcpApprover(
@@ -251,11 +249,6 @@ class AgentlsAgent:
         if said is not None:  # the run's first message: which instruction files it uses
             session.updates.push(said)
         result = await session.handle.result()
-        session.cost_usd = (
-            None
-            if session.cost_usd is None or result.cost_usd is None
-            else session.cost_usd + result.cost_usd
-        )
         reason, note = stop_reason(result)
         return await self._finish(session, reason, note)
 
@@ -296,13 +289,6 @@ class AgentlsAgent:
 
     async def shutdown(self, grace_seconds: float = 5.0) -> None:
         """Abort every run, let each write its end, then close MCP servers and logs."""
-        tasks = [s.handle.task for s in self.sessions.values() if s.handle is not None]
-        for session in self.sessions.values():
-            session.cancel()
-        pending = [t for t in tasks if not t.done()]
-        if pending:
-            await asyncio.wait(pending, timeout=grace_seconds)
+        await self.manager.shutdown(grace_seconds)  # runs aborted, each given the grace
         for session in self.sessions.values():
             session.updates.close()
-        await self.manager.mcp.aclose()
-        self.manager.close()

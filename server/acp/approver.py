@@ -7,17 +7,11 @@ from pathlib import Path
 
 from acp.schema import ToolCallLocation, ToolCallUpdate
 
-from agentls.acp.permission import UNANSWERED, Choice, PermissionAsker, SessionRules
+from agentls.acp.permission import UNANSWERED, Choice, PermissionAsker, SessionRules, answer_of
 from agentls.acp.toolcalls import kind_of, locations, permission_title, text_content
 from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
 from agentls.contracts.tooling import ToolIntent
 from agentls.permissions.rules import parse_rule
-
-_ANSWERS = {
-    Choice.ALLOW_ONCE: ApprovalAnswer.ALLOW_ONCE,
-    Choice.ALLOW_ALWAYS: ApprovalAnswer.ALLOW_ALWAYS,  # the runtime adds the session rules
-}
-
 
 _READING = ("read", "search")
 REJECTED = "the person rejected it in the editor"
@@ -66,12 +60,10 @@ class AcpApprover:
             content=[text_content(request.detail or request.summary)],
         )
         choice = await self.asker.ask(tool_call, rules)
-        if choice is Choice.REJECT_ALWAYS:  # allow_always: the runtime adds and logs them
-            self.session.remember_rules(deny=rules)
         if choice.allows:
             self.approved.add(request.call_id)
         self.reason = _REASONS.get(choice, REJECTED)
-        return _ANSWERS.get(choice, ApprovalAnswer.DENY)
+        return answer_of(choice)  # an "always": the runtime keeps and logs its rules
 
     def _where_it_runs(self, tool: str) -> list[ToolCallLocation] | None:
         """A command has no path of its own: it runs in the workspace root."""

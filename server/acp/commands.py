@@ -9,9 +9,8 @@ from agentls.acp.memory_command import MEMORY_COMMAND, run_memory
 from agentls.acp.session import AcpSession
 from agentls.contracts.model_io import ModelError
 from agentls.conversation.manager import SessionBusy
-from agentls.conversation.undo import UndoRefused, undo_last_ask, undo_turn
+from agentls.conversation.undo import UndoRefused
 from agentls.permissions.modes import parse_mode
-from agentls.session.store import SessionStore
 
 COMMANDS = [
     AvailableCommand(
@@ -47,7 +46,7 @@ def command_of(text: str) -> tuple[str, str] | None:
     return (name, argument.strip()) if name in NAMES else None
 
 
-async def run_command(session: AcpSession, store: SessionStore, name: str, argument: str) -> str:
+async def run_command(session: AcpSession, name: str, argument: str) -> str:
     """What to tell the person; the command's effect is done when this returns."""
     if name == "mode":
         if not argument:
@@ -61,30 +60,14 @@ async def run_command(session: AcpSession, store: SessionStore, name: str, argum
     if name == "compact":
         return await _compact(session)
     if name == "memory":
-        return await run_memory(session.workspace.root, store.state_dir, argument)
+        state_dir = session.conversation.state_dir
+        if state_dir is None:
+            return "this session keeps no memory"
+        return await run_memory(session.workspace.root, state_dir, argument)
     if argument and not argument.isdigit():
         return f"/undo takes a turn number, not {argument!r}"
-    conversation, workspace = session.conversation, session.workspace
-    path = store.path_for(session.id)
-    try:
-        async with conversation.claimed():  # not while this session runs here or elsewhere
-            if argument:
-                result = await undo_turn(
-                    state_dir=store.state_dir,
-                    log_path=path,
-                    workspace_root=workspace.root,
-                    target=workspace,
-                    number=int(argument),
-                    log=conversation.log,
-                )
-            else:
-                result = await undo_last_ask(
-                    state_dir=store.state_dir,
-                    log_path=path,
-                    workspace_root=workspace.root,
-                    target=workspace,
-                    log=conversation.log,
-                )
+    try:  # not while this session runs here or elsewhere
+        result = await session.conversation.undo(int(argument) if argument else None)
     except (UndoRefused, SessionBusy) as exc:
         return f"nothing undone: {exc}"
     return result.describe()

@@ -24,8 +24,9 @@ def run_acp(model: str | None) -> int:
 
 
 async def _serve(model: str | None, out_fd: int) -> None:
-    manager = ConversationManager(SessionStore(default_state_dir()), face="acp")
-    manager.mcp.notify = lambda note: log.warning("%s", note)
+    manager = ConversationManager(
+        SessionStore(default_state_dir()), face="acp", notify=lambda note: log.warning("%s", note)
+    )
     agent = AgentlsAgent(manager, model)
     transport = LineTransport(await stdin_reader(), out_fd)
     transport.on_eof = agent.cancel_all  # the client is gone: runs end, answers go out

@@ -21,6 +21,7 @@ from typing import Protocol
 from acp.interfaces import Client
 from acp.schema import AllowedOutcome, PermissionOption, ToolCallUpdate
 
+from agentls.contracts.decisions import ApprovalAnswer
 from agentls.permissions.rules import Rule
 
 log = logging.getLogger(__name__)
@@ -46,7 +47,18 @@ class Choice(StrEnum):
 UNANSWERED = "the client failed to answer the permission request, so the prompt was cancelled"
 
 
+# What each choice answers; the rest (cancelled, unanswered) are a "no" and end the prompt.
+ANSWERS = {
+    Choice.ALLOW_ONCE: ApprovalAnswer.ALLOW_ONCE,
+    Choice.ALLOW_ALWAYS: ApprovalAnswer.ALLOW_ALWAYS,
+    Choice.REJECT_ONCE: ApprovalAnswer.DENY,
+    Choice.REJECT_ALWAYS: ApprovalAnswer.DENY_ALWAYS,
+}
 _ONCE = {Choice.ALLOW_ALWAYS: Choice.ALLOW_ONCE, Choice.REJECT_ALWAYS: Choice.REJECT_ONCE}
+
+
+def answer_of(choice: Choice) -> ApprovalAnswer:
+    return ANSWERS.get(choice, ApprovalAnswer.DENY)
 
 
 def options(rules: Sequence[Rule]) -> list[PermissionOption]:
@@ -101,18 +113,12 @@ class PermissionAsker:
         except ValueError:
             log.warning("unknown permission option %r; counted as a rejection", outcome.option_id)
             return Choice.REJECT_ONCE
+        # An "always" no rule can cover is said as once: the answer counts once anyway.
         return choice if rules else _ONCE.get(choice, choice)
 
 
 class SessionRules(Protocol):
-    """Where "always" answers go: the conversation, which logs them."""
+    """Where answers to an edit's review go: the conversation, which keeps and logs what
+    an "always" means."""
 
-    def remember_rules(self, *, allow: Sequence[Rule] = (), deny: Sequence[Rule] = ()) -> None: ...
-
-
-def remember(session: SessionRules, choice: Choice, rules: Sequence[Rule]) -> None:
-    """The session-long effect of an "always" answer to an edit's review."""
-    if choice is Choice.ALLOW_ALWAYS:
-        session.remember_rules(allow=rules)
-    elif choice is Choice.REJECT_ALWAYS:
-        session.remember_rules(deny=rules)
+    def take_answer(self, answer: ApprovalAnswer, rules: Sequence[Rule]) -> None: ...

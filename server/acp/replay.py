@@ -80,15 +80,3 @@ def _title(block: ToolUseBlock) -> str:
         if isinstance(value, str) and value:
             return f"{block.name} {value}"
     return block.name
-
-
-def session_cost(log_path: Path) -> float | None:
-    """What the session's model calls cost so far (USD); None once one price was unknown."""
-    total = 0.0
-    for event in read_events(log_path, kinds=(ev.USAGE,)):
-        if not isinstance(event, ev.UsageEvent):
-            continue
-        if event.cost_usd is None:
-            return None
-        total += event.cost_usd
-    return total

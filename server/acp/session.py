@@ -20,7 +20,6 @@ class AcpSession:
     workspace: AcpWorkspace
     updates: UpdateStream
     asker: PermissionAsker
-    cost_usd: float | None = 0.0  # the runs of this session so far; None once unknown
     handle: RunHandle | None = field(default=None, repr=False)
 
     @property
@@ -29,7 +28,7 @@ class AcpSession:
 
     @property
     def mode(self) -> Mode:
-        return self.conversation.policy.mode
+        return self.conversation.mode
 
     def set_mode(self, mode: Mode) -> None:
         self.conversation.set_mode(mode)
@@ -39,7 +38,7 @@ class AcpSession:
         self.updates.push(
             ConfigOptionUpdate(
                 session_update="config_option_update",
-                config_options=config_options(mode, self.conversation.provider.model_id),
+                config_options=config_options(mode, self.conversation.model_id),
             )
         )
 

@@ -17,7 +17,7 @@ import hashlib
 import logging
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from acp.interfaces import Client
@@ -30,11 +30,10 @@ from acp.schema import (
     ToolCallUpdate,
 )
 
-from agentls.acp.permission import UNANSWERED, Choice, PermissionAsker, SessionRules, remember
+from agentls.acp.permission import UNANSWERED, Choice, PermissionAsker, SessionRules, answer_of
 from agentls.acp.toolcalls import CURRENT_CALL, locations
 from agentls.acp.updates import UpdateStream
-from agentls.contracts.decisions import Verdict
-from agentls.contracts.tooling import ErrorCode, Risk, ToolError
+from agentls.contracts.tooling import ErrorCode, ToolError
 from agentls.permissions.policy import PermissionPolicy
 from agentls.permissions.rules import Rule
 from agentls.workspace.interface import (
@@ -99,6 +98,9 @@ class AcpWorkspace:
 
     def use_sandbox(self, settings: SandboxSettings) -> None:
         self._disk.use_sandbox(settings)
+
+    async def unsaved_buffers(self) -> dict[str, str | None]:
+        return {}  # an ACP client's buffers are read through it, never kept unsaved here
 
     @property
     def root(self) -> Path:
@@ -218,7 +220,7 @@ class AcpWorkspace:
         )  # fmt: skip
         choice = await self.asker.ask(update, rules)
         if self.session_rules is not None:
-            remember(self.session_rules, choice, rules)
+            self.session_rules.take_answer(answer_of(choice), rules)
         if choice.ends_prompt:
             self.cancel_run()
         return choice
@@ -339,8 +341,7 @@ class AcpWorkspace:
         """
         if self.policy is None:
             return []
-        unreviewed = replace(self.policy, edits_reviewed_by_workspace=False)
-        if unreviewed.evaluate(tool, Risk.WRITE, "path", rel).verdict is Verdict.ALLOW:
+        if not self.policy.needs_review(tool, rel):
             return None
         return self.policy.suggested_rules(tool, "path", rel)
 

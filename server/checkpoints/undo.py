@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from agentls.checkpoints.gitstore import GitStore
 from agentls.contracts.tooling import ToolError
@@ -36,10 +36,6 @@ class UndoPlan:
     @property
     def possible(self) -> bool:
         return not self.conflicts
-
-
-async def plan_undo(store: GitStore, before: str, after: str, current: CurrentReader) -> UndoPlan:
-    return await plan_undo_steps(store, [(before, after)], current)
 
 
 async def plan_undo_steps(
@@ -77,6 +73,7 @@ async def plan_undo_steps(
     return plan
 
 
+@runtime_checkable
 class RestoreTarget(Protocol):
     """A workspace that can put files back (the disk, or the editor's buffers).
 

@@ -113,8 +113,7 @@ def _run_ask(args: argparse.Namespace, termination: Termination) -> int:
     if not args.prompt.strip():
         say("the prompt is empty")
         return EXIT_USAGE
-    manager = ConversationManager(SessionStore(default_state_dir()))
-    manager.mcp.notify = say
+    manager = ConversationManager(SessionStore(default_state_dir()), notify=say)
     try:
         settings = settings_from_args(args, root.resolve(), manager.settings_files)
         workspace = LocalWorkspace(root.resolve(), sandbox=settings.sandbox)
@@ -127,20 +126,18 @@ def _run_ask(args: argparse.Namespace, termination: Termination) -> int:
     warning = startup_warning(settings.sandbox)
     if warning is not None:
         say(warning)
-    if conversation.provider.model_id.startswith("scripted:"):
+    if not conversation.shows_cost:
         say(
-            f"SCRIPTED DEMO MODEL ({conversation.provider.model_id}): answers come from "
+            f"SCRIPTED DEMO MODEL ({conversation.model_id}): answers come from "
             "a script, not a real model. Set ANTHROPIC_API_KEY and use --model anthropic:NAME "
             "for the real one."
         )
     observer: RunObserver = (
-        NullObserver()
-        if args.json
-        else TerminalPrinter(show_cost=not conversation.provider.model_id.startswith("scripted:"))
+        NullObserver() if args.json else TerminalPrinter(show_cost=conversation.shows_cost)
     )
     try:
         result = asyncio.run(
-            _ask(conversation, args.prompt, choose_approver(args), observer, termination)
+            _ask(manager, conversation, args.prompt, choose_approver(args), observer, termination)
         )
     except SessionBusy as exc:  # another process (an editor, another ask) is running it
         say(str(exc))
@@ -156,6 +153,7 @@ def _run_ask(args: argparse.Namespace, termination: Termination) -> int:
 
 
 async def _ask(
+    manager: ConversationManager,
     conversation: Conversation,
     prompt: str,
     approver: Approver,
@@ -180,7 +178,5 @@ async def _ask(
         # The run is over: a Ctrl-C from now on has nothing to abort, and must not
         # end in a KeyboardInterrupt traceback while the process winds down.
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-        if conversation.mcp is not None:
-            await conversation.mcp.aclose()  # MCP servers stop while the event loop runs
-        if conversation.languages is not None:
-            await conversation.languages.aclose()  # language servers too
+        # MCP and language servers stop while the event loop runs.
+        await manager.shutdown()

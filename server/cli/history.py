@@ -15,10 +15,9 @@ from pathlib import Path
 from agentls.cli.visible import one_line, say, visible
 from agentls.contracts.outcomes import EXIT_USAGE
 from agentls.conversation.replay import ReplayError, replay_session
-from agentls.conversation.undo import UndoRefused, undo_last_ask, undo_turn
+from agentls.conversation.undo import UndoRefused, undo_stored
 from agentls.session.lock import SessionHeld
 from agentls.session.reader import SessionFormatError, read_events
-from agentls.session.reducer import reduce
 from agentls.session.store import SessionNotFound, SessionStore, default_state_dir
 from agentls.session.transcript import render_transcript
 from agentls.workspace.local import LocalWorkspace
@@ -61,26 +60,10 @@ def _local_time(value: str) -> str:
 
 def run_undo(args: argparse.Namespace) -> int:
     store = SessionStore(default_state_dir())
-    try:
-        path = store.path_for(args.session_id)
-        if not path.exists():
-            raise SessionNotFound(f"no session {args.session_id} in {store.sessions_dir}")
-        root = Path(reduce(read_events(path, kinds=("session_started",))).workspace)
-        target = LocalWorkspace(root)
-        with store.claim(args.session_id, "cli"):  # not while a run writes the session
-            result = asyncio.run(
-                undo_last_ask(
-                    state_dir=store.state_dir, log_path=path, workspace_root=root, target=target
-                )
-                if args.turn is None
-                else undo_turn(
-                    state_dir=store.state_dir,
-                    log_path=path,
-                    workspace_root=root,
-                    target=target,
-                    number=args.turn,
-                )
-            )
+    try:  # not while a run writes the session
+        result = asyncio.run(
+            undo_stored(store, args.session_id, args.turn, face="cli", target_for=LocalWorkspace)
+        )
     except (SessionNotFound, SessionFormatError, UndoRefused, SessionHeld, ValueError) as exc:
         say(str(exc))
         return EXIT_USAGE

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -112,6 +113,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if given == ["--version"]:
         print(f"agentls {__version__}")  # before anything else loads
         return 0
+    if given[:1] == ["ask"] and os.environ.get("AGENTLS_WARM") == "1":
+        from agentls.cli.warm import ask_warm, wanted
+
+        served = ask_warm(given) if wanted(given) else None
+        if served is not None:  # else this process runs the ask itself
+            return served
     _log_to_stderr()
     if given in (["serve"], ["serve", "--stdio"]):  # how editors start it: no parser to build
         from agentls.lsp.main import serve

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
 
 from agentls.contracts.tooling import Risk
@@ -19,14 +20,27 @@ class ApprovalAnswer(StrEnum):
     ALLOW_ALWAYS = "allow_always"  # for the rest of the session
     ALLOW_ALWAYS_WORKSPACE = "allow_always_workspace"  # saved in the workspace settings
     DENY = "deny"
+    DENY_ALWAYS = "deny_always"  # denied, and the same calls for the rest of the session
 
     @property
     def allows(self) -> bool:
-        return self is not ApprovalAnswer.DENY
+        return self not in (ApprovalAnswer.DENY, ApprovalAnswer.DENY_ALWAYS)
 
     @property
     def remembers(self) -> bool:
+        """An "always allow" answer: the session (or the workspace) keeps its rules."""
         return self in (ApprovalAnswer.ALLOW_ALWAYS, ApprovalAnswer.ALLOW_ALWAYS_WORKSPACE)
+
+    @property
+    def denies_always(self) -> bool:
+        return self is ApprovalAnswer.DENY_ALWAYS
+
+    def covering(self, rules: Sequence[object]) -> ApprovalAnswer:
+        """This answer to a call ``rules`` cover (the policy's suggestion): an "always"
+        to a call no rule can cover counts once, never as a rule wider than the call."""
+        if rules or self in (ApprovalAnswer.ALLOW_ONCE, ApprovalAnswer.DENY):
+            return self
+        return ApprovalAnswer.DENY if self.denies_always else ApprovalAnswer.ALLOW_ONCE
 
 
 @value

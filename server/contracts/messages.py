@@ -85,29 +85,5 @@ def block_to_dict(block: ContentBlock) -> dict[str, Any]:
     }
 
 
-def block_from_dict(data: dict[str, Any]) -> ContentBlock:
-    kind = data.get("type")
-    if kind == "text":
-        return TextBlock(str(data["text"]))
-    if kind == "thinking":
-        return ThinkingBlock(str(data["thinking"]), str(data.get("signature", "")))
-    if kind == "redacted_thinking":
-        return ThinkingBlock("", "", str(data["data"]))
-    if kind == "tool_use":
-        return ToolUseBlock(str(data["id"]), str(data["name"]), dict(data["input"]))
-    if kind == "tool_result":
-        return ToolResultBlock(
-            str(data["tool_use_id"]), str(data["content"]), bool(data.get("is_error", False))
-        )
-    raise ValueError(f"unknown content block type: {kind!r}")
-
-
 def message_to_dict(message: Message) -> dict[str, Any]:
     return {"role": message.role, "content": [block_to_dict(b) for b in message.content]}
-
-
-def message_from_dict(data: dict[str, Any]) -> Message:
-    role = data["role"]
-    if role not in ("user", "assistant"):
-        raise ValueError(f"unknown message role: {role!r}")
-    return Message(role, tuple(block_from_dict(b) for b in data["content"]))

@@ -47,3 +47,15 @@ class Usage:
             int(data.get("cache_read_tokens", 0)),
             int(data.get("cache_write_tokens", 0)),
         )
+
+
+def add_cost(total: float | None, cost: float | None) -> float | None:
+    """A sum of costs in USD: unknown (None) once any part is."""
+    if total is None or cost is None:
+        return None
+    return total + cost
+
+
+def has_real_cost(model_id: str) -> bool:
+    """A scripted model has a nominal price (for budget tests and demos), not a cost."""
+    return not model_id.startswith("scripted:")

@@ -202,8 +202,7 @@ class Checkpointer:
         return {p for p, v in now.items() if self._reads.get(p) != v}
 
     async def _overlays(self) -> dict[str, str | None]:
-        buffers = getattr(self.workspace, "unsaved_buffers", None)
-        return dict(await buffers()) if buffers is not None else {}
+        return dict(await self.workspace.unsaved_buffers())
 
     async def close(self) -> None:
         await self.outside.close()

@@ -16,11 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agentls.checkpoints.undo import RestoreTarget
 from agentls.context.policy import needs_server_window
+from agentls.contracts.decisions import ApprovalAnswer
 from agentls.contracts.errors import ConfigError
-from agentls.contracts.messages import Message, user_text
+from agentls.contracts.messages import user_text
 from agentls.contracts.observer import NullObserver, RunObserver
 from agentls.contracts.outcomes import RunResult, TerminalReason
+from agentls.contracts.usage import add_cost, has_real_cost
 from agentls.contracts.waiting import to_its_end
 from agentls.conversation.guidance import NO_GUIDANCE, Guidance, load_guidance
 from agentls.conversation.remembering import SessionMemory
@@ -36,14 +39,17 @@ from agentls.conversation.run_builder import (
 from agentls.conversation.run_ends import aborted_early, close_interrupted_run
 from agentls.conversation.settings import Settings
 from agentls.conversation.settings_files import SettingsFiles
+from agentls.conversation.settings_layers import LoadedSettings, SettingsLayer
+from agentls.conversation.undo import UndoRefused, UndoResult, undo, undo_stored
 from agentls.intelligence.languages import Languages
 from agentls.loop.compaction import Compactor
-from agentls.mcp.hub import McpHub
+from agentls.mcp.hub import McpHub, ServerReport
 from agentls.permissions.approvers import Approver, DenyAllApprover
 from agentls.permissions.modes import Mode
-from agentls.permissions.rules import Rule, RuleSet, parse_rule
+from agentls.permissions.policy import SessionRuleChange
+from agentls.permissions.rules import Rule, parse_rule
 from agentls.pricing import price_for
-from agentls.providers.base import ModelProvider, learn_window, warm_up, window_of
+from agentls.providers.base import ModelProvider
 from agentls.providers.factory import make_provider
 from agentls.runtime.registry import ToolRegistry
 from agentls.session import events as ev
@@ -52,7 +58,7 @@ from agentls.session.log import SessionLog
 from agentls.session.reader import read_events
 from agentls.session.reducer import reduce
 from agentls.session.state import SessionState
-from agentls.session.store import SessionStore
+from agentls.session.store import SessionInfo, SessionStore
 from agentls.tools import BUILTIN_TOOLS
 from agentls.workspace.interface import ToolDefinition, Workspace
 from agentls.workspace.local import LocalWorkspace
@@ -61,6 +67,14 @@ from agentls.workspace.sandbox import NoSandboxNotice
 logger = logging.getLogger(__name__)
 NO_SANDBOX = "no_sandbox"  # the topic of the notice that commands run without a sandbox
 ProviderFactory = Callable[[Settings], ModelProvider]
+
+
+def preload_providers() -> None:
+    """Import every provider and its SDK now: a warm process does, before its first ask."""
+    from agentls.providers import anthropic, openai_compat, warm
+
+    warm.import_transport()
+    del anthropic, openai_compat
 
 
 def provider_from_settings(settings: Settings) -> ModelProvider:
@@ -105,76 +119,129 @@ class RunHandle:
             return await self.task
 
 
+@dataclass(frozen=True, slots=True)
+class OpenedSession:
+    """A session's log, made or read, and its lock, before its conversation is built."""
+
+    session_id: str
+    log: SessionLog
+    resumed: SessionState | None  # what the log held; None for a new session
+    claim: SessionClaim
+
+    def close(self) -> None:
+        self.log.close()
+        self.claim.close()
+
+
+@dataclass(frozen=True, slots=True)
+class SharedParts:
+    """What a manager's sessions share: the tools, the settings files, the state folder,
+    and the MCP and language servers (shared by a workspace's sessions)."""
+
+    registry: ToolRegistry
+    settings_files: SettingsFiles | None = None
+    state_dir: Path | None = None
+    mcp: McpHub | None = None
+    languages: Languages | None = None
+
+
 class Conversation:
     """One session: its history, its session rules, and at most one run at a time."""
 
     def __init__(
         self,
+        opened: OpenedSession,
         *,
-        session_id: str,
-        log: SessionLog,
-        messages: list[Message],
         workspace: Workspace,
         settings: Settings,
         provider: ModelProvider,
-        registry: ToolRegistry,
+        shared: SharedParts,
         edits_reviewed_by_workspace: bool = False,
-        settings_files: SettingsFiles | None = None,
-        state_dir: Path | None = None,
-        mcp: McpHub | None = None,
-        languages: Languages | None = None,
-        claim: SessionClaim | None = None,
-        unfinished: SessionState | None = None,
     ) -> None:
-        self.session_id = session_id
+        self.session_id = opened.session_id
         # One writer per session across processes; and a resumed session's crashed
         # run, closed only once the lock shows no one else is running it.
-        self.claim = claim
-        self._unfinished = unfinished
+        self._claim = opened.claim
+        self._unfinished = opened.resumed
         self._held_between_runs = False  # an undo holds the session
         self._catching_up = False  # a run or an undo waits for the log to be read
         self._behind = False  # another process wrote: the log is read before the next run
-        self.mcp = mcp
-        self.log = log
-        self.messages = messages
+        self._mcp = shared.mcp
+        self.log = log = opened.log
+        self.messages = list(opened.resumed.messages) if opened.resumed is not None else []
         self.workspace = workspace
         self.settings = settings
         self.provider = provider
-        self.registry = registry
-        self.settings_files = settings_files
-        self.state_dir = state_dir  # where the memory store is (none: no memory)
+        self._registry = shared.registry
+        self.settings_files = shared.settings_files
+        self._state_dir = shared.state_dir  # where the checkpoints an undo reads are
+        # The session's model calls so far (USD); None once one price was unknown.
+        self._cost_usd: float | None = opened.resumed.cost_usd if opened.resumed else 0.0
         # Told once per session: the log keeps that it was (see resume_permissions).
         self.sandbox_notice = NoSandboxNotice(record=self._record_no_sandbox)
         _configure_sandbox(workspace, settings, self.sandbox_notice)
-        self.languages = languages  # language servers, shared by a workspace's sessions
+        self._languages = shared.languages  # language servers, shared by a workspace's sessions
         parts = build_session(
-            session_id=session_id,
+            session_id=opened.session_id,
             log=log,
             workspace=workspace,
             settings=settings,
             model_id=provider.model_id,
-            registry=registry,
+            registry=shared.registry,
             edits_reviewed_by_workspace=edits_reviewed_by_workspace,
-            state_dir=state_dir,
-            languages=languages,
-            resumed=unfinished is not None,
-            server_window=window_of(provider),
+            state_dir=shared.state_dir,
+            languages=shared.languages,
+            resumed=opened.resumed is not None,
+            server_window=provider.server_window,
         )
         self.policy = parts.policy
         self.context = parts.context
-        if state_dir is not None:  # `remember` keeps what a person said yes to
-            self.context.memory = SessionMemory(state_dir, workspace.root, session_id, log.path)
+        if shared.state_dir is not None:  # `remember` keeps what a person said yes to
+            self.context.memory = SessionMemory(
+                shared.state_dir, workspace.root, opened.session_id, log.path
+            )
         self.projector = parts.projector
-        self.problems_hook = parts.problems_hook
-        self.checkpointer = parts.checkpointer
-        self.hooks = parts.hooks()
+        self._problems_hook = parts.problems_hook
+        self._checkpointer = parts.checkpointer
+        self._hooks = parts.hooks()
         self.current: RunHandle | None = None
-        self.session_deny: list[Rule] = []  # "always reject" rules, kept over settings changes
         self._mode_unlogged = False  # set while another process held the session
 
     @property
     def running(self) -> bool:
         return self.current is not None and not self.current.task.done()
+
+    @property
+    def root(self) -> Path:
+        return self.workspace.root
+
+    @property
+    def mode(self) -> Mode:
+        return self.policy.mode
+
+    @property
+    def model_id(self) -> str:
+        """The session's model, ``provider:name``; it stays the session's over settings."""
+        return self.provider.model_id
+
+    @property
+    def context_window(self) -> int:
+        """The model's context window in tokens, as the next run projects for it."""
+        return self.projector.policy.window
+
+    @property
+    def shows_cost(self) -> bool:
+        """Whether the session's cost is a real one (a scripted model's price is nominal)."""
+        return has_real_cost(self.model_id)
+
+    @property
+    def cost_usd(self) -> float | None:
+        """What the session's model calls cost so far (USD), in this process and those it
+        caught up with; None once one price was unknown."""
+        return self._cost_usd
+
+    def _add_cost(self, cost: float | None) -> None:
+        self._cost_usd = add_cost(self._cost_usd, cost)
 
     def set_mode(self, mode: Mode) -> None:
         """The session's mode from now on; logged, so the session keeps it when it is
@@ -186,7 +253,7 @@ class Conversation:
                 f"bypass mode is turned off by the managed settings ({managed.policy.path})"
             )
         self.policy.mode = mode
-        if self.running or self.claim is None:
+        if self.running or self._claim is None:
             self.log.append(ev.ModeChanged(mode=mode.value))
             return
         try:
@@ -204,24 +271,26 @@ class Conversation:
             self._drop_claim()
 
     def remember_rules(self, *, allow: Sequence[Rule] = (), deny: Sequence[Rule] = ()) -> None:
-        """Rules an "always" answer adds for the rest of the session, logged so the session
+        """Rules "always" answers add for the rest of the session, logged so the session
         keeps them when it is opened again (called during a run, which holds the lock)."""
-        new_allow = [r for r in dict.fromkeys(allow) if r not in self.policy.session_allow]
-        new_deny = [r for r in dict.fromkeys(deny) if r not in self.session_deny]
-        if not new_allow and not new_deny:
-            return
-        self._take_rules(new_allow, new_deny)
-        run = self.current.run_id if self.running and self.current is not None else None
-        self.log.append(ev.SessionRules(
-            run=run, allow=[str(r) for r in new_allow], deny=[str(r) for r in new_deny],
-        ))  # fmt: skip
+        self._log_rules(
+            self.policy.take_answer(ApprovalAnswer.ALLOW_ALWAYS, allow),
+            self.policy.take_answer(ApprovalAnswer.DENY_ALWAYS, deny),
+        )
 
-    def _take_rules(self, allow: Sequence[Rule], deny: Sequence[Rule]) -> None:
-        self.policy.remember(allow)
-        if deny:
-            self.session_deny.extend(deny)
-            # A new rule set, not an append: the one in force is the settings' own.
-            self.policy.rules = self.policy.rules.merged(RuleSet(deny=list(deny)))
+    def take_answer(self, answer: ApprovalAnswer, rules: Sequence[Rule]) -> None:
+        """What a person's answer to a review the workspace asked (not the gate's question,
+        which the runtime keeps) means for the session: an "always" keeps ``rules`` (the
+        policy's suggestion; none for a call no rule covers, which then counts once)."""
+        self._log_rules(self.policy.take_answer(answer, rules))
+
+    def _log_rules(self, *changes: SessionRuleChange) -> None:
+        allow = [str(r) for change in changes for r in change.allow]
+        deny = [str(r) for change in changes for r in change.deny]
+        if not allow and not deny:
+            return
+        run = self.current.run_id if self.running and self.current is not None else None
+        self.log.append(ev.SessionRules(run=run, allow=allow, deny=deny))
 
     def resume_permissions(self, state: SessionState) -> None:
         """A session opened from its log keeps its own mode (its last mode_changed) and the
@@ -231,9 +300,8 @@ class Conversation:
                 self.policy.mode = Mode(state.mode)
             except ValueError:
                 logger.warning("session %s: unknown mode %r logged", self.session_id, state.mode)
-        allow = [r for r in _rules(state.session_allow) if r not in self.policy.session_allow]
-        deny = [r for r in _rules(state.session_deny) if r not in self.session_deny]
-        self._take_rules(allow, deny)
+        self.policy.remember(_rules(state.session_allow))
+        self.policy.forbid(_rules(state.session_deny))
         self.sandbox_notice.given = self.sandbox_notice.given or NO_SANDBOX in state.notices
 
     def _record_no_sandbox(self, text: str) -> None:
@@ -245,22 +313,20 @@ class Conversation:
         mode changes only when the mode setting did: a session's own mode (set for it, or
         kept in its log) outlives refreshes that leave the setting as it was."""
         previous, self.settings = self.settings, settings
-        self.policy.rules = settings.permissions.rules
-        if self.session_deny:
-            self.policy.rules = self.policy.rules.merged(RuleSet(deny=self.session_deny))
+        self.policy.use_rules(settings.permissions.rules)
         self.policy.secret_patterns = settings.permissions.secret_patterns
         mode = settings.permissions.mode
         if mode is not previous.permissions.mode and mode is not self.policy.mode:
             self.set_mode(mode)
         self.context.command_timeout_seconds = settings.limits.command_timeout_seconds
         _configure_sandbox(self.workspace, settings, self.sandbox_notice)
-        if self.checkpointer is not None:
-            self.checkpointer.settings = settings.checkpoints
+        if self._checkpointer is not None:
+            self._checkpointer.settings = settings.checkpoints
         self.projector.policy = settings.context_policy(
-            self.provider.model_id, window_of(self.provider)
+            self.provider.model_id, self.provider.server_window
         )
-        if self.problems_hook is not None:
-            self.problems_hook.intelligence.configure(
+        if self._problems_hook is not None:
+            self._problems_hook.intelligence.configure(
                 settings.language_servers, settings.problems,
                 source=settings.wire.language_intelligence,
             )  # fmt: skip
@@ -312,12 +378,17 @@ class Conversation:
             self._drop_claim()
             raise
 
+    @property
+    def state_dir(self) -> Path | None:
+        """The state folder (the memory store's); None where this session keeps none."""
+        return self._state_dir
+
     def guidance(self, folder: Path | None = None) -> Guidance:
         """The instruction files and memories for an ask about ``folder`` (blocking); what
         fails to load is a warning, never a failed run."""
         try:
             return load_guidance(
-                self.workspace.root, folder, self.settings.wire.instructions, self.state_dir
+                self.workspace.root, folder, self.settings.wire.instructions, self._state_dir
             )
         except Exception as exc:
             logger.warning("instructions and memory left out: %s", exc, exc_info=True)
@@ -348,14 +419,14 @@ class Conversation:
             config,
             RunParts(
                 provider=self.provider,
-                registry=self.registry,
+                registry=self._registry,
                 policy=self.policy,
                 context=self.context,
                 projector=self.projector,
                 audit=self.log,
                 approver=approver or DenyAllApprover(),
                 observer=observer,
-                hooks=self.hooks,
+                hooks=self._hooks,
                 rule_saver=self.save_rules,
                 telemetry=self.settings.telemetry,
                 session_id=self.session_id,
@@ -368,13 +439,16 @@ class Conversation:
                 try:
                     if handle.cancelled_early:
                         raise asyncio.CancelledError
-                    if self.checkpointer is not None:
-                        await self.checkpointer.recover()
+                    if self._checkpointer is not None:
+                        await self._checkpointer.recover()
                     # MCP servers start (bounded) before the first model call lists tools.
                     built.runtime.registry = await self.run_registry()
                 except asyncio.CancelledError:
-                    return aborted_early(self.log, observer, run_id, self.provider.model_id)
+                    result = aborted_early(self.log, observer, run_id, self.provider.model_id)
+                    self._add_cost(result.cost_usd)
+                    return result
                 result = await built.run(run_id, user_text(prompt), self.messages)
+                self._add_cost(result.cost_usd)
                 if planning and result.reason is TerminalReason.COMPLETED and result.text:
                     self.projector.plan = result.text  # pinned through compactions
                 return result
@@ -420,18 +494,18 @@ class Conversation:
     def _take_claim(self) -> bool:
         """Take the session's lock (SessionBusy if another process holds it); True when the
         log must be read before going on: another process wrote to it, or a run crashed."""
-        if self.claim is None:
+        if self._claim is None:
             return False
         try:
-            self.claim.acquire_now()
+            self._claim.acquire_now()
         except SessionHeld as exc:
             raise SessionBusy(str(exc)) from None
         self._behind = self._behind or self.log.moved()
         return self._behind or self._unfinished is not None
 
     def _drop_claim(self) -> None:
-        if self.claim is not None:
-            self.claim.release()
+        if self._claim is not None:
+            self._claim.release()
 
     async def _catch_up_off_loop(self) -> None:
         """`_catch_up` on a worker thread, holding the lock; nothing else takes the session
@@ -455,13 +529,14 @@ class Conversation:
             self.projector = make_projector(
                 self.settings,
                 model_id=self.provider.model_id,
-                registry=self.registry,
-                server_window=window_of(self.provider),
+                registry=self._registry,
+                server_window=self.provider.server_window,
             )
             self.resume_context(state)
             self.resume_permissions(state)  # a mode another process set, its rules
-            if self.checkpointer is not None:
-                self.checkpointer.catch_up()
+            self._cost_usd = state.cost_usd
+            if self._checkpointer is not None:
+                self._checkpointer.catch_up()
             self._unfinished = state
             self._behind = False
         if self._unfinished is not None:
@@ -477,7 +552,7 @@ class Conversation:
             projection = self.projector.project(
                 config.system,
                 self.messages,
-                self.registry.specs(config.mode),
+                self._registry.specs(config.mode),
                 config.max_output_tokens,
                 allow_compaction=False,
             )
@@ -487,16 +562,36 @@ class Conversation:
             usage = await compactor.compact(run_id, 0, reason="requested", forced=True)
             if usage is not None:
                 cost = config.price.cost(usage) if config.price is not None else None
+                self._add_cost(cost)
                 self.log.append(ev.UsageEvent(
                     run=run_id, turn=0, usage=usage, cost_usd=cost, purpose="compaction",
                 ))  # fmt: skip
             self.log.turn_boundary()
             return usage is not None
 
+    async def undo(
+        self, turn: int | None, target_for: Callable[[Path], RestoreTarget] | None = None
+    ) -> UndoResult:
+        """Undo the last ask (``turn`` None) or one turn, the files put back through the
+        session's workspace (or ``target_for(root)`` where it cannot put files back):
+        holding the session, caught up with its log. SessionBusy while it runs here or
+        elsewhere; UndoRefused when nothing could be undone."""
+        target: RestoreTarget | None = (
+            self.workspace if isinstance(self.workspace, RestoreTarget) else None
+        )
+        if target is None and target_for is not None:
+            target = target_for(self.root)
+        if target is None:
+            raise UndoRefused("this session's workspace cannot put files back")
+        if self._state_dir is None:
+            raise UndoRefused("this session keeps no checkpoints")
+        async with self.claimed():
+            return await undo(self._state_dir, self.log.path, self.root, target, turn, self.log)
+
     async def run_registry(self) -> ToolRegistry:
         """The built-in tools and those of the MCP servers in the settings (started if need be)."""
         return await run_tools(
-            self.registry, self.mcp, self.workspace.root, self.settings.mcp_servers
+            self._registry, self._mcp, self.workspace.root, self.settings.mcp_servers
         )
 
     async def ask(
@@ -514,13 +609,13 @@ class Conversation:
         return self.current is not None and self.current.cancel()
 
     def close(self) -> None:
-        if self.checkpointer is not None:
-            self.checkpointer.outside.stop()
-        if self.languages is not None:
-            self.languages.detach(self.workspace.root)
-            self.languages = None
-        if self.claim is not None:
-            self.claim.close()
+        if self._checkpointer is not None:
+            self._checkpointer.outside.stop()
+        if self._languages is not None:
+            self._languages.detach(self.workspace.root)
+            self._languages = None
+        if self._claim is not None:
+            self._claim.close()
         self.log.close()
 
 
@@ -532,15 +627,69 @@ class ConversationManager:
         tools: Sequence[ToolDefinition[Any]] = BUILTIN_TOOLS,
         provider_factory: ProviderFactory = provider_from_settings,
         face: str = "cli",
+        notify: Callable[[str], None] | None = None,
     ) -> None:
         self.store = store
         self.face = face  # who holds a session's lock while running it: "cli", "lsp", "acp"
         self.settings_files = SettingsFiles(store.state_dir)
         self.registry = ToolRegistry(tools)
         self.mcp = McpHub()  # MCP servers, shared by the sessions of a workspace
+        if notify is not None:  # what a broken MCP server is reported by
+            self.mcp.notify = notify
         self.languages = Languages()  # language servers, likewise
         self.provider_factory = provider_factory
         self.conversations: dict[str, Conversation] = {}
+
+    def load_settings(self, root: Path | None, *layers: SettingsLayer) -> LoadedSettings:
+        """The settings files of ``root`` under ``layers`` (disk reads: a face's event loop
+        calls this on a thread)."""
+        return self.settings_files.load(root, *layers)
+
+    def open_conversations(self) -> list[Conversation]:
+        return list(self.conversations.values())
+
+    def session_path(self, session_id: str) -> Path:
+        """Where the session's log is (it may not exist)."""
+        return self.store.path_for(session_id)
+
+    def stored_sessions(self, workspace: Path | None = None) -> list[SessionInfo]:
+        """The sessions in the state folder, of ``workspace`` or all (reads every log)."""
+        return self.store.list(workspace)
+
+    async def mcp_report(
+        self, root: Path, settings: Settings, *, start: bool, restart: bool = False
+    ) -> list[ServerReport]:
+        """The MCP servers of ``root``'s settings and their tools; ``restart`` tries again
+        those that failed; ``start`` starts those not running."""
+        if restart:
+            self.mcp.reset_failed(root)
+        return await self.mcp.report(root, settings.mcp_servers, start=start)
+
+    async def undo(
+        self, session_id: str, turn: int | None, *, target_for: Callable[[Path], RestoreTarget]
+    ) -> UndoResult:
+        """Undo in a session, open here or only stored (its lock taken meanwhile); the
+        files put back through ``target_for(root)``. SessionNotFound, SessionBusy (it runs
+        here), SessionHeld (it runs elsewhere), UndoRefused."""
+        conversation = self.get(session_id)
+        if conversation is not None:
+            return await conversation.undo(turn, target_for)
+        return await undo_stored(
+            self.store, session_id, turn, face=self.face, target_for=target_for
+        )
+
+    async def shutdown(self, grace_seconds: float = 5.0) -> None:
+        """Abort every run, give each ``grace_seconds`` to write its end, then stop the MCP
+        and language servers (waiting for them) and close the sessions."""
+        tasks = [c.current.task for c in self.conversations.values() if c.current is not None]
+        for conversation in self.conversations.values():
+            conversation.cancel()
+        pending = [t for t in tasks if not t.done()]
+        if pending:
+            await asyncio.wait(pending, timeout=grace_seconds)
+        await self.mcp.aclose()
+        await self.languages.aclose()
+        self.close()
 
     def open(
         self,
@@ -584,8 +733,7 @@ class ConversationManager:
         )
         known = self._known(session_id)
         if known is not None:  # opened meanwhile
-            opened[1].close()
-            opened[3].close()
+            opened.close()
             return known
         return self._conversation(
             workspace, settings, provider, opened, edits_reviewed_by_workspace, mode
@@ -596,12 +744,12 @@ class ConversationManager:
 
     def _provider_and_log(
         self, workspace: Workspace, settings: Settings, session_id: str | None
-    ) -> tuple[ModelProvider, tuple[str, SessionLog, SessionState | None, SessionClaim]]:
+    ) -> tuple[ModelProvider, OpenedSession]:
         provider = self._provider(settings)  # first: a missing key fails before any write
-        warm_up(provider)  # on the opening thread, not in the first model call
+        provider.warm_up()  # on the opening thread, not in the first model call
         warm_telemetry(settings.telemetry)  # likewise the exporters, when enabled
         if needs_server_window(provider.model_id, settings.context.window):
-            learn_window(provider, self.store.state_dir)  # remembered, or asked now
+            provider.learn_window(self.store.state_dir)  # remembered, or asked now
         return provider, self._open_log(workspace, settings, session_id)
 
     def _provider(self, settings: Settings) -> ModelProvider:
@@ -616,20 +764,20 @@ class ConversationManager:
 
     def _open_log(
         self, workspace: Workspace, settings: Settings, session_id: str | None
-    ) -> tuple[str, SessionLog, SessionState | None, SessionClaim]:
+    ) -> OpenedSession:
         root = workspace.root
         if session_id is None:
             # A LocalWorkspace's root was resolved when it was made: not again here.
             resolved = isinstance(workspace, LocalWorkspace)
             session_id, log = self.store.create(root, settings.model.id, resolved=resolved)
-            return session_id, log, None, self._claim(session_id)
+            return OpenedSession(session_id, log, None, self._claim(session_id))
         log, state = self.store.open(session_id)
         if Path(state.workspace).resolve() != root.resolve():
             log.close()
             raise ConfigError(
                 f"session {session_id} belongs to workspace {state.workspace}, not {root}"
             )
-        return session_id, log, state, self._claim(session_id)
+        return OpenedSession(session_id, log, state, self._claim(session_id))
 
     def _claim(self, session_id: str) -> SessionClaim:
         claim = self.store.claim(session_id, self.face)
@@ -642,26 +790,24 @@ class ConversationManager:
         workspace: Workspace,
         settings: Settings,
         provider: ModelProvider,
-        opened: tuple[str, SessionLog, SessionState | None, SessionClaim],
+        opened: OpenedSession,
         edits_reviewed_by_workspace: bool,
         mode: Mode | None = None,
     ) -> Conversation:
-        session_id, log, resumed, claim = opened
+        resumed, session_id = opened.resumed, opened.session_id
         conversation = Conversation(
-            session_id=session_id,
-            log=log,
-            messages=list(resumed.messages) if resumed is not None else [],
+            opened,
             workspace=workspace,
             settings=settings,
             provider=provider,
-            registry=self.registry,
+            shared=SharedParts(
+                registry=self.registry,
+                settings_files=self.settings_files,
+                state_dir=self.store.state_dir,
+                mcp=self.mcp,
+                languages=self.languages,
+            ),
             edits_reviewed_by_workspace=edits_reviewed_by_workspace,
-            settings_files=self.settings_files,
-            state_dir=self.store.state_dir,
-            mcp=self.mcp,
-            languages=self.languages,
-            claim=claim,
-            unfinished=resumed,
         )
         if resumed is not None:
             conversation.resume_context(resumed)
@@ -696,6 +842,4 @@ def _rules(texts: Sequence[str]) -> list[Rule]:
 
 
 def _configure_sandbox(workspace: Workspace, settings: Settings, notice: NoSandboxNotice) -> None:
-    use_sandbox = getattr(workspace, "use_sandbox", None)
-    if use_sandbox is not None:
-        use_sandbox(dataclasses.replace(settings.sandbox, notice=notice))
+    workspace.use_sandbox(dataclasses.replace(settings.sandbox, notice=notice))

@@ -48,6 +48,7 @@ from agentls.mcp.config import McpServerConfig
 from agentls.mcp.tools import PREFIX as MCP_PREFIX
 from agentls.mcp.tools import recorded_definition
 from agentls.permissions.modes import Mode
+from agentls.providers.base import ProviderBase
 from agentls.runtime.registry import ToolRegistry
 from agentls.session import events as ev
 from agentls.session.events import EventT, SessionEvent
@@ -103,7 +104,7 @@ class ReplayReport:
         ) + changed
 
 
-class _RecordedModel:
+class _RecordedModel(ProviderBase):
     """Yields the run's recorded model output and what each call used, turn by turn."""
 
     def __init__(

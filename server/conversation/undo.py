@@ -8,16 +8,21 @@ link) and the rest is put back: the undo is done, but not whole.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from agentls.checkpoints.gitstore import GitError, GitStore
 from agentls.checkpoints.undo import RestoreTarget, plan_undo_steps
 from agentls.contracts.tooling import ToolError
+from agentls.contracts.waiting import to_its_end
 from agentls.conversation.checkpointing import checkpoint_events, finish_interrupted
 from agentls.session import events as ev
 from agentls.session.log import SessionLog
 from agentls.session.reader import read_events
+from agentls.session.reducer import reduce
+from agentls.session.store import SessionNotFound, SessionStore
 
 _PROMPT_WIDTH = 60
 
@@ -127,6 +132,47 @@ async def undo_turn(
         log=log,
         ask=False,
     )
+
+
+async def undo(
+    state_dir: Path,
+    log_path: Path,
+    workspace_root: Path,
+    target: RestoreTarget,
+    turn: int | None,
+    log: SessionLog | None = None,
+) -> UndoResult:
+    """Undo the last ask (``turn`` None) or checkpoint ``turn``, holding the session (the
+    caller took its lock)."""
+    if turn is None:
+        return await undo_last_ask(state_dir, log_path, workspace_root, target, log)
+    return await undo_turn(state_dir, log_path, workspace_root, target, turn, log)
+
+
+async def undo_stored(
+    store: SessionStore,
+    session_id: str,
+    turn: int | None,
+    *,
+    face: str,
+    target_for: Callable[[Path], RestoreTarget],
+) -> UndoResult:
+    """Undo in a session no conversation of this process has open: its workspace read from
+    its log, the files restored through ``target_for(root)``, its lock taken on a thread
+    (SessionHeld while a run writes it elsewhere). SessionNotFound for no such log."""
+    path = store.path_for(session_id)
+    try:
+        started = await asyncio.to_thread(read_events, path, kinds=("session_started",))
+    except FileNotFoundError:
+        raise SessionNotFound(f"no session {session_id} in {store.sessions_dir}") from None
+    root = Path(reduce(started).workspace)
+    target = target_for(root)
+    claim = store.claim(session_id, face)
+    try:
+        await to_its_end(claim.acquire)
+        return await undo(store.state_dir, path, root, target, turn)
+    finally:
+        claim.close()
 
 
 async def _with_store(

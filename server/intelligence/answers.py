@@ -75,8 +75,7 @@ class Answers:
 
     async def unsaved(self) -> list[str]:
         """The editor's unsaved buffers (none headless)."""
-        unsaved = getattr(self.workspace, "unsaved_buffers", None)
-        return list(await unsaved()) if unsaved is not None else []
+        return list(await self.workspace.unsaved_buffers())
 
     async def locations(self, result: Any, asked: str) -> Locations:
         """The answer's locations with their lines, but for those in secret files other

@@ -80,7 +80,7 @@ def register(server: AgentServer) -> None:
     async def ask(ls: AgentServer, *args: Any) -> dict[str, Any]:
         await ls.wait_for_settings()  # a run right after start-up uses the editor's settings
         # (and finds these loaded by then, on the start-up thread, not on the event loop)
-        from agentls.lsp.events import LspRunObserver, shows_cost
+        from agentls.lsp.events import LspRunObserver
         from agentls.protocol.commands import AskFinished, AskParams, AskStarted
 
         params = parse(AskParams, args, ASK)
@@ -92,7 +92,7 @@ def register(server: AgentServer) -> None:
         workspace = conversation.workspace
         prompt = await with_editor_context(ls, workspace, params)
         observer = LspRunObserver(ls, conversation.session_id, params.prompt)
-        observer.show_cost = shows_cost(conversation.settings.model.id)
+        observer.show_cost = conversation.shows_cost
         approver = LspApprover(
             ls, session_id=conversation.session_id, emit=observer.edit, origin_uri=params.uri
         )

@@ -18,7 +18,7 @@ from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
 from agentls.contracts.observer import NullObserver
 from agentls.contracts.outcomes import RunResult, TerminalReason
 from agentls.contracts.tooling import Observation, ToolIntent
-from agentls.contracts.usage import Usage
+from agentls.contracts.usage import Usage, has_real_cost
 from agentls.lsp.client_requests import ask_client
 from agentls.protocol.common import Usage as UsageTotals
 from agentls.protocol.events import (
@@ -234,7 +234,7 @@ class LspRunObserver(NullObserver):
 
 def shows_cost(model: str) -> bool:
     """A scripted model has a nominal price (for budget tests), not a cost."""
-    return not model.startswith("scripted:")
+    return has_real_cost(model)
 
 
 ANSWER_CHARS = 300

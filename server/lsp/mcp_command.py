@@ -28,9 +28,9 @@ def register(server: AgentServer) -> None:
                 settings = await ls.settings_for_async(root)
             except ConfigError as exc:
                 raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
-            if params.restart:
-                ls.manager.mcp.reset_failed(root)
-            reports = await ls.manager.mcp.report(root, settings.mcp_servers, start=params.start)
+            reports = await ls.manager.mcp_report(
+                root, settings, start=params.start, restart=params.restart
+            )
             listed.extend(
                 McpServerReport.model_validate({"workspace": str(root), **r.to_dict()}).wire()
                 for r in reports

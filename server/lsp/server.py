@@ -152,8 +152,9 @@ class AgentServer(LanguageServer):
             from agentls.conversation.manager import ConversationManager
             from agentls.lsp import editor_intelligence
 
-            self._manager = ConversationManager(self.store, face="lsp")
-            self._manager.mcp.notify = lambda note: self.tell(f"agentls: {note}", _WARNING)
+            self._manager = ConversationManager(
+                self.store, face="lsp", notify=lambda note: self.tell(f"agentls: {note}", _WARNING)
+            )
             editor_intelligence.connect(self._manager.languages, self)
         return self._manager
 
@@ -300,7 +301,7 @@ class AgentServer(LanguageServer):
         from agentls.lsp.settings import editor_layers
 
         layers = editor_layers(*self.editor_layers)
-        loaded = await asyncio.to_thread(self.manager.settings_files.load, root, *layers)
+        loaded = await asyncio.to_thread(self.manager.load_settings, root, *layers)
         for note in loaded.notes:
             self.tell_once(f"agentls: {note}", types.MessageType.Warning)
         return loaded.settings
@@ -310,11 +311,9 @@ class AgentServer(LanguageServer):
         self.settings = settings
         self.editor_layers = editor_layers
         self.settings_generation += 1
-        for conversation in list(self.manager.conversations.values()):
+        for conversation in self.manager.open_conversations():
             try:
-                conversation.apply_settings(
-                    await self.settings_for_async(conversation.workspace.root)
-                )
+                conversation.apply_settings(await self.settings_for_async(conversation.root))
             except ConfigError as exc:
                 self.tell(f"agentls: {exc}", types.MessageType.Error)
 
@@ -327,14 +326,8 @@ class AgentServer(LanguageServer):
 
     async def shutdown_runs(self, grace_seconds: float = 5.0) -> None:
         """Abort every run, let each write its end, then close the session logs."""
-        handles = list(self.runs.values())
-        for handle in handles:
-            handle.cancel()
-        if handles:
-            await asyncio.wait([h.task for h in handles], timeout=grace_seconds)
-        if self._manager is not None:  # never started: nothing to close
-            await self._manager.mcp.aclose()
-            self._manager.close()
+        if self._manager is not None:  # never started: no run, nothing to close
+            await self._manager.shutdown(grace_seconds)
 
 
 def _open_errors() -> tuple[type[Exception], ...]:

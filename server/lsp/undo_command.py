@@ -8,18 +8,12 @@ after this command has answered (disk_sync.after_undo).
 
 from __future__ import annotations
 
-import asyncio
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pygls.exceptions import JsonRpcInvalidParams
 
-from agentls.contracts.waiting import to_its_end
 from agentls.lsp.commands import parse
 from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
-
-if TYPE_CHECKING:
-    from agentls.conversation.manager import Conversation
 
 UNDO = "agentls.undo"
 
@@ -28,60 +22,27 @@ def register(server: AgentServer) -> None:
     @server.command(UNDO)
     async def undo(ls: AgentServer, *args: Any) -> dict[str, Any]:
         from agentls.protocol.commands import UndoParams
-        from agentls.session.lock import SessionHeld
 
         params = parse(UndoParams, args, UNDO)
-        try:
-            path = ls.store.path_for(params.session_id)
-        except ValueError as exc:
-            raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
-        if not await asyncio.to_thread(path.exists):
-            raise JsonRpcInvalidParams(message=f"agentls: no session {params.session_id}")
-        conversation = ls.manager.get(params.session_id)
-        from agentls.conversation.manager import SessionBusy  # loaded by ls.manager
-
-        try:  # one writer per session: not while it runs here or in another process
-            if conversation is not None:
-                async with conversation.claimed():
-                    return await _undo(ls, path, conversation, params.turn)
-            return await _undo_unopened(ls, path, params.turn)
-        except (SessionBusy, SessionHeld) as exc:
-            raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
+        return await undo_session(ls, params.session_id, params.turn)
 
 
-async def _undo_unopened(ls: AgentServer, path: Path, turn: int | None) -> dict[str, Any]:
-    """A session this server has not opened: its lock file made and taken on a thread."""
-    claim = ls.store.claim(path.stem, "lsp")
-    try:
-        await to_its_end(claim.acquire)
-        return await _undo(ls, path, None, turn)
-    finally:
-        claim.close()
-
-
-async def _undo(
-    ls: AgentServer, path: Path, conversation: Conversation | None, turn: int | None
-) -> dict[str, Any]:
-    from agentls.conversation.undo import UndoRefused, undo_last_ask, undo_turn
+async def undo_session(ls: AgentServer, session_id: str, turn: int | None) -> dict[str, Any]:
+    """The undo, open here or not (then its lock is taken on a thread), as the answer."""
+    from agentls.conversation.manager import SessionBusy  # loaded by ls.manager
+    from agentls.conversation.undo import UndoRefused
     from agentls.lsp.workspace import LspWorkspace
     from agentls.protocol.commands import UndoResult
-    from agentls.session.reader import read_events
-    from agentls.session.reducer import reduce
+    from agentls.session.lock import SessionHeld
+    from agentls.session.store import SessionNotFound
 
-    if conversation is not None and isinstance(conversation.workspace, LspWorkspace):
-        workspace = conversation.workspace
-    else:
-        started = await asyncio.to_thread(read_events, path, kinds=("session_started",))
-        root = Path(reduce(started).workspace)
-        workspace = LspWorkspace(ls, root)
-    log = conversation.log if conversation is not None else None
-    state_dir = ls.store.state_dir
-    try:
-        if turn is None:
-            result = await undo_last_ask(state_dir, path, workspace.root, workspace, log)
-        else:
-            result = await undo_turn(state_dir, path, workspace.root, workspace, turn, log)
-    except UndoRefused as exc:
+    try:  # one writer per session: not while it runs here or in another process
+        result = await ls.manager.undo(
+            session_id, turn, target_for=lambda root: LspWorkspace(ls, root)
+        )
+    except SessionNotFound:
+        raise JsonRpcInvalidParams(message=f"agentls: no session {session_id}") from None
+    except (SessionBusy, SessionHeld, UndoRefused, ValueError) as exc:
         raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
     ls.tell(f"agentls: {result.describe()}")
     return UndoResult(

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from agentls.contracts.decisions import PolicyDecision, Verdict
+from agentls.contracts.decisions import ApprovalAnswer, PolicyDecision, Verdict
 from agentls.contracts.tooling import Risk
 from agentls.permissions.modes import Mode
 from agentls.permissions.rules import Rule, RuleSet, first_could_match, normalise_path
@@ -37,6 +37,17 @@ _MEMORY = PolicyDecision(Verdict.ASK, "a memory is kept only with a yes")
 
 
 @dataclass
+class SessionRuleChange:
+    """The rules an answer added to the session (each new), for the log."""
+
+    allow: tuple[Rule, ...] = ()
+    deny: tuple[Rule, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.allow or self.deny)
+
+
+@dataclass
 class PermissionPolicy:
     rules: RuleSet = field(default_factory=RuleSet)
     mode: Mode = Mode.DEFAULT
@@ -45,6 +56,8 @@ class PermissionPolicy:
     edits_reviewed_by_workspace: bool = False
     # "Always allow" answers of this session.
     session_allow: list[Rule] = field(default_factory=list)
+    # "Always deny" answers of this session, kept in `rules` over settings changes.
+    session_deny: list[Rule] = field(default_factory=list)
     root: Path | None = None  # where commands run: redirections outside it need a person
     secret_patterns: tuple[str, ...] = DEFAULT_SECRET_PATTERNS
 
@@ -228,6 +241,41 @@ class PermissionPolicy:
         for rule in rules:
             if rule not in self.session_allow:
                 self.session_allow.append(rule)
+
+    def forbid(self, rules: Sequence[Rule]) -> None:
+        """Deny ``rules`` for the rest of the session, whatever the settings say later."""
+        new = [r for r in dict.fromkeys(rules) if r not in self.session_deny]
+        if new:
+            self.session_deny.extend(new)
+            # A new rule set, not an append: the one in force is the settings' own.
+            self.rules = self.rules.merged(RuleSet(deny=new))
+
+    def use_rules(self, rules: RuleSet) -> None:
+        """The settings' rules from now on, under the session's own deny rules."""
+        self.rules = rules.merged(RuleSet(deny=self.session_deny)) if self.session_deny else rules
+
+    def take_answer(self, answer: ApprovalAnswer, rules: Sequence[Rule]) -> SessionRuleChange:
+        """What a person's answer keeps for the rest of the session: "always allow" adds
+        ``rules`` to the session's allow rules, "always deny" to its deny rules. ``rules``
+        are the policy's suggestion, empty for a call no rule can cover: then an "always"
+        counts once and adds nothing."""
+        answer = answer.covering(rules)
+        if answer.denies_always:
+            new = [r for r in dict.fromkeys(rules) if r not in self.session_deny]
+            self.forbid(new)
+            return SessionRuleChange(deny=tuple(new))
+        if answer.remembers:
+            new = [r for r in dict.fromkeys(rules) if r not in self.session_allow]
+            self.remember(new)
+            return SessionRuleChange(allow=tuple(new))
+        return SessionRuleChange()
+
+    def needs_review(self, tool: str, path: str) -> bool:
+        """Whether a person must see this edit before it is written, where the workspace
+        reviews edits itself: asked without that allowance, whether a rule or the mode
+        already allows it."""
+        unreviewed = dataclasses.replace(self, edits_reviewed_by_workspace=False)
+        return unreviewed.evaluate(tool, Risk.WRITE, "path", path).verdict is not Verdict.ALLOW
 
     def suggested_rules(self, tool: str, kind: SubjectKind, subject: str) -> list[Rule]:
         """The narrowest rules covering this call: what "always allow" adds.

@@ -42,6 +42,7 @@ from agentls.contracts.model_io import (
     ToolUseStarted,
 )
 from agentls.contracts.usage import Usage
+from agentls.providers.base import ProviderBase
 from agentls.providers.errors import describe, error_field, one_line
 from agentls.providers.warm import import_transport
 
@@ -64,7 +65,7 @@ def require_api_key() -> str:
     )
 
 
-class AnthropicProvider:
+class AnthropicProvider(ProviderBase):
     def __init__(
         self,
         model_name: str,

@@ -32,24 +32,28 @@ class ModelProvider(Protocol):
         """
         ...
 
+    # What the provider's server said of its model's window, once asked and it said.
+    server_window: ServerWindow | None
 
-def warm_up(provider: ModelProvider) -> None:
-    """The blocking set-up a provider offers (a ``warm_up()`` method: its client built, what
-    its first request imports loaded), done now; call it on a thread."""
-    method = getattr(provider, "warm_up", None)
-    if callable(method):
-        method()
+    def warm_up(self) -> None:
+        """The blocking set-up: its client built, what its first request imports loaded
+        (called where sessions open, on a thread)."""
+        ...
 
-
-def learn_window(provider: ModelProvider, state_dir: Path | None) -> None:
-    """Ask the provider's server for its model's window, if the provider can (a
-    ``learn_window(state_dir)`` method); blocking: call it on a thread."""
-    method = getattr(provider, "learn_window", None)
-    if callable(method):
-        method(state_dir)
+    def learn_window(self, state_dir: Path | None) -> None:
+        """Ask the provider's server for its model's window (remembered in ``state_dir``),
+        where it can; blocking: called on a thread."""
+        ...
 
 
-def window_of(provider: ModelProvider) -> ServerWindow | None:
-    """What the provider's server said of its model's window, if it was asked and said."""
-    window = getattr(provider, "server_window", None)
-    return window if isinstance(window, ServerWindow) else None
+class ProviderBase:
+    """What a provider offers beyond its stream, done as nothing: a provider that has
+    nothing to set up and cannot ask its server for its model's window."""
+
+    server_window: ServerWindow | None = None
+
+    def warm_up(self) -> None:
+        return None
+
+    def learn_window(self, state_dir: Path | None) -> None:
+        return None

@@ -43,6 +43,7 @@ from agentls.contracts.model_io import (
 )
 from agentls.contracts.usage import Usage
 from agentls.contracts.window import ServerWindow
+from agentls.providers.base import ProviderBase
 from agentls.providers.errors import describe, error_field, one_line
 from agentls.providers.warm import import_transport
 from agentls.providers.windows import learn_window
@@ -84,7 +85,7 @@ class _Call:
     started: bool = False
 
 
-class OpenAIProvider:
+class OpenAIProvider(ProviderBase):
     def __init__(
         self,
         model_name: str,

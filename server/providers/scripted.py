@@ -67,6 +67,7 @@ from agentls.contracts.model_io import (
 )
 from agentls.contracts.usage import Usage
 from agentls.contracts.values import value
+from agentls.providers.base import ProviderBase
 
 BUILTIN_SCRIPTS = {"demo": "data/demo/script.json"}
 _STOP_REASONS = {"end_turn", "tool_use", "max_tokens", "stop_sequence", "refusal", "pause_turn"}
@@ -82,7 +83,7 @@ class RecordedCall:
     last_message: Message | None
 
 
-class ScriptedProvider:
+class ScriptedProvider(ProviderBase):
     def __init__(
         self,
         turns: Sequence[dict[str, Any]],

@@ -267,12 +267,15 @@ class ToolRuntime:
             notify(self.observer.approval_answered, turn, request, answer)
         verdict = Verdict.ALLOW if answer.allows else Verdict.DENY
         source = f"{decision.source}; answered {answer.value}"
-        if answer.remembers and rules:
-            self.policy.remember(rules)
-            source += f" (session rule {shown} added)"
+        added = self.policy.take_answer(answer, rules)
+        if added:
+            kind = "deny rule" if added.deny else "rule"
+            source += f" (session {kind} {shown} added)"
             # Logged: the session keeps them when it is opened again.
-            allow = [str(r) for r in rules]
-            self.audit.append(ev.SessionRules(run=self.run_id, turn=turn, allow=allow))
+            self.audit.append(ev.SessionRules(
+                run=self.run_id, turn=turn,
+                allow=[str(r) for r in added.allow], deny=[str(r) for r in added.deny],
+            ))  # fmt: skip
         saver = self.rule_saver  # a call no rule can cover is allowed once, nothing saved
         if answer is ApprovalAnswer.ALLOW_ALWAYS_WORKSPACE and saver is not None and rules:
             try:
@@ -296,7 +299,7 @@ class ToolRuntime:
         ))  # fmt: skip
 
     def _denial_message(self, decision: RuntimeDecision) -> str:
-        if decision.answer is ApprovalAnswer.DENY:
+        if decision.answer is not None and not decision.answer.allows:
             why = getattr(self.approver, "reason", None)
             return f"the user denied this call ({why})" if why else "the user denied this call"
         return f"denied by {decision.source}"

@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # pydantic loads with the tools, not when a face starts
     from pydantic import BaseModel
 
     from agentls.workspace.paths import SecretFiles
+    from agentls.workspace.sandbox import SandboxSettings
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +167,15 @@ class Workspace(Protocol):
         self, grant: CommandGrant, timeout_seconds: float, output_limit: int
     ) -> CommandResult:
         """Run the line a grant allows in the root; cancelling kills its process group."""
+        ...
+
+    def use_sandbox(self, settings: SandboxSettings) -> None:
+        """The sandbox (and secret patterns) commands run under from now on."""
+        ...
+
+    async def unsaved_buffers(self) -> dict[str, str | None]:
+        """Open documents whose text is not on disk yet (none headless), for checkpoints
+        and language servers."""
         ...
 
 

@@ -69,6 +69,9 @@ class LocalWorkspace:
         self._use_ripgrep = use_ripgrep
         self.secrets = paths.SecretFiles(self._root, self.sandbox.secret_patterns)
 
+    async def unsaved_buffers(self) -> dict[str, str | None]:
+        return {}  # headless: no editor holds a buffer
+
     def use_sandbox(self, settings: SandboxSettings) -> None:
         self.sandbox = settings
         if settings.secret_patterns != self.secrets.patterns:  # else the same matcher

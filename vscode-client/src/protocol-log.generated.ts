@@ -2,7 +2,7 @@
 // The server's models (server/protocol/) are the source; `node scripts/generate-protocol.mjs` regenerates.
 /* eslint-disable */
 
-export type LogApprovalAnswer = 'allow_once' | 'allow_always' | 'allow_always_workspace' | 'deny';
+export type LogApprovalAnswer = 'allow_once' | 'allow_always' | 'allow_always_workspace' | 'deny' | 'deny_always';
 
 export interface LogBudgetRecord {
   limit: string;

@@ -44,7 +44,7 @@ export interface Answered {
   answer: string;
 }
 
-export type ApprovalAnswer = 'allow_once' | 'allow_always' | 'allow_always_workspace' | 'deny';
+export type ApprovalAnswer = 'allow_once' | 'allow_always' | 'allow_always_workspace' | 'deny' | 'deny_always';
 
 export interface ApprovalAnswered {
   sessionId: string;

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import sys
+import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -107,6 +110,11 @@ class Agent:
     price_key: str  # the model table's entry for its own model, if it has one
     prepare: Callable[[Paths], None] = field(default=lambda paths: None)
     npm: bool = True
+    # Processes that do part of its work outside its own tree (agentls's warm process):
+    # their CPU and memory are counted with its own.
+    helpers: Callable[[], list[int]] = field(default=lambda: [])
+    # Called after the warm-up run: waits for what it started (the warm process) to serve.
+    after_warm_up: Callable[[], None] = field(default=lambda: None)
 
 
 def _agentls_bin() -> str:
@@ -173,6 +181,71 @@ def agentls_openai() -> Agent:
         price_key=f"openai:{CODEX_MODEL}",
         npm=False,
     )
+
+
+_warm_state: list[Path] = []
+
+
+def warm_state() -> Path:
+    """The state folder the warm runs share (their warm process's socket is in it): short,
+    as a socket's path must be, and made afresh for each benchmark."""
+    if not _warm_state:
+        _warm_state.append(Path(tempfile.mkdtemp(prefix="agentls-warm-")))
+    return _warm_state[0]
+
+
+def warm_processes() -> list[int]:
+    """The warm process serving the runs, found by its socket's folder on its command line."""
+    if not _warm_state:
+        return []
+    marker = os.fsencode(warm_state())
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                    if b"agentls.cli.warm" in (line := cmdline.read()) and marker in line:
+                        found.append(int(entry))
+            except OSError:
+                continue
+    return found
+
+
+def warm_listening(timeout: float = 180.0) -> None:
+    """Until the warm process the warm-up run started listens on its socket."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for path in warm_state().glob("warm-*.sock"):
+            probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                probe.connect(os.fspath(path))
+                return
+            except OSError:
+                pass
+            finally:
+                probe.close()
+        time.sleep(0.05)
+    raise RuntimeError("the warm process never listened")
+
+
+def agentls_anthropic_warm() -> Agent:
+    """The same ask, served by the warm process the first (warm-up) run starts."""
+    cold = agentls_anthropic()
+
+    def environment(paths: Paths) -> dict[str, str]:
+        return {
+            **cold.environment(paths),
+            "AGENTLS_STATE_DIR": str(warm_state()),
+            "AGENTLS_WARM": "1",
+            "AGENTLS_WARM_IDLE_SECONDS": "600",
+        }
+
+    return Agent(
+        name="agentls (anthropic, warm)", api=cold.api, read_tool=cold.read_tool,
+        read_call=cold.read_call, command=cold.command, environment=environment,
+        version=cold.version, price_key=cold.price_key, npm=False, helpers=warm_processes,
+        after_warm_up=warm_listening,
+    )  # fmt: skip
 
 
 def claude_code() -> Agent:
@@ -299,4 +372,7 @@ def qwen_code() -> Agent:
 
 
 def all_agents() -> list[Agent]:
-    return [agentls_anthropic(), agentls_openai(), claude_code(), codex(), qwen_code()]
+    return [
+        agentls_anthropic(), agentls_anthropic_warm(), agentls_openai(), claude_code(), codex(),
+        qwen_code(),
+    ]  # fmt: skip

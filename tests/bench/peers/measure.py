@@ -89,15 +89,47 @@ def tree_rss(root: int) -> int:
     return total
 
 
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_with_children(pid: int) -> float:
+    """Seconds of CPU a process and the children it has reaped used (/proc/PID/stat)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return sum(int(f) for f in fields[11:15]) / _TICK  # utime stime cutime cstime
+
+
+def has_children(pid: int) -> bool:
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as stat:
+                    if int(stat.read().rsplit(b")", 1)[1].split()[1]) == pid:
+                        return True
+            except OSError:
+                continue
+    return False
+
+
+def helpers_done(helpers: list[int], timeout: float = 10.0) -> None:
+    """Until the helpers have reaped the children that ran this run (their CPU is in)."""
+    deadline = time.monotonic() + timeout
+    while any(has_children(h) for h in helpers) and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
 class PeakSampler(threading.Thread):
-    def __init__(self, pid: int) -> None:
+    def __init__(self, *pids: int) -> None:
         super().__init__(daemon=True)
-        self.pid, self.peak = pid, 0
+        self.pids, self.peak = pids, 0
         self._stop_now = threading.Event()
 
     def run(self) -> None:
         while not self._stop_now.wait(0.02):
-            self.peak = max(self.peak, tree_rss(self.pid))
+            self.peak = max(self.peak, sum(tree_rss(pid) for pid in self.pids))
 
     def stop(self) -> int:
         self._stop_now.set()
@@ -115,12 +147,14 @@ def run_once(agent: Agent, workspace: Path, home: Path, agents: Path, guard_url:
         agent.prepare(paths)
         out = (home / "stdout").open("wb")
         err = (home / "stderr").open("wb")
+        helpers = agent.helpers()
+        helpers_cpu = sum(cpu_with_children(h) for h in helpers)
         started = time.perf_counter()
         child = subprocess.Popen(
             agent.command(paths), cwd=workspace, env=agent.environment(paths),
             stdin=subprocess.DEVNULL, stdout=out, stderr=err,
         )  # fmt: skip
-        sampler = PeakSampler(child.pid)
+        sampler = PeakSampler(child.pid, *helpers)
         sampler.start()
         timer = threading.Timer(RUN_TIMEOUT, child.kill)
         timer.start()
@@ -129,6 +163,8 @@ def run_once(agent: Agent, workspace: Path, home: Path, agents: Path, guard_url:
         timer.cancel()
         child.returncode = os.waitstatus_to_exitcode(status)
         peak = sampler.stop()
+        helpers_done(helpers)
+        helpers_cpu = sum(cpu_with_children(h) for h in helpers) - helpers_cpu
         out.close()
         err.close()
         main = [
@@ -147,7 +183,7 @@ def run_once(agent: Agent, workspace: Path, home: Path, agents: Path, guard_url:
     return RunFigures(
         to_first_request=main[0][1] - started,
         whole=ended - started,
-        cpu=usage.ru_utime + usage.ru_stime,
+        cpu=usage.ru_utime + usage.ru_stime + helpers_cpu,
         peak_rss_mib=peak / 2**20,
         conversation=conversation,
         reads=results_in(agent.api, main[-1][0].body),

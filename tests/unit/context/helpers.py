@@ -30,7 +30,7 @@ from agentls.contracts.tooling import Risk, ToolOutput
 from agentls.contracts.usage import Usage
 from agentls.conversation.manager import Conversation, ConversationManager
 from agentls.conversation.settings import load_settings
-from agentls.providers.base import ModelProvider
+from agentls.providers.base import ModelProvider, ProviderBase
 from agentls.session import events as ev
 from agentls.session.events import SessionEvent
 from agentls.session.reader import read_events
@@ -77,7 +77,7 @@ def true_tokens(request: ModelInput) -> int:
     return int(chars / 3.5)
 
 
-class LongSessionModel:
+class LongSessionModel(ProviderBase):
     """Calls ``dump`` on every turn up to ``turns``, then answers; summarises when asked.
 
     It refuses a prompt over its window as the real APIs do, and reports the input
@@ -122,7 +122,7 @@ class LongSessionModel:
         yield MessageDone(Message("assistant", (use,)), "tool_use", usage)
 
 
-class Recording:
+class Recording(ProviderBase):
     """Wraps a provider and keeps a snapshot of every ModelInput it was given."""
 
     def __init__(self, inner: ModelProvider) -> None:

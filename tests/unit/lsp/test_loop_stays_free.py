@@ -422,9 +422,7 @@ async def test_undoing_a_session_not_open_here_takes_its_lock_off_the_loop(
 
     slow = SlowCall(lambda: SessionClaim.acquire(claims[0]))
     monkeypatch.setattr(store, "claim", slow_claim)
-    refused = while_slow(
-        slow, undo_command._undo_unopened(server, store.path_for(session_id), None)
-    )
+    refused = while_slow(slow, undo_command.undo_session(server, session_id, None))
     with pytest.raises(JsonRpcInvalidParams) as refusal:
         await refused
     assert "changed no files, so there is nothing to undo" in str(refusal.value)

@@ -1,0 +1,272 @@
+"""`agentls ask` served by a warm process: it serves the person's own asks, runs them as
+the command would, passes signals on, steps aside when its code changes, and a
+socket that is not the person's own is never told anything."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from agentls.cli import warm
+
+AGENTLS = str(Path(sys.executable).with_name("agentls"))
+SECRET = "sk-warm-test-secret"
+WAIT_SECONDS = 120.0  # the warm process imports every SDK first: slow on a loaded machine
+
+
+def until(condition: object, what: str) -> None:
+    deadline = time.monotonic() + WAIT_SECONDS
+    while not condition():  # type: ignore[operator]
+        if time.monotonic() > deadline:
+            raise AssertionError(f"never: {what}")
+        time.sleep(0.02)
+
+
+def warm_pids(state: Path) -> list[int]:
+    marker = os.fsencode(state)
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                line = Path(f"/proc/{entry}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if b"agentls.cli.warm" in line and marker in line:
+                found.append(int(entry))
+    return found
+
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_bytes().rsplit(b")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != b"Z"
+
+
+@pytest.fixture
+def state() -> Iterator[Path]:
+    # Short: a socket's path must fit in 108 bytes.
+    folder = Path(tempfile.mkdtemp(prefix="aw-"))
+    yield folder
+    for pid in warm_pids(folder):
+        for child in children_of(pid):
+            os.kill(child, signal.SIGKILL)
+        os.kill(pid, signal.SIGKILL)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def setup(tmp_path: Path, state: Path, delay: float) -> tuple[Path, dict[str, str], list[str]]:
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"turns": [{"text": "warm answer", "delaySeconds": delay}]}))
+    home = tmp_path / "home"
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home),
+        "XDG_CONFIG_HOME": str(home / ".config"), "AGENTLS_STATE_DIR": str(state),
+        "AGENTLS_WARM": "1", "AGENTLS_WARM_IDLE_SECONDS": "120", "ANTHROPIC_API_KEY": SECRET,
+    }  # fmt: skip
+    command = [AGENTLS, "ask", "hello", "--workspace", str(workspace),
+               "--model", f"scripted:{script}", "--yes", "--json"]  # fmt: skip
+    return workspace, env, command
+
+
+def socket_of(state: Path, env: dict[str, str]) -> Path:
+    code = "from agentls.cli.warm import socket_path\nprint(socket_path())"
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, check=True)  # fmt: skip
+    return Path(done.stdout.strip())
+
+
+def listening(path: Path) -> bool:
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        probe.connect(os.fspath(path))
+    except OSError:
+        return False
+    finally:
+        probe.close()
+    return True
+
+
+def answer(done: subprocess.CompletedProcess[str]) -> str:
+    assert done.returncode == 0, done.stderr
+    text: str = json.loads(done.stdout)["text"]
+    return text
+
+
+def test_the_next_ask_is_run_by_the_warm_process_the_first_started(
+    tmp_path: Path, state: Path
+) -> None:
+    workspace, env, command = setup(tmp_path, state, delay=1.0)
+    path = socket_of(state, env)
+    stale = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    stale.bind(os.fspath(path))  # a socket no process listens on
+    stale.close()
+    first = subprocess.run(command, cwd=workspace, env=env, capture_output=True, text=True)
+    assert answer(first) == "warm answer"  # run in its own process
+    until(lambda: listening(path), "the warm process listens")
+    assert path.stat().st_mode & 0o777 == 0o600
+    [server] = warm_pids(state)
+
+    second = subprocess.Popen(command, cwd=workspace, env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)  # fmt: skip
+    until(lambda: children_of(server), "the warm process forks the ask")
+    [child] = children_of(server)
+    # The child moves into the ask's folder just after the fork.
+    until(lambda: os.readlink(f"/proc/{child}/cwd") == str(workspace), "the ask's folder")
+    assert SECRET.encode() in Path(f"/proc/{child}/environ").read_bytes()
+    out, err = second.communicate(timeout=WAIT_SECONDS)
+    assert answer(subprocess.CompletedProcess(command, second.returncode, out, err)) == (
+        "warm answer"
+    )
+    until(lambda: not alive(child), "the ask's child is gone")
+
+
+def test_a_signal_to_the_command_aborts_the_ask_the_warm_process_runs(
+    tmp_path: Path, state: Path
+) -> None:
+    workspace, env, command = setup(tmp_path, state, delay=60.0)
+    path = socket_of(state, env)
+    warm_up = subprocess.Popen(command, cwd=workspace, env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)  # fmt: skip
+    until(lambda: listening(path), "the warm process listens")
+    warm_up.kill()
+    warm_up.wait()
+    [server] = warm_pids(state)
+    before = set(state.rglob("*.jsonl"))
+    ask = subprocess.Popen(command, cwd=workspace, env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)  # fmt: skip
+    until(lambda: children_of(server), "the warm process forks the ask")
+    [child] = children_of(server)
+    until(lambda: any("hello" in log.read_text() for log in set(state.rglob("*.jsonl")) - before),
+          "the ask is running")  # fmt: skip
+    ask.send_signal(signal.SIGTERM)
+    ask.communicate(timeout=WAIT_SECONDS)
+    assert ask.returncode == 130  # aborted, as an ask in its own process
+    until(lambda: not alive(child), "the ask's child is gone")
+
+
+def test_a_warm_process_whose_code_changed_steps_aside(tmp_path: Path, state: Path) -> None:
+    workspace, env, command = setup(tmp_path, state, delay=0.0)
+    path = socket_of(state, env)
+    code = tmp_path / "code"
+    code.mkdir()
+    (code / "module.py").write_text("x = 1\n")
+    launch = ("import sys\nfrom pathlib import Path\nfrom agentls.cli import warm\n"
+              "warm._CODE_ROOT = Path(sys.argv[2])\nwarm.serve(sys.argv[1])")  # fmt: skip
+    server = subprocess.Popen([sys.executable, "-c", launch, str(path), str(code)], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    try:
+        until(lambda: listening(path), "the warm process listens")
+        later = time.time() + 60
+        os.utime(code / "module.py", (later, later))
+        done = subprocess.run(command, cwd=workspace, env=env, capture_output=True, text=True)
+        assert answer(done) == "warm answer"  # run in the command's own process
+        server.wait(timeout=WAIT_SECONDS)  # and the warm process is gone
+        assert not path.exists()
+    finally:
+        server.kill()
+
+
+def recorder(path: Path) -> tuple[socket.socket, list[bytes]]:
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(os.fspath(path))
+    listener.listen(1)
+    received: list[bytes] = []
+
+    def accept() -> None:
+        connection, _ = listener.accept()
+        with connection:
+            connection.settimeout(WAIT_SECONDS)
+            while chunk := connection.recv(65536):
+                received.append(chunk)
+        received.append(b"<closed>")
+
+    threading.Thread(target=accept, daemon=True).start()
+    return listener, received
+
+
+@pytest.mark.parametrize("whose", ["another user's socket", "a folder others can write"])
+def test_a_socket_not_the_persons_own_is_told_nothing(
+    state: Path, monkeypatch: pytest.MonkeyPatch, whose: str
+) -> None:
+    monkeypatch.setenv("AGENTLS_STATE_DIR", str(state))
+    monkeypatch.setenv("ANTHROPIC_API_KEY", SECRET)
+    monkeypatch.setenv("AGENTLS_WARM", "1")
+    listener, received = recorder(warm.socket_path())
+    if whose == "a folder others can write":
+        state.chmod(0o777)
+    else:
+        real = os.getuid()
+        monkeypatch.setattr(warm.os, "getuid", lambda: real + 1)
+    with listener:
+        assert warm.ask_warm(["ask", "hello"]) is None  # the command runs the ask itself
+        until(lambda: received[-1:] == [b"<closed>"], "the connection closes")
+    assert received == [b"<closed>"]
+
+
+def test_off_unless_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("AGENTLS_WARM", raising=False)
+    assert not warm.wanted(["ask", "hello"])
+    monkeypatch.setenv("AGENTLS_WARM", "1")
+    assert warm.wanted(["ask", "hello"])
+    assert not warm.wanted(["sessions"])
+
+
+def test_a_second_warm_process_leaves_the_listening_one_be(tmp_path: Path, state: Path) -> None:
+    _, env, _ = setup(tmp_path, state, delay=0.0)
+    path = socket_of(state, env)
+    launch = "import sys\nfrom agentls.cli.warm import serve\nserve(sys.argv[1])"
+    first = subprocess.Popen([sys.executable, "-c", launch, str(path)], env=env)
+    try:
+        until(lambda: listening(path), "the warm process listens")
+        inode = path.stat().st_ino
+        second = subprocess.run([sys.executable, "-c", launch, str(path)], env=env, check=False)
+        assert second.returncode == 0  # it ended at once
+        assert path.stat().st_ino == inode and listening(path)
+        assert first.poll() is None
+    finally:
+        first.kill()
+
+
+def test_asks_while_a_warm_process_starts_do_not_start_another(
+    state: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("AGENTLS_STATE_DIR", str(state))
+    started: list[list[str]] = []
+    monkeypatch.setattr(warm.subprocess, "Popen", lambda command, **kw: started.append(command))
+    assert warm.ask_warm(["ask", "one"]) is None
+    assert warm.ask_warm(["ask", "two"]) is None  # the first is still starting
+    assert len(started) == 1
+    marker = warm.socket_path().with_name(warm.socket_path().name + ".starting")
+    long_ago = time.time() - warm.START_SECONDS - 1
+    os.utime(marker, (long_ago, long_ago))  # it died while starting
+    assert warm.ask_warm(["ask", "three"]) is None
+    assert len(started) == 2
