@@ -36,6 +36,7 @@ from agentls.tools.edit_file import EDIT_FILE
 from agentls.tools.list_files import LIST_FILES
 from agentls.tools.problems import PROBLEMS
 from agentls.tools.read_file import READ_FILE
+from agentls.tools.remember import REMEMBER
 from agentls.tools.rename import RENAME
 from agentls.tools.run_command import RUN_COMMAND
 from agentls.tools.search import SEARCH
@@ -55,6 +56,7 @@ BUILTIN_TOOLS: tuple[ToolDefinition[Any], ...] = (
     REFERENCES,
     SYMBOLS,
     RENAME,
+    REMEMBER,
 )
 
 
@@ -70,6 +72,7 @@ __all__ = [
     "PROBLEMS",
     "READ_FILE",
     "REFERENCES",
+    "REMEMBER",
     "RENAME",
     "RUN_COMMAND",
     "SEARCH",

@@ -647,6 +647,43 @@ The session goes on from the last ask, unless NEW-SESSION (a prefix argument)."
                     (if agentls--session (list :mode mode :sessionId agentls--session)
                       (list :mode mode))))
 
+;;;###autoload
+(defun agentls-memory ()
+  "Show what agentls remembers here (the person's and this project's memories)."
+  (interactive)
+  (agentls--execute "agentls.memory" (agentls--memory-where)
+                    (lambda (result) (agentls--show-memories result "memory"))))
+
+;;;###autoload
+(defun agentls-forget-memory (id)
+  "Forget the memory ID (picked from those that apply here)."
+  (interactive
+   (list (let ((server (agentls--current-server)))
+           (completing-read
+            "Forget agentls memory: "
+            (mapcar (lambda (m) (plist-get m :id))
+                    (plist-get (jsonrpc-request
+                                server :workspace/executeCommand
+                                (list :command "agentls.memory"
+                                      :arguments (vector (agentls--memory-where))))
+                               :memories))
+            nil t))))
+  (agentls--execute "agentls.memory"
+                    (append (list :action "forget" :id id) (agentls--memory-where))
+                    (lambda (result)
+                      (agentls--show-memories result (format "forgot %s; memory" id)))))
+
+(defun agentls--memory-where ()
+  "The current file's folder, for the memory of its project."
+  (if buffer-file-name (list :uri (concat "file://" (expand-file-name buffer-file-name))) nil))
+
+(defun agentls--show-memories (result title)
+  "Insert RESULT's memories under TITLE in *agentls*, one line each."
+  (let ((lines (mapcar (lambda (m) (concat "  " (plist-get m :line)))
+                       (append (plist-get result :memories) nil))))
+    (agentls--insert (concat "\n🧠 " title ":\n"
+                             (if lines (string-join lines "\n") "  no memories")))))
+
 ;; M-x agentls-doctor is in agentls-doctor.el; loaded with this file from
 ;; `load-path' (not as a package, whose autoloads name it), it is found here.
 (autoload 'agentls-doctor "agentls-doctor"

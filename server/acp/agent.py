@@ -40,6 +40,7 @@ from agentls.acp import commands
 from agentls.acp.approver import AcpApprover
 from agentls.acp.auth import AUTH_METHOD, auth_methods
 from agentls.acp.errors import auth_required, internal, invalid_params, invalid_request
+from agentls.acp.memory_command import told_guidance
 from agentls.acp.modes import config_options, mode_state
 from agentls.acp.observer import AcpObserver
 from agentls.acp.opening import open_session
@@ -244,6 +245,9 @@ class AgentlsAgent:
             )
         except SessionBusy as exc:  # here, or in another agentls process
             raise invalid_request(f"agentls: {exc}") from None
+        said = told_guidance(session.handle.guidance.lines())
+        if said is not None:  # the run's first message: which instruction files it uses
+            session.updates.push(said)
         result = await session.handle.result()
         reason, note = stop_reason(result)
         return await self._finish(session, reason, note)

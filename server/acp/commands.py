@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from acp.schema import AvailableCommand, AvailableCommandInput, UnstructuredCommandInput
 
+from agentls.acp.memory_command import MEMORY_COMMAND, run_memory
 from agentls.acp.session import AcpSession
 from agentls.contracts.model_io import ModelError
 from agentls.conversation.manager import SessionBusy
@@ -33,6 +34,7 @@ COMMANDS.append(
         description="Summarise the older history now, to free the context for what comes next",
     )
 )
+COMMANDS.append(MEMORY_COMMAND)
 NAMES = frozenset(c.name for c in COMMANDS)
 
 
@@ -57,6 +59,11 @@ async def run_command(session: AcpSession, name: str, argument: str) -> str:
         return f"mode: {mode.value}"
     if name == "compact":
         return await _compact(session)
+    if name == "memory":
+        state_dir = session.conversation.state_dir
+        if state_dir is None:
+            return "this session keeps no memory"
+        return await run_memory(session.workspace.root, state_dir, argument)
     if argument and not argument.isdigit():
         return f"/undo takes a turn number, not {argument!r}"
     try:  # not while this session runs here or elsewhere

@@ -166,7 +166,12 @@ async def _ask(
     for signum in TERMINATING:
         loop.add_signal_handler(signum, termination, conversation)
     try:
-        return await conversation.ask(prompt, approver=approver, observer=observer)
+        handle = await conversation.start(
+            prompt, approver=approver, observer=observer, folder=Path.cwd()
+        )
+        for line in handle.guidance.lines():
+            say(line)
+        return await handle.result()
     finally:
         for signum in TERMINATING:
             loop.remove_signal_handler(signum)

@@ -102,6 +102,15 @@ def render(report: dict[str, Any]) -> str:
         + ("" if telemetry["exporting"] else ", but it cannot export here")
         if telemetry["enabled"] else "off",
     ))  # fmt: skip
+    guidance = report["instructions"]
+    files = [
+        f"{f['path']} ({f['bytes']} B{', cut' if f['cut'] else ''})" for f in guidance["files"]
+    ]
+    rows.append((
+        "instructions",
+        (", ".join(files) or "no AGENTS.md here") + f"; {guidance['memories']} memories"
+        if guidance["enabled"] else "off",
+    ))  # fmt: skip
     rows.append(("MCP servers", ", ".join(report["mcpServers"]) or "none configured"))
     servers = [
         f"{s['name']} {s['version'] or ''}".strip()

@@ -87,6 +87,18 @@ def build_parser() -> argparse.ArgumentParser:
     trust = sub.add_parser("trust", help="approve the workspace's .agentls/settings.json")
     trust.add_argument("--workspace", metavar="DIR", default=".", help="workspace root")
 
+    memory = sub.add_parser("memory", help="what the agent remembers across sessions")
+    memory.add_argument("--workspace", metavar="DIR", default=".", help="workspace root")
+    remembered = memory.add_subparsers(dest="memory_command", required=True)
+    add = remembered.add_parser("add", help="remember TEXT (your rule, confidence high)")
+    add.add_argument("text", metavar="TEXT")
+    add.add_argument("--scope", choices=("user", "project"), default="project")
+    add.add_argument("--expires", metavar="DAYS", type=float, help="forget it after DAYS")
+    remembered.add_parser("list", help="the memories that apply here").add_argument(
+        "--json", action="store_true", help="print a JSON list"
+    )
+    remembered.add_parser("forget", help="drop one memory").add_argument("id", metavar="ID")
+
     sessions = sub.add_parser("sessions", help="list stored sessions")
     sessions.add_argument("--workspace", metavar="DIR", help="only this workspace's sessions")
     sessions.add_argument("--all", action="store_true", help="sessions of every workspace")
@@ -140,6 +152,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from agentls.cli.doctor import run_doctor
 
         return run_doctor(args)
+    if args.command == "memory":
+        from agentls.cli.memory import run_memory
+
+        return run_memory(args)
     if args.command == "trust":
         from agentls.cli.trust import run_trust
 

@@ -15,6 +15,9 @@ class Risk(StrEnum):
     EXECUTE = "execute"
     # A tool another program provides (an MCP server): asked by default, hidden in plan mode.
     EXTERNAL = "external"
+    # A proposal to the memory store: changes no file, shown in plan mode too, and kept
+    # only when a person (or --yes) says yes, whatever the mode.
+    MEMORY = "memory"
 
 
 class ErrorCode(StrEnum):

@@ -63,4 +63,15 @@ N`; one `describe()` for every face, paths refused beyond a link out named)
 run's configuration, run through the real loop and runtime on the recorded model output
 and usage, answers, tool results (MCP tools included, rebuilt by
 `mcp/tools.recorded_definition`) and turn-hook notes; decisions compared).
+
+`guidance.py`: `load_guidance`, the instruction files and memories for one ask, read on a
+worker thread in `Conversation.start(folder=)`, appended to the system prompt through
+`RunConfig.of(guidance=)` and logged as `guidance`; `Guidance.lines()` is what every
+face says of them.
+
+`memory_ops.py`: `memory_action` (list, add, forget), the one operation behind
+`agentls memory`, `agentls.memory` and ACP's `/memory`.
+
+`remembering.py`: `SessionMemory` (`ToolContext.memory`): a `remember` proposal a person
+said yes to, kept with its source worked out from the session's log.
 """

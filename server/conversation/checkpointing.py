@@ -135,7 +135,7 @@ class Checkpointer:
         for intent in intents:
             tool = self.registry.get(intent.name)
             risk = None if tool is None else tool.risk
-            if risk is not Risk.READ:
+            if risk not in (Risk.READ, Risk.MEMORY):  # a memory changes no file
                 if risk is not Risk.WRITE:
                     return True, True
                 may_change = True
@@ -179,7 +179,7 @@ class Checkpointer:
         paths: set[str] = set()
         for intent in intents:
             tool = self.registry.get(intent.name)
-            if tool is not None and tool.risk is Risk.READ:
+            if tool is not None and tool.risk in (Risk.READ, Risk.MEMORY):
                 continue
             if (
                 tool is None

@@ -22,6 +22,7 @@ from typing import Any, cast
 from agentls import __version__
 from agentls.context.policy import choose_window, needs_server_window
 from agentls.contracts.errors import ConfigError
+from agentls.conversation.guidance import load_guidance
 from agentls.conversation.settings import Settings, masked_data
 from agentls.conversation.settings_files import (
     WORKSPACE_FILE,
@@ -31,6 +32,7 @@ from agentls.conversation.settings_files import (
 )
 from agentls.conversation.settings_managed import read_managed
 from agentls.intelligence import ServerStatus, describe_language_servers, missing_here
+from agentls.memory.instructions import InstructionsWire
 from agentls.providers.windows import learn_window
 from agentls.telemetry.config import TelemetryConfig
 from agentls.workspace.control import managed_settings_path
@@ -77,6 +79,7 @@ def build_report(
         "folders": {"state": str(state_dir), "config": str(user_settings_path().parent)},
         "settings": settings_part,
         "telemetry": _telemetry(settings, warnings),
+        "instructions": _instructions(root, state_dir, settings, warnings),
         "mcpServers": sorted(settings.mcp_servers) if settings is not None else [],
         "languageServers": language_servers,
         "editors": editor_integrations(),
@@ -121,6 +124,27 @@ def _managed(settings: Settings | None, blocking: list[str]) -> dict[str, Any]:
     state["enforces"] = list(policy.enforces()) if policy is not None else []
     state["overrides"] = list(managed.overrides) if managed is not None else []
     return state
+
+
+def _instructions(
+    root: Path | None, state_dir: Path, settings: Settings | None, warnings: list[str]
+) -> dict[str, Any]:
+    """The instruction files and memories an ask at the root would be given."""
+    wire = settings.wire.instructions if settings is not None else InstructionsWire()
+    if root is None:
+        return {"enabled": wire.enabled, "files": [], "leftOut": [], "memories": 0}
+    guidance = load_guidance(root, None, wire, state_dir)
+    warnings.extend(guidance.warnings)
+    found = guidance.instructions
+    return {
+        "enabled": wire.enabled,
+        "files": [
+            {"path": f.shown_as, "bytes": f.size, "sha256": f.sha256, "cut": f.cut}
+            for f in found.files
+        ],
+        "leftOut": list(found.left_out),
+        "memories": len(guidance.memory_ids),
+    }
 
 
 def _telemetry(settings: Settings | None, warnings: list[str]) -> dict[str, Any]:

@@ -25,6 +25,8 @@ from agentls.contracts.observer import NullObserver, RunObserver
 from agentls.contracts.outcomes import RunResult, TerminalReason
 from agentls.contracts.usage import add_cost, has_real_cost
 from agentls.contracts.waiting import to_its_end
+from agentls.conversation.guidance import NO_GUIDANCE, Guidance, load_guidance
+from agentls.conversation.remembering import SessionMemory
 from agentls.conversation.run_builder import (
     RunConfig,
     RunParts,
@@ -92,6 +94,7 @@ class RunHandle:
     run_id: str
     task: asyncio.Task[RunResult]
     config: RunConfig  # what replaying this run repeats
+    guidance: Guidance = NO_GUIDANCE  # the instruction files and memories it was given
     # A task cancelled before its first step runs none of its code, so the run could not
     # write its end: until it starts, a cancel is left for the run to find.
     started: bool = False
@@ -193,6 +196,10 @@ class Conversation:
         )
         self.policy = parts.policy
         self.context = parts.context
+        if shared.state_dir is not None:  # `remember` keeps what a person said yes to
+            self.context.memory = SessionMemory(
+                shared.state_dir, workspace.root, opened.session_id, log.path
+            )
         self.projector = parts.projector
         self._problems_hook = parts.problems_hook
         self._checkpointer = parts.checkpointer
@@ -351,8 +358,10 @@ class Conversation:
         *,
         approver: Approver | None = None,
         observer: RunObserver | None = None,
+        folder: Path | None = None,
     ) -> RunHandle:
         """Start a run on ``prompt`` as a task; the handle cancels it or waits for it.
+        ``folder``: where the ask is about (instruction files are read down to it).
 
         What another process wrote to the session meanwhile is read first, on a worker
         thread (a whole read of the log: an editor's event loop does not wait for it)."""
@@ -363,13 +372,34 @@ class Conversation:
         if self._take_claim():
             await self._catch_up_off_loop()
         try:
-            return self._start(prompt, approver, observer)
+            guidance = await asyncio.to_thread(self.guidance, folder)
+            return self._start(prompt, approver, observer, guidance)
         except BaseException:
             self._drop_claim()
             raise
 
+    @property
+    def state_dir(self) -> Path | None:
+        """The state folder (the memory store's); None where this session keeps none."""
+        return self._state_dir
+
+    def guidance(self, folder: Path | None = None) -> Guidance:
+        """The instruction files and memories for an ask about ``folder`` (blocking); what
+        fails to load is a warning, never a failed run."""
+        try:
+            return load_guidance(
+                self.workspace.root, folder, self.settings.wire.instructions, self._state_dir
+            )
+        except Exception as exc:
+            logger.warning("instructions and memory left out: %s", exc, exc_info=True)
+            return Guidance(NO_GUIDANCE.instructions, (), "", (f"not loaded: {exc}",))
+
     def _start(
-        self, prompt: str, approver: Approver | None, observer: RunObserver | None
+        self,
+        prompt: str,
+        approver: Approver | None,
+        observer: RunObserver | None,
+        guidance: Guidance = NO_GUIDANCE,
     ) -> RunHandle:
         run_id = f"run-{secrets.token_hex(4)}"
         mode = self.policy.mode  # settings.mode until agentls.setMode changes it
@@ -380,9 +410,11 @@ class Conversation:
             run=run_id, prompt=prompt, settings=self.settings.to_log(),
             mode=mode.value, reviewed=self.policy.edits_reviewed_by_workspace,
         ))  # fmt: skip
+        if guidance.text or guidance.warnings:
+            self.log.append(guidance.event(run_id))
         planning = mode is Mode.PLAN
         observer = observer or NullObserver()
-        config = self._run_config()
+        config = self._run_config(guidance.text)
         built = build_run(
             config,
             RunParts(
@@ -425,15 +457,16 @@ class Conversation:
 
         task = asyncio.create_task(run())
         task.add_done_callback(self._run_ended)
-        handle = self.current = RunHandle(self.session_id, run_id, task, config)
+        handle = self.current = RunHandle(self.session_id, run_id, task, config, guidance)
         return handle
 
-    def _run_config(self) -> RunConfig:
+    def _run_config(self, guidance: str = "") -> RunConfig:
         return RunConfig.of(
             self.settings,
             model_id=self.provider.model_id,
             root=self.workspace.root,
             mode=self.policy.mode,
+            guidance=guidance,
         )
 
     def _run_ended(self, task: asyncio.Task[RunResult]) -> None:

@@ -13,6 +13,7 @@ first difference is reported.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections import defaultdict, deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -78,22 +79,29 @@ class ReplayReport:
     calls: int = 0
     divergence: Divergence | None = None
     configs: dict[str, RunConfig] = field(default_factory=dict)  # how each run was rebuilt
+    # Instruction files whose bytes differ now from what a run read ("run: path").
+    instructions_changed: list[str] = field(default_factory=list)
 
     @property
     def same(self) -> bool:
         return self.divergence is None
 
     def describe(self) -> str:
+        changed = (
+            "\ninstructions changed since: " + ", ".join(self.instructions_changed)
+            if self.instructions_changed
+            else ""
+        )
         if self.divergence is None:
             return (
                 f"replayed {self.runs} run(s) and {self.calls} tool call(s): "
                 "the runtime made the same decisions"
-            )
+            ) + changed
         d = self.divergence
         return (
             f"first divergence in {d.run}: {d.what}\n  recorded: {d.recorded}\n"
             f"  replayed: {d.replayed}"
-        )
+        ) + changed
 
 
 class _RecordedModel(ProviderBase):
@@ -272,6 +280,9 @@ async def _replay_run(
         if isinstance(event, ev.ObservationEvent) and event.call_id in allowed:
             executed[event.name].append(event)
     root = root.resolve()
+    report.instructions_changed.extend(
+        f"{path} ({run_id})" for path in _changed_instructions(root, recorded)
+    )
     outputs = [e for e in recorded if isinstance(e, ev.ModelOutput)]
     model = _RecordedModel(settings.model.id, outputs, _model_usages(recorded))
     live = RunConfig.of(settings, model_id=model.model_id, root=root, mode=mode)
@@ -309,6 +320,22 @@ async def _replay_run(
     result = await run.run(run_id, prompt, list(history))
     report.calls += sum(1 for e in capture.events if isinstance(e, ev.ToolIntent))
     return _first_difference(run_id, recorded, capture.events, result.reason, answers)
+
+
+def _changed_instructions(root: Path, recorded: list[SessionEvent]) -> list[str]:
+    """The instruction files a run read whose bytes are not the same now (or are gone)."""
+    changed: list[str] = []
+    for event in recorded:
+        if not isinstance(event, ev.Guidance):
+            continue
+        for item in event.files:
+            try:
+                now = hashlib.sha256((root / item.path).read_bytes()).hexdigest()
+            except OSError:
+                now = None
+            if now != item.sha256:
+                changed.append(item.path)
+    return changed
 
 
 def _model_usages(recorded: list[SessionEvent]) -> list[Usage]:

@@ -56,10 +56,12 @@ class RunConfig:
     budget: Budget
 
     @classmethod
-    def of(cls, settings: Settings, *, model_id: str, root: Path, mode: Mode) -> RunConfig:
+    def of(
+        cls, settings: Settings, *, model_id: str, root: Path, mode: Mode, guidance: str = ""
+    ) -> RunConfig:
         return cls(
             mode=mode,
-            system=system_prompt(str(root), mode),
+            system=system_prompt(str(root), mode) + guidance,  # guidance: instructions, memory
             max_output_tokens=settings.model.max_output_tokens,
             price=price_for(model_id),
             budget=settings.budget,

@@ -17,6 +17,7 @@ from pydantic.alias_generators import to_camel
 from agentls.context.policy import DEFAULT_THRESHOLD, DEFAULT_VERBATIM_TURNS
 from agentls.intelligence.config import LanguageServerConfig, ProblemsSettings
 from agentls.mcp.config import SERVER_NAME, McpServerConfig
+from agentls.memory.instructions import InstructionsWire
 from agentls.permissions.modes import Mode
 from agentls.permissions.rules import RuleSet
 
@@ -106,6 +107,8 @@ class WireSettings(BaseModel):
     review_via: Literal["auto", "editor", "prompt", "codeAction"] = "auto"
     # OpenTelemetry export of runs (off unless enabled): spans, metrics and log records.
     telemetry: TelemetryWire = Field(default_factory=TelemetryWire)
+    # The project's instruction files (AGENTS.md ...) in the system prompt.
+    instructions: InstructionsWire = Field(default_factory=InstructionsWire)
 
     @field_validator("mcp_servers")
     @classmethod

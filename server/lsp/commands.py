@@ -97,13 +97,17 @@ def register(server: AgentServer) -> None:
             ls, session_id=conversation.session_id, emit=observer.edit, origin_uri=params.uri
         )
         from agentls.conversation.manager import SessionBusy  # loaded by now (the session opened)
+        from agentls.lsp.ask_guidance import folder_of, with_guidance
         from agentls.lsp.workspace import LspWorkspace
 
         try:
-            handle = await conversation.start(prompt, approver=approver, observer=observer)
+            handle = await conversation.start(
+                prompt, approver=approver, observer=observer, folder=folder_of(params.uri)
+            )
         except SessionBusy as exc:
             raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
         observer.run_id = handle.run_id
+        observer.title = with_guidance(observer.title, handle.guidance.lines())
         observer.run_started()
         if isinstance(workspace, LspWorkspace):
             workspace.link.attach(observer.edit)  # bound to the session when it opened

@@ -12,6 +12,7 @@ from agentls.lsp import (
     lifecycle,
     log_forwarding,
     mcp_command,
+    memory_command,
     undo_command,
 )
 from agentls.lsp.server import AgentServer
@@ -25,6 +26,7 @@ def build_server() -> AgentServer:
     undo_command.register(server)
     mcp_command.register(server)
     doctor_command.register(server)
+    memory_command.register(server)
     code_actions.register(server)
     disk_sync.register(server)
     return server

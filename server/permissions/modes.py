@@ -24,6 +24,6 @@ def parse_mode(value: str) -> Mode:
 
 def is_visible(risk: Risk, mode: Mode, *, read_only_hint: bool = False) -> bool:
     """Plan mode shows reads, and the external tools their server declares read-only."""
-    if mode is not Mode.PLAN or risk is Risk.READ:
+    if mode is not Mode.PLAN or risk in (Risk.READ, Risk.MEMORY):
         return True
     return risk is Risk.EXTERNAL and read_only_hint

@@ -33,6 +33,7 @@ _EDIT = PolicyDecision(Verdict.ASK, "edits need review")
 _EXTERNAL = PolicyDecision(Verdict.ASK, "external tools need approval")
 _COMMAND = PolicyDecision(Verdict.ASK, "commands need approval")
 _SECRET = PolicyDecision(Verdict.ASK, "secret file needs explicit permission")
+_MEMORY = PolicyDecision(Verdict.ASK, "a memory is kept only with a yes")
 
 
 @dataclass
@@ -223,6 +224,8 @@ class PermissionPolicy:
         mode = self.mode
         if risk is Risk.READ:
             return _READ
+        if risk is Risk.MEMORY:
+            return _MEMORY  # in every mode: nothing but a yes keeps a memory
         if mode is Mode.PLAN:
             # an external tool is shown only when its server says read-only; still asked
             return _EXTERNAL if risk is Risk.EXTERNAL else _PLAN

@@ -153,6 +153,37 @@ class DoctorParams(Params):
     uri: str | None = Field(default=None, description="the folder of this document")
 
 
+# --- agentls.memory -------------------------------------------------------------------
+
+
+class MemoryParams(Params):
+    action: Literal["list", "add", "forget"] = "list"
+    uri: str | None = Field(default=None, description="the folder of this document")
+    text: str | None = Field(default=None, description="for add: what to remember")
+    scope: Literal["user", "project"] = "project"
+    expires_days: float | None = Field(default=None, gt=0, description="for add")
+    id: str | None = Field(default=None, description="for forget: the memory's id")
+
+
+class MemoryEntry(WireModel):
+    id: str
+    content: str
+    scope: str = Field(description='"user" or "project"')
+    source: str = Field(description="explicit_user_rule, verified_observation, agent_summary")
+    confidence: str = Field(description="low, medium, high")
+    created_at: str
+    last_verified_at: str | None = None
+    expires_at: str | None = None
+    stale: bool = Field(default=False, description="not verified for 30 days")
+    line: str = Field(description="the memory in one line, as the CLI lists it")
+
+
+class MemoryResult(WireModel):
+    memories: list[MemoryEntry] = Field(description="what applies now, after the action")
+    changed: str | None = Field(default=None, description="the id added or forgotten")
+    warnings: list[str] = Field(default_factory=list, description="stores that did not load")
+
+
 # --- the table -----------------------------------------------------------------------
 
 
@@ -174,4 +205,5 @@ COMMANDS: dict[str, Command] = {
     "agentls.undo": Command(UndoParams, UndoResult),
     "agentls.mcp": Command(McpParams, list[McpServerReport], argument_optional=True),
     "agentls.doctor": Command(DoctorParams, DoctorReport, argument_optional=True),
+    "agentls.memory": Command(MemoryParams, MemoryResult, argument_optional=True),
 }

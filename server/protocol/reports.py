@@ -104,6 +104,20 @@ class TelemetryInfo(WireModel):
     exporting: bool = Field(description="enabled, and the exporter can run here")
 
 
+class InstructionFileInfo(WireModel):
+    path: str = Field(description="workspace-relative, or the user's own file")
+    bytes: int
+    sha256: str
+    cut: bool = Field(description="cut at instructions.maxBytes")
+
+
+class InstructionsInfo(WireModel):
+    enabled: bool
+    files: list[InstructionFileInfo] = Field(description="what an ask at the root is given")
+    left_out: list[str] = Field(description="files the size limit leaves out")
+    memories: int = Field(description="memories an ask here is shown")
+
+
 class LanguageServerInfo(WireModel):
     name: str = Field(description="as the languageServers setting names it")
     command: str
@@ -132,6 +146,7 @@ class DoctorReport(WireModel):
     folders: Folders
     settings: SettingsFiles
     telemetry: TelemetryInfo
+    instructions: InstructionsInfo
     mcp_servers: list[str] = Field(description="names; none is started")
     language_servers: list[LanguageServerInfo]
     editors: list[EditorIntegration]

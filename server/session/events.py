@@ -37,6 +37,7 @@ from agentls.session.encoding import LINE_OPTIONS, Encoder, build_encoder, refus
 from agentls.session.records import (
     WIRE,
     ChangedFile,
+    InstructionFileRecord,
     ProblemRecord,
     RunResultRecord,
     WireMessage,
@@ -64,6 +65,7 @@ PROBLEMS: Final = "problems"
 RULES_SAVED: Final = "rules_saved"
 SESSION_RULES: Final = "session_rules"
 NOTICE: Final = "notice"
+GUIDANCE: Final = "guidance"
 RUN_FINISHED: Final = "run_finished"
 RUN_CLOSED: Final = "run_closed"
 
@@ -301,6 +303,17 @@ class Notice(Event):
 
 
 @dataclass(kw_only=True, slots=True)
+class Guidance(Event):
+    """What a run was told besides its prompt: the instruction files and memories."""
+
+    kind: Literal["guidance"] = "guidance"
+    files: list[InstructionFileRecord]
+    left_out: Annotated[list[str], Field(description="files the size limit left out")]
+    memories: Annotated[list[str], Field(description="ids of the memories shown")]
+    warnings: Annotated[list[str], Field(description="files or stores that were not used")]
+
+
+@dataclass(kw_only=True, slots=True)
 class RunFinished(Event):
     kind: Literal["run_finished"] = "run_finished"
     result: RunResultRecord
@@ -337,6 +350,7 @@ SessionEvent = Annotated[
         RulesSaved,
         SessionRules,
         Notice,
+        Guidance,
         RunFinished,
         RunClosed,
     ],

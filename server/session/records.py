@@ -211,6 +211,13 @@ class ChangedFile(Record):
     status: str = Field(description='"A" added, "M" modified, "D" deleted')
 
 
+class InstructionFileRecord(Record):
+    path: str = Field(description="as the model saw it: workspace-relative, or the user's own")
+    sha256: str = Field(description="of the file's bytes when the run read it")
+    bytes: int
+    cut: bool = Field(default=False, description="cut at instructions.maxBytes")
+
+
 class ProblemRecord(Record):
     path: str
     line: int

@@ -224,6 +224,13 @@ class ReadVersions(dict[str, str]):
         return path, version
 
 
+class MemoryProposals(Protocol):
+    """Where the `remember` tool's proposals go once a person said yes: the session's
+    memory store, which works out the source from the evidence it is given."""
+
+    async def keep(self, content: str, scope: str, evidence: Sequence[str]) -> str: ...
+
+
 @dataclass
 class ToolContext:
     """What a tool call may use. Tools get no messages, state or settings beyond this."""
@@ -235,6 +242,8 @@ class ToolContext:
     command_timeout_seconds: float = 120.0
     # Language servers (problems, definitions, rename); None where a face has none.
     intelligence: LanguageIntelligence | None = None
+    # The session's memory store (None: this face keeps no memory).
+    memory: MemoryProposals | None = None
     # The command this call may run, set by the tool runtime for the call it allowed.
     grant: CommandGrant | None = None
 

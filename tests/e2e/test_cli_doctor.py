@@ -9,8 +9,8 @@ from tests.e2e.conftest import Cli
 
 KEY = "sk-ant-secret-value-4242"
 TOP_LEVEL = {"version", "python", "workspace", "model", "ripgrep", "sandbox", "folders",
-             "telemetry", "settings", "mcpServers", "languageServers", "editors", "blocking",
-             "warnings", "ok"}  # fmt: skip
+             "telemetry", "instructions", "settings", "mcpServers", "languageServers", "editors",
+             "blocking", "warnings", "ok"}  # fmt: skip
 
 
 def home_env(tmp_path: Path, **more: str) -> dict[str, str]:
@@ -141,3 +141,14 @@ def test_language_servers_say_which_would_run_and_why_not(cli: Cli, tmp_path: Pa
     gopls_row = "  gopls             not used: gopls was not found on PATH; install it: go install"
     assert gopls_row in text
     assert "  ruff              not used: turned off in the languageServers setting\n" in text
+
+
+def test_the_doctor_lists_the_instruction_files_and_memories(cli: Cli, tmp_path: Path) -> None:
+    (cli.workspace / "AGENTS.md").write_text("Run pnpm test.\n")
+    assert cli.run("memory", "add", "Use pnpm.").returncode == 0
+    done = cli.run("doctor", "--json", env=home_env(tmp_path, ANTHROPIC_API_KEY=KEY))
+    instructions = json.loads(done.stdout)["instructions"]
+    assert [(f["path"], f["bytes"]) for f in instructions["files"]] == [("AGENTS.md", 15)]
+    assert instructions["memories"] == 1
+    text = cli.run("doctor", env=home_env(tmp_path, ANTHROPIC_API_KEY=KEY)).stdout
+    assert "AGENTS.md (15 B); 1 memories" in text

@@ -11,6 +11,7 @@ import { AgentConnection } from './client/connection';
 import { effectiveSettings, SECTION } from './client/settings';
 import { Actions } from './commands/actions';
 import { registerDoctor } from './commands/doctor';
+import { registerMemory } from './commands/memory';
 import { ReadOnlyDocuments } from './documents/readOnly';
 import { onWebviewMessage, registerCommands } from './commands/register';
 import { COMMANDS } from './protocol';
@@ -63,6 +64,7 @@ export function activate(context: vscode.ExtensionContext): void {
     createStatusBar(store),
     ...registerCommands(actions, { restart: () => connection.restart(), showLog: () => log.show() }),
     registerDoctor(connection, documents, String(context.extension.packageJSON.version)),
+    registerMemory(connection),
     runningContextKey(store),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (RESTART_KEYS.some((key) => event.affectsConfiguration(`${SECTION}.${key}`))) {

@@ -105,7 +105,34 @@ export interface LogDecision {
 
 export type LogErrorCode = 'not_found' | 'invalid_input' | 'permission_denied' | 'timeout' | 'execution_failed' | 'conflict' | 'cancelled';
 
-export type LogEvent = LogSessionStarted | LogRunStarted | LogUserMessage | LogModelRequest | LogModelOutput | LogUsageEvent | LogContextProjected | LogContextSummary | LogToolIntent | LogDecision | LogObservationEvent | LogToolResults | LogModeChanged | LogCheckpointStarted | LogCheckpoint | LogUndo | LogProblems | LogRulesSaved | LogSessionRules | LogNotice | LogRunFinished | LogRunClosed;
+export type LogEvent = LogSessionStarted | LogRunStarted | LogUserMessage | LogModelRequest | LogModelOutput | LogUsageEvent | LogContextProjected | LogContextSummary | LogToolIntent | LogDecision | LogObservationEvent | LogToolResults | LogModeChanged | LogCheckpointStarted | LogCheckpoint | LogUndo | LogProblems | LogRulesSaved | LogSessionRules | LogNotice | LogGuidance | LogRunFinished | LogRunClosed;
+
+/** What a run was told besides its prompt: the instruction files and memories. */
+export interface LogGuidance {
+  v: number;
+  seq: number;
+  ts: number;
+  kind: 'guidance';
+  run: string | null;
+  turn: number | null;
+  files: LogInstructionFileRecord[];
+  /** files the size limit left out */
+  leftOut: string[];
+  /** ids of the memories shown */
+  memories: string[];
+  /** files or stores that were not used */
+  warnings: string[];
+}
+
+export interface LogInstructionFileRecord {
+  /** as the model saw it: workspace-relative, or the user's own */
+  path: string;
+  /** of the file's bytes when the run read it */
+  sha256: string;
+  bytes: number;
+  /** cut at instructions.maxBytes */
+  cut: boolean;
+}
 
 export interface LogModeChanged {
   v: number;

@@ -19,11 +19,12 @@ export interface Commands {
   'agentls.undo': { params: UndoParams; result: UndoResult };
   'agentls.mcp': { params?: McpParams; result: McpServerReport[] };
   'agentls.doctor': { params?: DoctorParams; result: DoctorReport };
+  'agentls.memory': { params?: MemoryParams; result: MemoryResult };
 }
 
 export type CommandName = keyof Commands;
 
-export const COMMAND_NAMES = ['agentls.ask', 'agentls.cancel', 'agentls.sessions', 'agentls.showTranscript', 'agentls.setMode', 'agentls.answer', 'agentls.showDiff', 'agentls.undo', 'agentls.mcp', 'agentls.doctor'] as const;
+export const COMMAND_NAMES = ['agentls.ask', 'agentls.cancel', 'agentls.sessions', 'agentls.showTranscript', 'agentls.setMode', 'agentls.answer', 'agentls.showDiff', 'agentls.undo', 'agentls.mcp', 'agentls.doctor', 'agentls.memory'] as const;
 
 export type AgentEvent = RunStarted | TextEvent | ToolStarted | ToolFinished | ApprovalAsked | ApprovalAnswered | QuestionAsked | QuestionClosed | EditProposed | EditApplied | EditRejected | WaitingForSave | UsageEvent | RunFinished;
 
@@ -149,6 +150,7 @@ export interface DoctorReport {
   folders: Folders;
   settings: SettingsFiles;
   telemetry: TelemetryInfo;
+  instructions: InstructionsInfo;
   /** names; none is started */
   mcpServers: string[];
   languageServers: LanguageServerInfo[];
@@ -201,6 +203,25 @@ export interface EditorIntegration {
 export interface Folders {
   state: string;
   config: string;
+}
+
+export interface InstructionFileInfo {
+  /** workspace-relative, or the user's own file */
+  path: string;
+  bytes: number;
+  sha256: string;
+  /** cut at instructions.maxBytes */
+  cut: boolean;
+}
+
+export interface InstructionsInfo {
+  enabled: boolean;
+  /** what an ask at the root is given */
+  files: InstructionFileInfo[];
+  /** files the size limit leaves out */
+  leftOut: string[];
+  /** memories an ask here is shown */
+  memories: number;
 }
 
 export interface LanguageServerInfo {
@@ -263,6 +284,46 @@ export interface McpTool {
   description: string;
   /** the server's readOnlyHint */
   readOnly: boolean;
+}
+
+export interface MemoryEntry {
+  id: string;
+  content: string;
+  /** "user" or "project" */
+  scope: string;
+  /** explicit_user_rule, verified_observation, agent_summary */
+  source: string;
+  /** low, medium, high */
+  confidence: string;
+  createdAt: string;
+  lastVerifiedAt: string | null;
+  expiresAt: string | null;
+  /** not verified for 30 days */
+  stale: boolean;
+  /** the memory in one line, as the CLI lists it */
+  line: string;
+}
+
+export interface MemoryParams {
+  action?: 'list' | 'add' | 'forget';
+  /** the folder of this document */
+  uri?: string | null;
+  /** for add: what to remember */
+  text?: string | null;
+  scope?: 'user' | 'project';
+  /** for add */
+  expiresDays?: number | null;
+  /** for forget: the memory's id */
+  id?: string | null;
+}
+
+export interface MemoryResult {
+  /** what applies now, after the action */
+  memories: MemoryEntry[];
+  /** the id added or forgotten */
+  changed: string | null;
+  /** stores that did not load */
+  warnings: string[];
 }
 
 export type Mode = 'default' | 'accept-edits' | 'plan' | 'bypass';

@@ -51,7 +51,8 @@ async def test_a_prompt_streams_text(isolated_state: Path, workspace: Path, tmp_
     usage = next(u for u in client.updates if u["sessionUpdate"] == "usage_update")
     assert usage["size"] > 0
     commands = next(u for u in client.updates if u["sessionUpdate"] == "available_commands_update")
-    assert {c["name"] for c in commands["availableCommands"]} == {"undo", "mode", "compact"}
+    names = {c["name"] for c in commands["availableCommands"]}
+    assert names == {"undo", "mode", "compact", "memory"}
     assert session.modes is not None and session.modes.current_mode_id == "default"
 
 

@@ -12,7 +12,14 @@ import pytest
 from jsonschema import Draft202012Validator
 from pygls.exceptions import JsonRpcInvalidParams
 
-from agentls.lsp import answers, commands, doctor_command, mcp_command, undo_command
+from agentls.lsp import (
+    answers,
+    commands,
+    doctor_command,
+    mcp_command,
+    memory_command,
+    undo_command,
+)
 from agentls.lsp.server import AgentServer
 from agentls.protocol.commands import COMMANDS
 from agentls.session.store import SessionStore
@@ -41,7 +48,7 @@ class Registry:
 @pytest.fixture
 def handlers() -> dict[str, Handler]:
     registry: Any = Registry()
-    for module in (commands, answers, undo_command, mcp_command, doctor_command):
+    for module in (commands, answers, undo_command, mcp_command, doctor_command, memory_command):
         module.register(registry)
     found: dict[str, Handler] = registry.handlers
     return found

@@ -116,6 +116,7 @@ def test_builtin_tools_in_order_with_their_risks() -> None:
         ("references", Risk.READ, "path"),
         ("symbols", Risk.READ, "path"),
         ("rename", Risk.WRITE, "path"),
+        ("remember", Risk.MEMORY, "text"),
     ]
     assert list(tools_by_name()) == [t.name for t in BUILTIN_TOOLS]
     for tool in BUILTIN_TOOLS:

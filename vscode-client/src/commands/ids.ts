@@ -13,6 +13,7 @@ export const CLIENT_COMMANDS = {
   restartServer: 'agentls.client.restartServer',
   showServerLog: 'agentls.client.showServerLog',
   doctor: 'agentls.client.doctor',
+  memory: 'agentls.client.memory',
   applyEdit: 'agentls.client.applyEdit',
   rejectEdit: 'agentls.client.rejectEdit',
   pickChanges: 'agentls.client.pickChanges',

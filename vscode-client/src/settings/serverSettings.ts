@@ -31,6 +31,7 @@ export const SERVER_KEYS = [
   'mcpServers',
   'languageIntelligence',
   'telemetry',
+  'instructions',
 ] as const;
 
 /** The client's own settings: never sent. */

@@ -753,6 +753,40 @@ function M.undo()
   end)
 end
 
+-- What the agent remembers here (agentls.memory): one line each, in the log; with an id,
+-- that memory is forgotten first.
+local function memory_where()
+  local name = vim.api.nvim_buf_get_name(0)
+  return name ~= '' and { uri = vim.uri_from_fname(name) } or {}
+end
+
+local function show_memories(result, said)
+  local lines = { '', said or '🧠 memory:' }
+  for _, warning in ipairs(result.warnings or {}) do
+    table.insert(lines, '  ' .. warning)
+  end
+  for _, memory in ipairs(result.memories or {}) do
+    table.insert(lines, '  ' .. memory.line)
+  end
+  if #(result.memories or {}) == 0 then
+    table.insert(lines, '  no memories')
+  end
+  append(lines)
+end
+
+function M.memory()
+  execute('agentls.memory', memory_where(), function(result)
+    show_memories(result)
+  end)
+end
+
+function M.forget_memory(id)
+  local argument = vim.tbl_extend('force', memory_where(), { action = 'forget', id = id })
+  execute('agentls.memory', argument, function(result)
+    show_memories(result, '🧠 forgot ' .. result.changed .. '; memory:')
+  end)
+end
+
 function M.set_mode(mode)
   if not client() then
     -- before the first ask: the server starts with this mode as its setting
@@ -782,6 +816,10 @@ function M.setup(opts)
   command('AgentLog', M.show_log, { desc = 'Show the agentls log' })
   command('AgentTranscript', M.transcript, { desc = 'Open the session transcript' })
   command('AgentUndo', M.undo, { desc = 'Undo last ask (agentls)' })
+  command('AgentMemory', M.memory, { desc = 'What agentls remembers here' })
+  command('AgentForget', function(o)
+    M.forget_memory(o.args)
+  end, { nargs = 1, desc = 'Forget one agentls memory by its id' })
   command('AgentRestart', function()
     M.restart()
   end, { desc = 'Restart the agentls server' })

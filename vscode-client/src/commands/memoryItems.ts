@@ -1,0 +1,21 @@
+// `agentls.memory`'s answer as quick-pick items: one per memory, its line as the label's
+// detail, so a person can read where each came from and pick one to forget. No vscode.
+import type { MemoryEntry, MemoryResult } from '../protocol';
+
+export interface MemoryItem {
+  id: string;
+  label: string;
+  description: string;
+  detail: string;
+}
+
+function describe(m: MemoryEntry): string {
+  const facts = [m.scope, m.source, `confidence ${m.confidence}`, `since ${m.createdAt.slice(0, 10)}`];
+  if (m.expiresAt) facts.push(`expires ${m.expiresAt.slice(0, 10)}`);
+  if (m.stale) facts.push('possibly stale');
+  return facts.join(' · ');
+}
+
+export function memoryItems(result: MemoryResult | null | undefined): MemoryItem[] {
+  return (result?.memories ?? []).map((m) => ({ id: m.id, label: m.content, description: m.id, detail: describe(m) }));
+}
