@@ -7,7 +7,7 @@ from acp.schema import AvailableCommand, AvailableCommandInput, UnstructuredComm
 
 from agentls.acp.session import AcpSession
 from agentls.contracts.model_io import ModelError
-from agentls.conversation.manager import SessionBusy
+from agentls.conversation.open_sessions import SessionBusy
 from agentls.conversation.undo import UndoRefused, undo_last_ask, undo_turn
 from agentls.permissions.modes import parse_mode
 from agentls.session.store import SessionStore

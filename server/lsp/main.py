@@ -2,29 +2,21 @@
 
 from __future__ import annotations
 
-from agentls.lsp import (
-    answers,
-    code_actions,
-    commands,
-    disk_sync,
-    doctor_command,
-    framing,
-    lifecycle,
-    log_forwarding,
-    mcp_command,
-    undo_command,
-)
+from agentls.lsp import code_actions, lifecycle
+from agentls.lsp.commands import answer, ask, doctor, mcp, undo
+from agentls.lsp.files import disk_sync
 from agentls.lsp.server import AgentServer
+from agentls.lsp.wire import framing, log_forwarding
 
 
 def build_server() -> AgentServer:
     server = AgentServer()
     lifecycle.register(server)
-    commands.register(server)
-    answers.register(server)
-    undo_command.register(server)
-    mcp_command.register(server)
-    doctor_command.register(server)
+    ask.register(server)
+    answer.register(server)
+    undo.register(server)
+    mcp.register(server)
+    doctor.register(server)
     code_actions.register(server)
     disk_sync.register(server)
     return server

@@ -1,7 +1,7 @@
 """AgentServer: the language server that hosts the ConversationManager.
 
 What belongs to the connected editor (capabilities, routes, requests, waiting
-questions) is its `editor` (`editor_client.py`); the server keeps the sessions,
+questions) is its `editor` (`editor/client.py`); the server keeps the sessions,
 their runs and the settings. Other modules of the face take the editor client
 through the `editor.EditorClient` Protocol and never import this module, except
 to register their handlers.
@@ -27,15 +27,15 @@ from agentls import __version__
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.waiting import within
 from agentls.lsp.chosen_mode import ChosenMode
-from agentls.lsp.editor_client import LspEditorClient
-from agentls.lsp.questions import QuestionBoard
+from agentls.lsp.editor.client import LspEditorClient
+from agentls.lsp.questions.board import QuestionBoard
 from agentls.workspace.roots import NoProjectRoot, choose_root
 
 if TYPE_CHECKING:  # the conversation stack loads on first use, not before `initialize`
-    from agentls.conversation.manager import Conversation, ConversationManager, RunHandle
+    from agentls.conversation.open_sessions import Conversation, ConversationManager, RunHandle
     from agentls.conversation.settings import Settings
-    from agentls.lsp.session_link import SessionLink
-    from agentls.lsp.workspace import LspWorkspace
+    from agentls.lsp.files.lsp_workspace import LspWorkspace
+    from agentls.lsp.files.session_link import SessionLink
     from agentls.session.store import SessionStore
 
 log = logging.getLogger(__name__)
@@ -149,8 +149,8 @@ class AgentServer(LanguageServer):
     @property
     def manager(self) -> ConversationManager:
         if self._manager is None:
-            from agentls.conversation.manager import ConversationManager
-            from agentls.lsp import editor_intelligence
+            from agentls.conversation.open_sessions import ConversationManager
+            from agentls.lsp.editor import intelligence as editor_intelligence
 
             self._manager = ConversationManager(self.store, face="lsp")
             self._manager.mcp.notify = lambda note: self.tell(f"agentls: {note}", _WARNING)
@@ -285,8 +285,8 @@ class AgentServer(LanguageServer):
         return None if session_id is None else self.manager.get(session_id)
 
     def _workspace_for(self, root: Path) -> tuple[SessionLink, LspWorkspace]:
-        from agentls.lsp.session_link import SessionLink
-        from agentls.lsp.workspace import LspWorkspace
+        from agentls.lsp.files.lsp_workspace import LspWorkspace
+        from agentls.lsp.files.session_link import SessionLink
 
         link = SessionLink()
         try:  # (a root that is no folder, e.g. a file named as rootUri: ValueError)
@@ -297,7 +297,7 @@ class AgentServer(LanguageServer):
     async def settings_for_async(self, root: Path) -> Settings:
         """The settings files for this root, under what the editor sent; the files are read on
         a thread, so the editor stays served."""
-        from agentls.lsp.settings import editor_layers
+        from agentls.lsp.editor_settings import editor_layers
 
         layers = editor_layers(*self.editor_layers)
         loaded = await asyncio.to_thread(self.manager.settings_files.load, root, *layers)
@@ -322,7 +322,7 @@ class AgentServer(LanguageServer):
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         # Logged, not shown: a person sees the errors of their own requests as answers.
-        # (Input that is not JSON is answered by framing.py, which reads the messages.)
+        # (Input that is not JSON is answered by wire/framing.py, which reads the messages.)
         log.warning("server error (%s): %s", getattr(source, "__name__", source), error)
 
     async def shutdown_runs(self, grace_seconds: float = 5.0) -> None:

@@ -12,7 +12,11 @@ import pytest
 from jsonschema import Draft202012Validator
 from pygls.exceptions import JsonRpcInvalidParams
 
-from agentls.lsp import answers, commands, doctor_command, mcp_command, undo_command
+from agentls.lsp.commands import answer as answers
+from agentls.lsp.commands import ask as commands
+from agentls.lsp.commands import doctor as doctor_command
+from agentls.lsp.commands import mcp as mcp_command
+from agentls.lsp.commands import undo as undo_command
 from agentls.lsp.server import AgentServer
 from agentls.protocol.commands import COMMANDS
 from agentls.session.store import SessionStore

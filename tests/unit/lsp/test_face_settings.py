@@ -8,9 +8,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from agentls.lsp.files.lsp_workspace import LspWorkspace
 from agentls.lsp.lifecycle import refresh_configuration
 from agentls.lsp.server import AgentServer
-from agentls.lsp.workspace import LspWorkspace
 from agentls.session.store import SessionStore
 
 from .fake_editor import FakeEditor

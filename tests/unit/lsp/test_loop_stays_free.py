@@ -22,13 +22,15 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 from pygls.workspace import Workspace
 
-from agentls.lsp import editor_client, review, workspace
-from agentls.lsp.disk import OffLoopDisk
-from agentls.lsp.editor_client import LspEditorClient
+from agentls.lsp.asking import review
+from agentls.lsp.editor import client as editor_client
+from agentls.lsp.editor.client import LspEditorClient
+from agentls.lsp.files import lsp_workspace as workspace
+from agentls.lsp.files.disk import OffLoopDisk
+from agentls.lsp.files.lsp_workspace import LspWorkspace
 from agentls.lsp.lifecycle import refresh_configuration
-from agentls.lsp.questions import Question
+from agentls.lsp.questions.board import Question
 from agentls.lsp.server import AgentServer
-from agentls.lsp.workspace import LspWorkspace
 from agentls.session.store import SessionStore
 from agentls.workspace.lines import LineWindow
 from agentls.workspace.local import LocalWorkspace
@@ -219,7 +221,7 @@ async def test_a_cancelled_run_ends_after_its_file_call(monkeypatch: Any, tmp_pa
 
 
 async def test_probing_the_sandbox_at_start(monkeypatch: Any, isolated_state: Path) -> None:
-    from agentls.lsp import settings as face_settings
+    from agentls.lsp import editor_settings as face_settings
 
     slow = SlowCall(lambda sandbox: "no bubblewrap here")
     monkeypatch.setattr(face_settings, "startup_warning", slow)
@@ -348,7 +350,7 @@ async def test_a_resumed_session_reads_its_checkpoints_off_the_loop(
 async def test_listing_the_sessions_reads_their_files_off_the_loop(
     monkeypatch: Any, tmp_path: Path
 ) -> None:
-    from agentls.lsp import commands
+    from agentls.lsp.commands import ask as commands
 
     root = tmp_path / "ws"
     root.mkdir()
@@ -386,7 +388,7 @@ async def _not_shown(uri: str) -> bool:
 async def test_catching_up_with_another_process_reads_the_log_off_the_loop(
     monkeypatch: Any, tmp_path: Path
 ) -> None:
-    from agentls.conversation import manager
+    from agentls.conversation import open_sessions as manager
 
     first, second, provider = one_session_twice(tmp_path, ["second done"])
     assert (await first.ask("first")).text == "first done"  # the second is now behind
@@ -402,7 +404,7 @@ async def test_catching_up_with_another_process_reads_the_log_off_the_loop(
 async def test_undoing_a_session_not_open_here_takes_its_lock_off_the_loop(
     monkeypatch: Any, isolated_state: Path, tmp_path: Path
 ) -> None:
-    from agentls.lsp import undo_command
+    from agentls.lsp.commands import undo as undo_command
     from agentls.session.lock import SessionClaim, read_holder
 
     root = tmp_path / "ws"

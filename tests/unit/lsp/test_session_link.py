@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from agentls.lsp.session_link import SessionLink
-from agentls.lsp.workspace import LspWorkspace
+from agentls.lsp.files.lsp_workspace import LspWorkspace
+from agentls.lsp.files.session_link import SessionLink
 from agentls.permissions.modes import Mode
 
 from .fake_editor import FakeEditor

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Literal, Protocol, TypeVar, runtime_checkable
 
 from lsprotocol import types
 
-from agentls.lsp.questions import Diagnostics, QuestionBoard
+from agentls.lsp.questions.board import Diagnostics, QuestionBoard
 
 if TYPE_CHECKING:  # the conversation stack loads on first use
     from pygls.workspace import Workspace

@@ -14,8 +14,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from agentls.lsp.editor import EditorClient, Kind
-from agentls.lsp.questions import Emit, Question
+from agentls.lsp.editor.protocols import EditorClient, Kind
+from agentls.lsp.questions.board import Emit, Question
 
 MAX_PROMPT_ROUNDS = 5
 Unanswered = Literal["dismissed", "timeout", "rounds"]

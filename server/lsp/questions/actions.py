@@ -16,9 +16,9 @@ import re
 
 from lsprotocol import types
 
-from agentls.lsp.answers import ANSWER, SHOW_DIFF
-from agentls.lsp.editor import EditorClient
-from agentls.lsp.questions import DIAGNOSTIC_SOURCE, Question
+from agentls.lsp.commands.answer import ANSWER, SHOW_DIFF
+from agentls.lsp.editor.protocols import EditorClient
+from agentls.lsp.questions.board import DIAGNOSTIC_SOURCE, Question
 
 ASK, CANCEL = "agentls.ask", "agentls.cancel"
 # `agentls: <request>` alone on its line, or after a comment's opening (#, //, --, ;, %, /*, <!--).

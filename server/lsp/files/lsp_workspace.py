@@ -22,12 +22,12 @@ from pygls.workspace import TextDocument
 
 from agentls.contracts.tooling import ErrorCode, ToolError
 from agentls.contracts.waiting import within
-from agentls.lsp import batch_edits, disk_sync, edits
-from agentls.lsp.disk import OffLoopDisk
-from agentls.lsp.disk_sync import unsaved_note
-from agentls.lsp.editor import EditorClient, HasEditor, editor_of
-from agentls.lsp.review import Proposal, review_edit
-from agentls.lsp.session_link import EditListener, ModeSource, SessionLink
+from agentls.lsp.asking.review import Proposal, review_edit
+from agentls.lsp.editor.protocols import EditorClient, HasEditor, editor_of
+from agentls.lsp.files import batch_edits, disk_sync, edits
+from agentls.lsp.files.disk import OffLoopDisk
+from agentls.lsp.files.disk_sync import unsaved_note
+from agentls.lsp.files.session_link import EditListener, ModeSource, SessionLink
 from agentls.permissions.modes import Mode
 from agentls.workspace.interface import (
     ChangesOutcome,

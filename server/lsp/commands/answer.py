@@ -13,8 +13,8 @@ from typing import Any
 from pygls.exceptions import JsonRpcInvalidParams
 
 from agentls.contracts.waiting import within
-from agentls.lsp.commands import parse
-from agentls.lsp.review import show_diff
+from agentls.lsp.asking.review import show_diff
+from agentls.lsp.commands.ask import parse
 from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
 
 ANSWER, SHOW_DIFF = "agentls.answer", "agentls.showDiff"

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from pygls.exceptions import JsonRpcInvalidParams
 from pygls.uris import to_fs_path
 
-from agentls.lsp.approvals import LspApprover
+from agentls.lsp.asking.approvals import LspApprover
 from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
 from agentls.permissions.modes import parse_mode
 from agentls.workspace.atomic import replace_atomically
@@ -80,7 +80,7 @@ def register(server: AgentServer) -> None:
     async def ask(ls: AgentServer, *args: Any) -> dict[str, Any]:
         await ls.wait_for_settings()  # a run right after start-up uses the editor's settings
         # (and finds these loaded by then, on the start-up thread, not on the event loop)
-        from agentls.lsp.events import LspRunObserver, shows_cost
+        from agentls.lsp.run_events import LspRunObserver, shows_cost
         from agentls.protocol.commands import AskFinished, AskParams, AskStarted
 
         params = parse(AskParams, args, ASK)
@@ -96,8 +96,10 @@ def register(server: AgentServer) -> None:
         approver = LspApprover(
             ls, session_id=conversation.session_id, emit=observer.edit, origin_uri=params.uri
         )
-        from agentls.conversation.manager import SessionBusy  # loaded by now (the session opened)
-        from agentls.lsp.workspace import LspWorkspace
+        from agentls.conversation.open_sessions import (
+            SessionBusy,  # loaded by now (the session opened)
+        )
+        from agentls.lsp.files.lsp_workspace import LspWorkspace
 
         try:
             handle = await conversation.start(prompt, approver=approver, observer=observer)
@@ -140,7 +142,7 @@ def register(server: AgentServer) -> None:
 
     @server.command(SESSIONS)
     async def sessions(ls: AgentServer, *args: Any) -> list[dict[str, Any]]:
-        from agentls.lsp.events import shows_cost
+        from agentls.lsp.run_events import shows_cost
         from agentls.protocol.commands import SessionInfo
 
         if args:

@@ -18,9 +18,9 @@ from lsprotocol import types
 from pygls.workspace import TextDocument
 
 from agentls.contracts.tooling import ErrorCode, ToolError
-from agentls.lsp import disk_sync, edits
-from agentls.lsp.editor import EditorClient
-from agentls.lsp.review import Proposal, review_edit
+from agentls.lsp.asking.review import Proposal, review_edit
+from agentls.lsp.editor.protocols import EditorClient
+from agentls.lsp.files import disk_sync, edits
 from agentls.workspace.interface import ChangesOutcome, WriteOutcome
 from agentls.workspace.language import FileChange
 from agentls.workspace.local import LocalWorkspace, check_changes

@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any
 from pygls.exceptions import JsonRpcInvalidParams
 
 from agentls.contracts.waiting import to_its_end
-from agentls.lsp.commands import parse
+from agentls.lsp.commands.ask import parse
 from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
 
 if TYPE_CHECKING:
-    from agentls.conversation.manager import Conversation
+    from agentls.conversation.open_sessions import Conversation
 
 UNDO = "agentls.undo"
 
@@ -38,7 +38,7 @@ def register(server: AgentServer) -> None:
         if not await asyncio.to_thread(path.exists):
             raise JsonRpcInvalidParams(message=f"agentls: no session {params.session_id}")
         conversation = ls.manager.get(params.session_id)
-        from agentls.conversation.manager import SessionBusy  # loaded by ls.manager
+        from agentls.conversation.open_sessions import SessionBusy  # loaded by ls.manager
 
         try:  # one writer per session: not while it runs here or in another process
             if conversation is not None:
@@ -63,7 +63,7 @@ async def _undo(
     ls: AgentServer, path: Path, conversation: Conversation | None, turn: int | None
 ) -> dict[str, Any]:
     from agentls.conversation.undo import UndoRefused, undo_last_ask, undo_turn
-    from agentls.lsp.workspace import LspWorkspace
+    from agentls.lsp.files.lsp_workspace import LspWorkspace
     from agentls.protocol.commands import UndoResult
     from agentls.session.reader import read_events
     from agentls.session.reducer import reduce

@@ -5,7 +5,7 @@ diff with window/showDocument and asks again (an editor that cannot open
 documents gets the diff in the prompt itself, and only Apply / Reject). No
 answer, or a dismissed prompt, count as Reject. An editor that cannot prompt,
 or whose settings say `reviewVia: "codeAction"`, gets the review as code
-actions (`questions.py`); the edit is then sent while the person's
+actions (`questions/board.py`); the edit is then sent while the person's
 `agentls.answer` is being handled. Both ways are `asking.ask_person`.
 """
 
@@ -16,9 +16,9 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from agentls.lsp.asking import Prompt, ask_person
-from agentls.lsp.editor import EditorClient, HasEditor, editor_of
-from agentls.lsp.questions import Emit, Question, new_review_id
+from agentls.lsp.asking.ask_person import Prompt, ask_person
+from agentls.lsp.editor.protocols import EditorClient, HasEditor, editor_of
+from agentls.lsp.questions.board import Emit, Question, new_review_id
 from agentls.workspace.atomic import replace_atomically
 from agentls.workspace.hunks import line_hunks, unified_diff
 

@@ -29,7 +29,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from agentls.contracts.waiting import within
-from agentls.lsp.editor import EditorClient, HasEditor, editor_of
+from agentls.lsp.editor.protocols import EditorClient, HasEditor, editor_of
 
 if TYPE_CHECKING:  # the files themselves load with the core, after `initialize`
     from agentls.workspace.local import LocalWorkspace

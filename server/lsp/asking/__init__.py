@@ -1,0 +1,1 @@
+"""Asking the person: approvals and edit reviews."""

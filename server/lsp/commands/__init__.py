@@ -1,0 +1,1 @@
+"""The `agentls.*` commands, one module per command."""

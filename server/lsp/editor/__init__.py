@@ -1,0 +1,1 @@
+"""The connected editor: what it can do, how it is asked, its requests."""

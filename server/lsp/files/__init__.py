@@ -1,0 +1,1 @@
+"""Files as the language server sees them: buffers first, edits as applyEdit, then disk."""

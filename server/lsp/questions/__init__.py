@@ -1,0 +1,1 @@
+"""Questions waiting for the person as code actions and diagnostics."""
