@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from agentls.lsp import code_actions, lifecycle
-from agentls.lsp.commands import answer, ask, doctor, mcp, undo
+from agentls.lsp.commands.registration import register_commands
 from agentls.lsp.files import disk_sync
 from agentls.lsp.server import AgentServer
 from agentls.lsp.wire import framing, log_forwarding
@@ -12,13 +12,9 @@ from agentls.lsp.wire import framing, log_forwarding
 def build_server() -> AgentServer:
     server = AgentServer()
     lifecycle.register(server)
-    ask.register(server)
-    answer.register(server)
-    undo.register(server)
-    mcp.register(server)
-    doctor.register(server)
+    register_commands(server)
     code_actions.register(server)
-    disk_sync.register(server)
+    disk_sync.register(server, server.editor)
     return server
 
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from pygls.exceptions import JsonRpcInvalidParams
 
 from agentls.contracts.waiting import to_its_end
-from agentls.lsp.commands.ask import parse
+from agentls.lsp.commands.arguments import parse
 from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
 
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ async def _undo(
     else:
         started = await asyncio.to_thread(read_events, path, kinds=("session_started",))
         root = Path(reduce(started).workspace)
-        workspace = LspWorkspace(ls, root)
+        workspace = LspWorkspace(ls.editor, root)
     log = conversation.log if conversation is not None else None
     state_dir = ls.store.state_dir
     try:

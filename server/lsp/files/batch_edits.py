@@ -19,7 +19,7 @@ from pygls.workspace import TextDocument
 
 from agentls.contracts.tooling import ErrorCode, ToolError
 from agentls.lsp.asking.review import Proposal, review_edit
-from agentls.lsp.editor.protocols import EditorClient
+from agentls.lsp.editor.protocols import AppliesEdits
 from agentls.lsp.files import disk_sync, edits
 from agentls.workspace.interface import ChangesOutcome, WriteOutcome
 from agentls.workspace.language import FileChange
@@ -29,7 +29,8 @@ from agentls.workspace.local import LocalWorkspace, check_changes
 class EditSteps(Protocol):
     """The single edit's steps of `LspWorkspace`, taken here for several files."""
 
-    editor: EditorClient
+    @property
+    def editor(self) -> AppliesEdits: ...
 
     @property
     def disk(self) -> LocalWorkspace: ...

@@ -23,7 +23,7 @@ from pygls.workspace import TextDocument
 from agentls.contracts.tooling import ErrorCode, ToolError
 from agentls.contracts.waiting import within
 from agentls.lsp.asking.review import Proposal, review_edit
-from agentls.lsp.editor.protocols import EditorClient, HasEditor, editor_of
+from agentls.lsp.editor.protocols import EditorClient
 from agentls.lsp.files import batch_edits, disk_sync, edits
 from agentls.lsp.files.disk import OffLoopDisk
 from agentls.lsp.files.disk_sync import unsaved_note
@@ -51,9 +51,9 @@ __all__ = ["EditListener", "LspWorkspace", "unsaved_note"]
 
 class LspWorkspace:
     def __init__(
-        self, editor: EditorClient | HasEditor, root: Path, *, link: SessionLink | None = None
+        self, editor: EditorClient, root: Path, *, link: SessionLink | None = None
     ) -> None:
-        self.editor = editor_of(editor)
+        self.editor = editor
         self.link = link if link is not None else SessionLink()  # session id, policy, run
         self._disk = OffLoopDisk(root)  # files read and written off the event loop
 

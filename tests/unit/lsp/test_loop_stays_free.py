@@ -350,7 +350,7 @@ async def test_a_resumed_session_reads_its_checkpoints_off_the_loop(
 async def test_listing_the_sessions_reads_their_files_off_the_loop(
     monkeypatch: Any, tmp_path: Path
 ) -> None:
-    from agentls.lsp.commands import ask as commands
+    from agentls.lsp.commands import sessions, show_transcript
 
     root = tmp_path / "ws"
     root.mkdir()
@@ -367,14 +367,16 @@ async def test_listing_the_sessions_reads_their_files_off_the_loop(
     registry = SimpleNamespace(
         command=lambda name: lambda handler: handlers.setdefault(name, handler)
     )
-    commands.register(registry)  # type: ignore[arg-type]
+    sessions.register(registry)  # type: ignore[arg-type]
+    show_transcript.register(registry)  # type: ignore[arg-type]
     real_list = store.list
     slow = SlowCall(real_list)
     monkeypatch.setattr(store, "list", slow)
-    listed = await while_slow(slow, handlers[commands.SESSIONS](server))
+    listed = await while_slow(slow, handlers[sessions.SESSIONS](server))
     assert [item["sessionId"] for item in listed] == [session_id]
 
-    shown = handlers[commands.SHOW_TRANSCRIPT]  # no id: the newest session, found the same way
+    # no id: the newest session, found the same way
+    shown = handlers[show_transcript.SHOW_TRANSCRIPT]
     slow = SlowCall(real_list)
     monkeypatch.setattr(store, "list", slow)
     monkeypatch.setattr(server, "show_document", _not_shown)
