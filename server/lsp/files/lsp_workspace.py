@@ -1,34 +1,33 @@
-"""LspWorkspace: the editor's view of the workspace.
+"""LspWorkspace: the workspace the tools see in the language server.
 
-Open documents are read from the server's document store (unsaved text and
-version), closed ones from disk. An accepted edit is on disk before the next
-tool runs (docs/protocol.md, "Edits"): clients with an agentls script save
-what they applied; for other clients the server writes a file that is not
-open itself, and an open buffer's new text after the editor applied it. A
-buffer holding the person's own unsaved changes is never saved.
+Open documents are read from the editor's buffers (unsaved text and version),
+closed ones from disk (`disk.py`, off the event loop). An accepted edit is on
+disk before the next tool runs (docs/protocol.md, "Edits"): clients with an
+agentls script save what they applied; for other clients the server writes a
+file that is not open itself, and an open buffer's new text after the editor
+applied it (`edit_steps.py`, `disk_sync.py`). A buffer holding the person's own
+unsaved changes is never saved.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from lsprotocol import types
-from pygls.uris import from_fs_path
 from pygls.workspace import TextDocument
 
 from agentls.contracts.tooling import ErrorCode, ToolError
-from agentls.contracts.waiting import within
 from agentls.lsp.asking.review import Proposal, review_edit
 from agentls.lsp.editor.protocols import EditorClient
 from agentls.lsp.files import batch_edits, disk_sync, edits
 from agentls.lsp.files.disk import OffLoopDisk
 from agentls.lsp.files.disk_sync import unsaved_note
-from agentls.lsp.files.session_link import EditListener, ModeSource, SessionLink
-from agentls.permissions.modes import Mode
+from agentls.lsp.files.edit_steps import EditSteps
+from agentls.lsp.files.session_link import SessionLink
+from agentls.lsp.questions.board import Question
 from agentls.workspace.interface import (
     ChangesOutcome,
     CommandGrant,
@@ -43,10 +42,20 @@ from agentls.workspace.lines import FileLines, LineWindow, scan_text
 from agentls.workspace.paths import SecretFiles
 from agentls.workspace.sandbox import SandboxSettings
 
-# How long to wait for the editor's didChange/didOpen after it applied an edit.
-LANDING_SECONDS = 1.0
+__all__ = ["LspWorkspace", "unsaved_note"]
 
-__all__ = ["EditListener", "LspWorkspace", "unsaved_note"]
+
+@dataclass(frozen=True)
+class _Edit:
+    """One file's edit as `write` was asked for it, with what the file held."""
+
+    rel: str
+    doc: TextDocument | None
+    old_text: str
+    new_text: str
+    version: str | None
+    create: bool
+    summary: str
 
 
 class LspWorkspace:
@@ -56,19 +65,7 @@ class LspWorkspace:
         self.editor = editor
         self.link = link if link is not None else SessionLink()  # session id, policy, run
         self._disk = OffLoopDisk(root)  # files read and written off the event loop
-
-    # The link's parts under their former names.
-    @property
-    def session_id(self) -> str:
-        return self.link.session_id
-
-    @property
-    def policy(self) -> ModeSource | None:
-        return self.link.policy
-
-    @property
-    def on_edit(self) -> EditListener | None:
-        return self.link.listener
+        self._steps = EditSteps(editor, self._disk, self.link)
 
     def use_sandbox(self, settings: SandboxSettings) -> None:
         self._disk.use_sandbox(settings)
@@ -84,23 +81,16 @@ class LspWorkspace:
     def relative(self, path: str) -> str:
         return self._disk.relative(path)
 
-    def uri(self, rel: str) -> str:
-        return from_fs_path(str(self.root / rel)) or (self.root / rel).as_uri()
-
-    def open_document(self, rel: str) -> TextDocument | None:
-        doc: TextDocument | None = self.editor.documents.text_documents.get(self.uri(rel))
-        return doc
-
     async def read(self, path: str) -> FileSnapshot:
         rel = self.relative(path)
-        doc = self.open_document(rel)
+        doc = self._steps.open_document(rel)
         if doc is not None:
             return FileSnapshot(rel, doc.source.encode("utf-8"), f"buffer:{doc.version}")
         return await self._disk.read(rel)
 
     async def read_lines(self, path: str, window: LineWindow) -> FileLines:
         rel = self.relative(path)
-        doc = self.open_document(rel)
+        doc = self._steps.open_document(rel)
         if doc is not None:  # the buffer's text as it is now, scanned off the loop
             version = f"buffer:{doc.version}"
             return await asyncio.to_thread(scan_text, rel, version, doc.source, window)
@@ -111,7 +101,7 @@ class LspWorkspace:
             rel = self.relative(path)
         except ToolError:  # a link now leads out of the workspace: no such file in it
             return None
-        doc = self.open_document(rel)
+        doc = self._steps.open_document(rel)
         if doc is not None:
             return f"buffer:{doc.version}"
         return await self._disk.version(rel)
@@ -125,7 +115,7 @@ class LspWorkspace:
     async def run_command(
         self, grant: CommandGrant, timeout_seconds: float, output_limit: int
     ) -> CommandResult:
-        await disk_sync.settled(self.editor, self._emit)  # an undone buffer on disk first
+        await disk_sync.settled(self.editor, self._steps.emit)  # an undone buffer on disk first
         result = await self._disk.run_command(grant, timeout_seconds, output_limit)
         unsaved = await self.unsaved_paths()
         if not unsaved:
@@ -141,7 +131,7 @@ class LspWorkspace:
 
     async def current_bytes(self, path: str) -> bytes | None:
         rel = self.relative(path)
-        doc = self.open_document(rel)
+        doc = self._steps.open_document(rel)
         if doc is not None:
             return doc.source.encode("utf-8")
         return await self._disk.current_bytes(rel)
@@ -154,7 +144,7 @@ class LspWorkspace:
         follow = []  # open and saved: once the editor has it, the disk gets it too
         for path, content in files:
             rel = self.relative(path)
-            doc = self.open_document(rel)
+            doc = self._steps.open_document(rel)
             if doc is None or content is None:
                 on_disk.append((rel, content))
                 continue
@@ -165,7 +155,9 @@ class LspWorkspace:
                 doc.source, text, self.editor.documents.position_codec.client_num_units,
                 annotated=False,
             )  # fmt: skip
-            identifier = types.OptionalVersionedTextDocumentIdentifier(self.uri(rel), doc.version)
+            identifier = types.OptionalVersionedTextDocumentIdentifier(
+                self._steps.uri(rel), doc.version
+            )
             changes.append(types.TextDocumentEdit(identifier, hunks))
         if changes:
             params = types.ApplyWorkspaceEditParams(
@@ -176,12 +168,12 @@ class LspWorkspace:
                 raise ToolError(ErrorCode.CONFLICT, "the editor did not apply the undo")
             if follow and disk_sync.waits_for_save(self.editor):  # the person's save
                 disk_sync.after_undo(self.editor, self._disk, [
-                    disk_sync.Pending(rel, self.uri(rel), content.decode("utf-8", "replace"))
+                    disk_sync.Pending(rel, self._steps.uri(rel), content.decode("utf-8", "replace"))
                     for rel, content in follow
                 ])  # fmt: skip
                 follow = []
             for rel, content in follow:
-                await self._save(rel, content.decode("utf-8", "replace"))
+                await self._steps.save(rel, content.decode("utf-8", "replace"))
         await self._disk.restore_files(on_disk)
 
     async def unsaved_buffers(self) -> dict[str, str | None]:
@@ -206,219 +198,91 @@ class LspWorkspace:
     async def write(
         self, path: str, new_text: str, *, expected_version: str | None, create: bool
     ) -> WriteOutcome:
-        await disk_sync.settled(self.editor, self._emit)  # an undone buffer on disk first
+        await disk_sync.settled(self.editor, self._steps.emit)  # an undone buffer on disk first
         rel = self.relative(path)
-        doc = self.open_document(rel)
-        current = await self._current(rel, doc)
+        doc = self._steps.open_document(rel)
+        current = await self._current_for_write(rel, doc, expected_version, create)
+        old_text, version = current if current is not None else ("", None)
+        if current is not None and old_text == new_text:
+            return WriteOutcome(True, "(the file already held this text)", version=version)
+        added, removed = edits.change_counts(old_text, new_text)
+        summary = f"{'create' if create else 'edit'} {rel} (+{added} −{removed} lines)"
+        edit = _Edit(rel, doc, old_text, new_text, version, create, summary)
+        # The person's own unsaved changes are never saved behind their back.
+        clean = doc is None or await self._disk.current_bytes(rel) == old_text.encode("utf-8")
+        note = "" if clean else unsaved_note(rel)
+        route = self.editor.route("review") if self._steps.needs_review() else None
+        question = None
+        if route in ("prompt", "codeAction"):
+            proposal = Proposal(
+                rel, self._steps.uri(rel), old_text, new_text, summary, self.link.session_id, note
+            )
+            review = await review_edit(self.editor, proposal, self._steps.emit)
+            question = review.question
+            if not review.approved:
+                self._steps.emit("edit_rejected", {"path": rel, "reason": review.reason})
+                return WriteOutcome(False, review.reason)
+        try:
+            return await self._land(edit, route, clean, note, question)
+        finally:
+            if question is not None:
+                question.settled.set()  # the person's agentls.answer may return now
+
+    async def _current_for_write(
+        self, rel: str, doc: TextDocument | None, expected_version: str | None, create: bool
+    ) -> tuple[str, str | None] | None:
+        """What the file holds now, if the write may go ahead on it."""
+        current = await self._steps.current_text(rel, doc)
         if create and current is not None:
             raise ToolError(ErrorCode.CONFLICT, f"{rel} already exists", retryable=True)
         if not create and current is None:
             raise ToolError(ErrorCode.NOT_FOUND, f"{rel} does not exist (any more)")
-        old_text, version = current if current is not None else ("", None)
+        version = current[1] if current is not None else None
         if expected_version is not None and version is not None and expected_version != version:
             raise ToolError(
                 ErrorCode.CONFLICT,
                 f"{rel} changed in the editor since you read it; read it again",
                 retryable=True,
             )
-        if current is not None and old_text == new_text:
-            return WriteOutcome(True, "(the file already held this text)", version=version)
-        added, removed = edits.change_counts(old_text, new_text)
-        summary = f"{'create' if create else 'edit'} {rel} (+{added} −{removed} lines)"
-        # The person's own unsaved changes are never saved behind their back.
-        clean = doc is None or await self._disk.current_bytes(rel) == old_text.encode("utf-8")
-        note = "" if clean else unsaved_note(rel)
-        route = self.editor.route("review") if self._needs_review() else None
+        return current
+
+    async def _land(
+        self, edit: _Edit, route: str | None, clean: bool, note: str, question: Question | None
+    ) -> WriteOutcome:
+        """The accepted edit into the editor, then onto the disk."""
         annotate = route == "editor"
-        question = None
-        if route in ("prompt", "codeAction"):
-            proposal = Proposal(
-                rel, self.uri(rel), old_text, new_text, summary, self.session_id, note
-            )
-            review = await review_edit(self.editor, proposal, self._emit)
-            question = review.question
-            if not review.approved:
-                self._emit("edit_rejected", {"path": rel, "reason": review.reason})
-                return WriteOutcome(False, review.reason)
-        try:
-            if doc is None and not annotate and not self.client_saves_edits():
-                # No buffer to follow it: writing the file spares the editor a
-                # dirty buffer that would later clash with the disk.
-                return await self._write_closed(rel, new_text, version, summary)
-            outcome = await self._apply(rel, doc, old_text, new_text, create, annotate, summary)
-            if not outcome.applied:
-                return outcome
-            if not clean:
-                return replace(outcome, message=note)
-            if question is not None:
-                question.settled.set()  # answered: the person may go on to save
-            text = outcome.landed if outcome.landed is not None else new_text
-            try:
-                if doc is not None and route is not None and disk_sync.waits_for_save(self.editor):
-                    pending = disk_sync.Pending(rel, self.uri(rel), text)
-                    said = await disk_sync.through_the_editors_save(
-                        self.editor, self._disk, [pending], self._emit
-                    )
-                    return replace(outcome, message=said) if said else outcome
-                await self._save(rel, text)
-            except ToolError as exc:  # the edit is in the buffer all the same
-                said = f"The edit is in the editor's buffer, but not on disk ({exc}): "
-                return replace(outcome, message=said + "commands see the old file.")
+        rel, doc = edit.rel, edit.doc
+        if doc is None and not annotate and not self._steps.client_saves_edits():
+            # No buffer to follow it: writing the file spares the editor a
+            # dirty buffer that would later clash with the disk.
+            return await self._steps.write_closed(rel, edit.new_text, edit.version, edit.summary)
+        outcome = await self._steps.apply(
+            rel, doc, edit.old_text, edit.new_text, edit.create, annotate, edit.summary
+        )
+        if not outcome.applied:
             return outcome
-        finally:
-            if question is not None:
-                question.settled.set()  # the person's agentls.answer may return now
+        if not clean:
+            return replace(outcome, message=note)
+        if question is not None:
+            question.settled.set()  # answered: the person may go on to save
+        text = outcome.landed if outcome.landed is not None else edit.new_text
+        try:
+            if doc is not None and route is not None and disk_sync.waits_for_save(self.editor):
+                pending = disk_sync.Pending(rel, self._steps.uri(rel), text)
+                said = await disk_sync.through_the_editors_save(
+                    self.editor, self._disk, [pending], self._steps.emit
+                )
+                return replace(outcome, message=said) if said else outcome
+            await self._steps.save(rel, text)
+        except ToolError as exc:  # the edit is in the buffer all the same
+            said = f"The edit is in the editor's buffer, but not on disk ({exc}): "
+            return replace(outcome, message=said + "commands see the old file.")
+        return outcome
 
     async def apply_changes(self, changes: Sequence[FileChange], summary: str) -> ChangesOutcome:
         """One review and one applyEdit for every file (batch_edits.py)."""
-        await disk_sync.settled(self.editor, self._emit)
-        return await batch_edits.apply_changes(self, changes, summary)
-
-    # The single edit's steps, which batch_edits.py takes for several files.
-    @property
-    def disk(self) -> OffLoopDisk:
-        return self._disk
-
-    def needs_review(self) -> bool:
-        return self._needs_review()
-
-    def emit(self, kind: str, payload: dict[str, Any]) -> None:
-        self._emit(kind, payload)
-
-    async def current_text(
-        self, rel: str, doc: TextDocument | None
-    ) -> tuple[str, str | None] | None:
-        return await self._current(rel, doc)
-
-    async def landed(self, rel: str, before: str, proposed: str) -> tuple[str | None, str | None]:
-        return await self._landed(rel, before, proposed)
-
-    async def save(self, rel: str, text: str) -> None:
-        await self._save(rel, text)
-
-    def client_saves_edits(self) -> bool:
-        """The client's agentls script saves the buffers an accepted edit touched
-        (experimental capability `agentls.savesEdits`)."""
-        return self.editor.saves_edits()
-
-    async def _write_closed(
-        self, rel: str, new_text: str, version: str | None, summary: str
-    ) -> WriteOutcome:
-        self._emit("edit_proposed", {"path": rel, "summary": summary, "review": False})
-        written = await self._disk.write(
-            rel, new_text, expected_version=version, create=version is None
-        )
-        self._emit("edit_applied", {"path": rel, "summary": summary, "changed": False})
-        return written
-
-    async def _save(self, rel: str, text: str) -> None:
-        """Make the disk hold what the buffer now holds, unless the client saved it."""
-        data = text.encode("utf-8")
-        on_disk = await self._disk.current_bytes(rel)
-        if on_disk == data:
-            return
-        await self._disk.write(rel, text, expected_version=None, create=on_disk is None)
-
-    async def _apply(
-        self,
-        rel: str,
-        doc: TextDocument | None,
-        old_text: str,
-        new_text: str,
-        create: bool,
-        annotate: bool,
-        summary: str,
-    ) -> WriteOutcome:
-        params = self._apply_params(rel, doc, old_text, new_text, create, annotate, summary)
-        self._emit("edit_proposed", {"path": rel, "summary": summary, "review": annotate})
-        answer = await self.editor.apply_edit(
-            params, self.editor.settings.limits.approval_timeout_seconds, "applyEdit"
-        )
-        if answer is None or not answer.applied:
-            reason = "the editor did not answer" if answer is None else "the person rejected it"
-            if answer is not None and answer.failure_reason:
-                reason = answer.failure_reason
-            self._emit("edit_rejected", {"path": rel, "reason": reason})
-            return WriteOutcome(False, reason)
-        landed, landed_version = await self._landed(rel, old_text, new_text)
-        self._emit("edit_applied", {"path": rel, "summary": summary, "changed": landed is not None})
-        return WriteOutcome(True, "", landed=landed, version=landed_version)
-
-    def _needs_review(self) -> bool:
-        return self.link.mode not in (Mode.ACCEPT_EDITS, Mode.BYPASS)
-
-    async def _current(self, rel: str, doc: TextDocument | None) -> tuple[str, str | None] | None:
-        if doc is not None:
-            return doc.source, f"buffer:{doc.version}"
-        version = await self._disk.version(rel)
-        if version is None:
-            return None
-        snapshot = await self._disk.read(rel)
-        try:
-            return snapshot.data.decode("utf-8"), snapshot.version
-        except UnicodeDecodeError:
-            raise ToolError(ErrorCode.INVALID_INPUT, f"{rel} is not a UTF-8 text file") from None
-
-    def _apply_params(
-        self,
-        rel: str,
-        doc: TextDocument | None,
-        old_text: str,
-        new_text: str,
-        create: bool,
-        annotate: bool,
-        summary: str,
-    ) -> types.ApplyWorkspaceEditParams:
-        uri = self.uri(rel)
-        codec = self.editor.documents.position_codec
-        hunks = edits.text_edits(old_text, new_text, codec.client_num_units, annotated=annotate)
-        changes: list[Any] = []
-        if create and self.editor.creates_files():
-            changes.append(
-                types.CreateFile(
-                    uri,
-                    options=types.CreateFileOptions(overwrite=False, ignore_if_exists=False),
-                    annotation_id=edits.ANNOTATION_ID if annotate else None,
-                )
-            )
-        identifier = types.OptionalVersionedTextDocumentIdentifier(
-            uri, doc.version if doc is not None else None
-        )
-        changes.append(types.TextDocumentEdit(identifier, hunks))
-        edit = types.WorkspaceEdit(document_changes=changes)
-        if annotate:
-            edit.change_annotations = edits.annotation("agentls", summary)
-        return types.ApplyWorkspaceEditParams(edit, label=f"agentls: {summary}")
-
-    async def _landed(self, rel: str, before: str, proposed: str) -> tuple[str | None, str | None]:
-        """What the file holds once the editor has applied the edit (None: as proposed).
-
-        An editor may tell of the change later (eglot waits until the person
-        is idle): a buffer still holding the text from before is taken at the
-        editor's word, as applied."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + LANDING_SECONDS
-        changed = self.editor.documents_changed
-        async with changed:
-            while True:
-                doc = self.open_document(rel)
-                if doc is not None and doc.source == proposed:
-                    return None, f"buffer:{doc.version}"
-                left = deadline - loop.time()
-                if left <= 0:
-                    break
-                try:
-                    await within(changed.wait(), left)
-                except TimeoutError:
-                    break
-        doc = self.open_document(rel)
-        if doc is not None and doc.source != before:
-            return doc.source, f"buffer:{doc.version}"
-        # Not told yet, or applied to a buffer we were not told about.
-        return None, None
-
-    def _emit(self, kind: str, payload: dict[str, Any]) -> None:
-        self.link.edit(kind, payload)
+        await disk_sync.settled(self.editor, self._steps.emit)
+        return await batch_edits.apply_changes(self._steps, changes, summary)
 
 
 def _not_on_disk(root: Path, buffers: dict[str, str]) -> dict[str, str]:

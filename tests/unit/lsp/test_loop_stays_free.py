@@ -263,8 +263,8 @@ async def test_opening_a_session(monkeypatch: Any, isolated_state: Path, tmp_pat
     conversation = await while_slow(slow, server.conversation_for_async(None, root))
     workspace = conversation.workspace
     assert isinstance(workspace, LspWorkspace)
-    assert workspace.session_id == conversation.session_id
-    assert workspace.policy is conversation.policy
+    assert workspace.link.session_id == conversation.session_id
+    assert workspace.link.policy is conversation.policy
     assert await server.conversation_for_async(conversation.session_id, root) is conversation
     server.manager.close()
 
