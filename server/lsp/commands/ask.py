@@ -2,7 +2,7 @@
 
 The run's events go to the editor as `agentls/event` (`run_events.py`); with
 `wait` the request answers when the run ends, and `$/cancelRequest` for it
-ends the run (`server.AgentProtocol`). The prompt carries the file and lines the
+ends the run (`wire/agent_protocol.py`). The prompt carries the file and lines the
 person asked about (`conversation/prompt_context.py`).
 """
 

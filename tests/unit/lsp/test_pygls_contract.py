@@ -35,8 +35,9 @@ from pygls.protocol import JsonRPCProtocol, LanguageServerProtocol
 from pygls.protocol.json_rpc import RPCRequest
 from pygls.server import JsonRPCServer
 
-from agentls.lsp.server import AgentProtocol, AgentServer
+from agentls.lsp.server import AgentServer
 from agentls.lsp.wire import framing
+from agentls.lsp.wire.agent_protocol import AgentProtocol
 
 ROOT = Path(__file__).resolve().parents[3]
 # JSON-RPC error codes, as the specification numbers them
