@@ -1,7 +1,8 @@
 """The context window a provider's server gives its model: asked once, then remembered.
 
 Answers (and a server's silence) are kept per base URL and model in the state
-folder (``context-windows.json``) for a day, so a session opens without asking
+folder (``context-windows.json``, the person's alone) for a day, keyed by a hash of
+the base URL (which may hold a password), never the URL itself, so a session opens without asking
 again, and a server restarted with another context is asked again the next day.
 Only servers that can say are asked: an OpenAI-compatible one at a base URL that
 is not OpenAI's own. Called where sessions open (on a thread in the language
@@ -10,6 +11,7 @@ server), never on an event loop.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import time
@@ -22,6 +24,11 @@ from agentls.providers.window_probe import Fetch, ask_server, fetch_json, is_hos
 
 MEMORY_FILE = "context-windows.json"
 KEEP_SECONDS = 24 * 3600
+
+
+def server_key(base_url: str) -> str:
+    """The base URL as the memory names it: a digest, since the URL may hold a password."""
+    return "sha256:" + hashlib.sha256(base_url.encode("utf-8")).hexdigest()
 
 
 class WindowMemory:
@@ -37,7 +44,8 @@ class WindowMemory:
 
     def recall(self, base_url: str, model: str) -> tuple[bool, ServerWindow | None]:
         """(known, window): known is False when the server was not asked within a day."""
-        entry = self._read().get(base_url, {}).get(model)
+        servers = self._read().get(server_key(base_url), {})
+        entry = servers.get(model) if isinstance(servers, dict) else None
         if not isinstance(entry, dict) or not isinstance(entry.get("at"), int | float):
             return False, None
         if time.time() - entry["at"] > KEEP_SECONDS:
@@ -53,13 +61,16 @@ class WindowMemory:
         entry: dict[str, Any] = {"at": round(time.time())}
         if window is not None:
             entry |= {"tokens": window.tokens, "source": window.source}
-        servers = data.setdefault(base_url, {})
+        servers = data.setdefault(server_key(base_url), {})
         if isinstance(servers, dict):
             servers[model] = entry
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             partial = self.path.with_name(f".{MEMORY_FILE}.{os.getpid()}")
-            partial.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
+            text = json.dumps(data, indent=1, sort_keys=True).encode("utf-8")
+            descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(descriptor, "wb") as out:
+                out.write(text)
             os.replace(partial, self.path)  # whole or not at all, for a reader beside us
         except OSError:
             return  # not remembered: the next session asks again

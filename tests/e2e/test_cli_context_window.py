@@ -9,6 +9,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+from agentls.providers.windows import server_key
 from tests.e2e.conftest import Cli
 from tests.fakes.openai_server import FakeOpenAI, Reply, chat, status
 
@@ -56,7 +57,7 @@ def test_an_unknown_model_never_rewrites_an_earlier_request(cli: Cli, workspace:
     assert _rewrites(requests) == []
     assert "/v1/models" in asked  # the server was asked, and did not say
     remembered = json.loads((cli.state / "context-windows.json").read_text())
-    assert remembered[fake.base_url]["gpt-5-codex"].keys() == {"at"}
+    assert remembered[server_key(fake.base_url)]["gpt-5-codex"].keys() == {"at"}
 
 
 def test_the_window_a_server_gives_is_used_and_remembered(cli: Cli, workspace: Path) -> None:
@@ -70,7 +71,7 @@ def test_the_window_a_server_gives_is_used_and_remembered(cli: Cli, workspace: P
     steps = _rewrites(requests)
     assert steps and all(later - earlier >= 4 for earlier, later in pairwise(steps)), steps
     remembered = json.loads((cli.state / "context-windows.json").read_text())
-    entry = remembered[fake.base_url]["qwen2.5-coder:7b"]
+    entry = remembered[server_key(fake.base_url)]["qwen2.5-coder:7b"]
     assert entry["tokens"] == 16_384 and entry["source"].startswith("Ollama /api/show")
 
 

@@ -60,7 +60,9 @@ def test_pipx_install_runs_doctor_and_the_demo(dist: Path, tmp_path: Path) -> No
     assert report["version"] == VERSION and report["ok"] is False
     assert report["model"] == {"id": "anthropic:claude-sonnet-4-5", "provider": "anthropic",
                                "keyVariable": "ANTHROPIC_API_KEY", "keySet": False,
-                               "baseUrl": None}  # fmt: skip
+                               "baseUrl": None,
+                               "contextWindow": {"source": "the model table",
+                                                 "tokens": 200000}}  # fmt: skip
     assert report["folders"]["state"] == str(home / ".local/state/agentls")
 
     ready = run([agentls, "doctor", "--model", "scripted:demo", "--workspace", str(workspace)],

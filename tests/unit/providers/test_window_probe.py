@@ -11,7 +11,7 @@ import pytest
 
 from agentls.contracts.window import ServerWindow
 from agentls.providers.window_probe import ask_server
-from agentls.providers.windows import MEMORY_FILE, WindowMemory, learn_window
+from agentls.providers.windows import MEMORY_FILE, WindowMemory, learn_window, server_key
 
 BASE = "http://127.0.0.1:8080/v1"
 
@@ -72,7 +72,7 @@ def test_the_answer_is_remembered_per_base_url_and_model(tmp_path: Path) -> None
     assert again is not None and again.tokens == 4096 and again.remembered is not None
     assert learn_window("http://127.0.0.1:9999/v1", "m", tmp_path, server({})) is None
     stored = json.loads((tmp_path / MEMORY_FILE).read_text())
-    assert set(stored) == {BASE, "http://127.0.0.1:9999/v1"}
+    assert set(stored) == {server_key(BASE), server_key("http://127.0.0.1:9999/v1")}
 
 
 def test_silence_is_remembered_too_and_answers_age_out(tmp_path: Path) -> None:
@@ -80,7 +80,7 @@ def test_silence_is_remembered_too_and_answers_age_out(tmp_path: Path) -> None:
     memory.remember(BASE, "m", None)
     assert memory.recall(BASE, "m") == (True, None)
     data = json.loads((tmp_path / MEMORY_FILE).read_text())
-    data[BASE]["m"]["at"] = time.time() - 2 * 24 * 3600
+    data[server_key(BASE)]["m"]["at"] = time.time() - 2 * 24 * 3600
     (tmp_path / MEMORY_FILE).write_text(json.dumps(data))
     assert memory.recall(BASE, "m") == (False, None)  # a day old: ask again
 
@@ -95,3 +95,13 @@ def test_openais_own_api_and_a_broken_memory_file(tmp_path: Path) -> None:
     assert asked == []
     (tmp_path / MEMORY_FILE).write_text("{not json")
     assert WindowMemory(tmp_path).recall(BASE, "m") == (False, None)
+
+
+def test_a_password_in_the_base_url_is_never_stored(tmp_path: Path) -> None:
+    secret_url = "http://person:hunter2@127.0.0.1:9/v1"
+    memory = WindowMemory(tmp_path)
+    memory.remember(secret_url, "m", None)
+    stored = tmp_path / MEMORY_FILE
+    assert "hunter2" not in stored.read_text() and "person" not in stored.read_text()
+    assert stored.stat().st_mode & 0o777 == 0o600
+    assert memory.recall(secret_url, "m") == (True, None)
