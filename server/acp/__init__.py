@@ -26,7 +26,7 @@ prompt)
 `approver.py` (each request's title, kind and locations; a read the gate asks about goes
 as kind `other`)
 
-`auth.py` (the typed `env_var` login), `prompt.py`, `replay.py`, `commands.py`,
+`auth.py` (the typed `env_var` login), `prompt_blocks.py`, `history_updates.py`, `commands.py`,
 `modes.py`, `stop_reasons.py`, `errors.py`;
 
 `opening.py` refuses a `cwd` that is the home folder or `/` (`workspace/roots.py`'s

@@ -40,17 +40,17 @@ from agentls.acp import commands
 from agentls.acp.approver import AcpApprover
 from agentls.acp.auth import AUTH_METHOD, auth_methods
 from agentls.acp.errors import auth_required, internal, invalid_params, invalid_request
+from agentls.acp.history_updates import call_titles, history_updates
 from agentls.acp.memory_command import told_guidance
 from agentls.acp.modes import config_options, mode_state
 from agentls.acp.observer import AcpObserver
 from agentls.acp.opening import open_session
-from agentls.acp.prompt import prompt_text
-from agentls.acp.replay import call_titles, history_updates
+from agentls.acp.prompt_blocks import prompt_text
 from agentls.acp.session import AcpSession
 from agentls.acp.stop_reasons import stop_reason
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.tooling import ToolIntent
-from agentls.conversation.manager import ConversationManager, SessionBusy
+from agentls.conversation.open_sessions import ConversationManager, SessionBusy
 from agentls.conversation.settings import Settings, load_settings
 from agentls.permissions.modes import parse_mode
 

@@ -11,7 +11,7 @@ from acp.interfaces import Agent
 
 from agentls.acp.agent import AgentlsAgent
 from agentls.acp.transport import LineTransport, protocol_stdout, stdin_reader
-from agentls.conversation.manager import ConversationManager
+from agentls.conversation.open_sessions import ConversationManager
 from agentls.session.store import SessionStore, default_state_dir
 
 log = logging.getLogger(__name__)

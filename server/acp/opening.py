@@ -17,7 +17,7 @@ from agentls.acp.settings import session_settings
 from agentls.acp.updates import UpdateStream
 from agentls.acp.workspace import AcpWorkspace, ClientFiles
 from agentls.contracts.errors import ConfigError
-from agentls.conversation.manager import ConversationManager
+from agentls.conversation.open_sessions import ConversationManager
 from agentls.session.store import SessionNotFound
 from agentls.workspace.roots import home, too_broad
 from agentls.workspace.sandbox import startup_warning

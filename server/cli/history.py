@@ -14,7 +14,7 @@ from pathlib import Path
 
 from agentls.cli.visible import one_line, say, visible
 from agentls.contracts.outcomes import EXIT_USAGE
-from agentls.conversation.replay import ReplayError, replay_session
+from agentls.conversation.run_replay import ReplayError, replay_session
 from agentls.conversation.undo import UndoRefused, undo_stored
 from agentls.session.lock import SessionHeld
 from agentls.session.reader import SessionFormatError, read_events

@@ -209,7 +209,7 @@ def serve(where: str | Path) -> None:
 
 def _serve(path: Path) -> None:
     from agentls.cli import ask  # noqa: F401  (everything an ask imports, loaded once)
-    from agentls.conversation.manager import preload_providers
+    from agentls.conversation.open_sessions import preload_providers
 
     preload_providers()
     if threading.active_count() != 1:

@@ -2,8 +2,11 @@
 
 What each file holds (ARCHITECTURE.md has the package's borders and invariants):
 
-`ConversationManager` and `Conversation`: sessions (new or resumed from the log: in the
-mode of its last `mode_changed` unless a mode is named at opening, which is logged, with
+`open_sessions.py`: `ConversationManager` and `Conversation` (the opened session an
+`OpenedSession`, the parts sessions share `SharedParts`; `shutdown` with a grace,
+`undo` of an open or a stored session, the model's facts, the session's cost):
+sessions (new or resumed from the log: in the mode of its last `mode_changed` unless a
+mode is named at opening, which is logged, with
 its `session_rules` and the notices it was given; the same when another process wrote to
 it), settings, budgets, one run at a time per session across processes, cancellation,
 `compact` (ACP's `/compact`).
@@ -59,7 +62,7 @@ sessions: notes for the model about files changed since it read them)
 `undo.py` (`agentls undo`, `agentls.undo` and ACP's `/undo`: undo last ask, or `--turn
 N`; one `describe()` for every face, paths refused beyond a link out named)
 
-`replay.py` (`agentls replay`: each recorded run rebuilt by `run_builder` with the live
+`run_replay.py` (`agentls replay`: each recorded run rebuilt by `run_builder` with the live
 run's configuration, run through the real loop and runtime on the recorded model output
 and usage, answers, tool results (MCP tools included, rebuilt by
 `mcp/tools.recorded_definition`) and turn-hook notes; decisions compared).
@@ -74,4 +77,9 @@ face says of them.
 
 `remembering.py`: `SessionMemory` (`ToolContext.memory`): a `remember` proposal a person
 said yes to, kept with its source worked out from the session's log.
+
+`system_prompt.py`: the system prompt, once per workspace, mode and day.
+
+`prompt_context.py`: the prompt plus what the person points at (the document, a
+selection's lines), for the language server and ACP alike.
 """

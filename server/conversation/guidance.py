@@ -14,7 +14,7 @@ from agentls.memory.instructions import (
     find_instructions,
     render_instructions,
 )
-from agentls.memory.prompt import render_memories
+from agentls.memory.prompt_text import render_memories
 from agentls.memory.store import MemoryStore, now_utc
 from agentls.session import events as ev
 from agentls.session.records import InstructionFileRecord

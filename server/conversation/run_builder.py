@@ -21,8 +21,8 @@ from agentls.contracts.outcomes import RunResult
 from agentls.contracts.tooling import Risk
 from agentls.contracts.window import ServerWindow
 from agentls.conversation.checkpointing import Checkpointer
-from agentls.conversation.prompt import system_prompt
 from agentls.conversation.settings import Settings
+from agentls.conversation.system_prompt import system_prompt
 from agentls.intelligence.after_edits import ProblemsAfterEdits
 from agentls.intelligence.languages import Languages
 from agentls.loop.budget import Budget
@@ -36,8 +36,8 @@ from agentls.permissions.policy import PermissionPolicy
 from agentls.permissions.rules import Rule
 from agentls.pricing import ModelPrice, price_for
 from agentls.providers.base import ModelProvider
+from agentls.runtime.pipeline import AuditLog, ToolRuntime
 from agentls.runtime.registry import ToolRegistry
-from agentls.runtime.runtime import AuditLog, ToolRuntime
 from agentls.session.log import SessionLog
 from agentls.telemetry.config import TelemetryConfig
 from agentls.workspace.interface import ToolContext, Workspace

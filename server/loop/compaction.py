@@ -14,7 +14,7 @@ from agentls.context.projector import ContextProjector
 from agentls.contracts.model_io import MessageDone, ModelError, ModelErrorKind, ModelInput
 from agentls.contracts.usage import Usage
 from agentls.providers.base import ModelProvider
-from agentls.runtime.runtime import AuditLog
+from agentls.runtime.pipeline import AuditLog
 from agentls.session import events as ev
 
 NO_SUMMARY = "(the summariser returned no text)"

@@ -37,7 +37,7 @@ from agentls.loop.hooks import NoHooks, TurnHooks
 from agentls.loop.steps import Finish, RunAgain, Step, overrun_note
 from agentls.pricing import ModelPrice
 from agentls.providers.base import ModelProvider
-from agentls.runtime.runtime import AuditLog, ToolRuntime
+from agentls.runtime.pipeline import AuditLog, ToolRuntime
 from agentls.session import events as ev
 from agentls.session.records import RunResultRecord
 

@@ -1,5 +1,5 @@
 """Code actions: "Ask agentls to fix: …" per diagnostic, "Ask agentls about this selection",
-and (question_actions.py) waiting questions, `agentls:` requests and cancelling.
+and (`questions/actions.py`) waiting questions, `agentls:` requests and cancelling.
 
 Each is offered only where it makes sense: while a question waits for the person,
 only its answers (and cancelling) are offered, since an ask would start another run
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from agentls.lsp.commands import ASK
-from agentls.lsp.question_actions import marker_actions, question_actions
-from agentls.lsp.questions import DIAGNOSTIC_SOURCE
+from agentls.lsp.commands.ask import ASK
+from agentls.lsp.questions.actions import marker_actions, question_actions
+from agentls.lsp.questions.board import DIAGNOSTIC_SOURCE
 from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
 
 ASK_ABOUT_SELECTION = "Ask agentls about this selection"

@@ -55,7 +55,7 @@ def register(server: AgentServer) -> None:
 async def refresh_configuration(server: AgentServer, pushed: Any = None) -> None:
     """Settings = defaults < initializationOptions < workspace/configuration (or pushed)."""
     await asyncio.to_thread(_load_core)  # once: imported on a thread, the editor still served
-    from agentls.lsp.settings import SECTION, settings_notes
+    from agentls.lsp.editor_settings import SECTION, settings_notes
 
     layers: list[Any] = [server.init_options]
     if server.editor.offers_configuration():
@@ -73,14 +73,18 @@ async def refresh_configuration(server: AgentServer, pushed: Any = None) -> None
 
 def _load_core() -> None:
     """The core the first settings and the first ask need, loaded after `initialize`."""
-    core = ("agentls.lsp.settings", "agentls.lsp.workspace", "agentls.conversation.manager")
-    protocol = ("agentls.lsp.events", "agentls.protocol.commands")  # models: built once, here
+    core = (
+        "agentls.lsp.editor_settings",
+        "agentls.lsp.files.lsp_workspace",
+        "agentls.conversation.open_sessions",
+    )
+    protocol = ("agentls.lsp.run_events", "agentls.protocol.commands")  # models: built once, here
     for name in (*core, *protocol):
         importlib.import_module(name)
 
 
 async def _apply(server: AgentServer, *layers: Any) -> None:
-    from agentls.lsp.settings import merge_settings
+    from agentls.lsp.editor_settings import merge_settings
 
     try:
         settings = merge_settings(*layers)

@@ -2,33 +2,19 @@
 
 from __future__ import annotations
 
-from agentls.lsp import (
-    answers,
-    code_actions,
-    commands,
-    disk_sync,
-    doctor_command,
-    framing,
-    lifecycle,
-    log_forwarding,
-    mcp_command,
-    memory_command,
-    undo_command,
-)
+from agentls.lsp import code_actions, lifecycle
+from agentls.lsp.commands.registration import register_commands
+from agentls.lsp.files import disk_sync
 from agentls.lsp.server import AgentServer
+from agentls.lsp.wire import framing, log_forwarding
 
 
 def build_server() -> AgentServer:
     server = AgentServer()
     lifecycle.register(server)
-    commands.register(server)
-    answers.register(server)
-    undo_command.register(server)
-    mcp_command.register(server)
-    doctor_command.register(server)
-    memory_command.register(server)
+    register_commands(server)
     code_actions.register(server)
-    disk_sync.register(server)
+    disk_sync.register(server, server.editor)
     return server
 
 

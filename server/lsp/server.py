@@ -1,7 +1,7 @@
 """AgentServer: the language server that hosts the ConversationManager.
 
 What belongs to the connected editor (capabilities, routes, requests, waiting
-questions) is its `editor` (`editor_client.py`); the server keeps the sessions,
+questions) is its `editor` (`editor/client.py`); the server keeps the sessions,
 their runs and the settings. Other modules of the face take the editor client
 through the `editor.EditorClient` Protocol and never import this module, except
 to register their handlers.
@@ -17,99 +17,28 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest
+from pygls.exceptions import JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import LanguageServerProtocol
-from pygls.protocol.json_rpc import RPCRequest
 from pygls.uris import to_fs_path
 
 from agentls import __version__
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.waiting import within
 from agentls.lsp.chosen_mode import ChosenMode
-from agentls.lsp.editor_client import LspEditorClient
-from agentls.lsp.questions import QuestionBoard
+from agentls.lsp.editor.client import LspEditorClient
+from agentls.lsp.questions.board import QuestionBoard
+from agentls.lsp.wire.agent_protocol import AgentProtocol
 from agentls.workspace.roots import NoProjectRoot, choose_root
 
 if TYPE_CHECKING:  # the conversation stack loads on first use, not before `initialize`
-    from agentls.conversation.manager import Conversation, ConversationManager, RunHandle
+    from agentls.conversation.open_sessions import Conversation, ConversationManager, RunHandle
     from agentls.conversation.settings import Settings
-    from agentls.lsp.session_link import SessionLink
-    from agentls.lsp.workspace import LspWorkspace
+    from agentls.lsp.files.lsp_workspace import LspWorkspace
+    from agentls.lsp.files.session_link import SessionLink
     from agentls.session.store import SessionStore
 
 log = logging.getLogger(__name__)
-
-
-_ANSWERED = object()  # a message already answered with an error
 _WARNING = types.MessageType.Warning
-# Requests an editor sends whatever the server's capabilities say, answered empty
-# rather than with MethodNotFound: Kate's symbol outline asks every document's server
-# for its symbols (and asks again four times after an error, each error a warning that
-# opens its Output pane). Not advertised, so no other editor takes agentls for a
-# symbol provider in place of the language's own server.
-UNADVERTISED_EMPTY_ANSWERS: dict[str, object] = {types.TEXT_DOCUMENT_DOCUMENT_SYMBOL: []}
-
-
-class AgentProtocol(LanguageServerProtocol):
-    """$/cancelRequest also aborts the run a waited agentls.ask is holding.
-
-    pygls cancels only its own result future for executeCommand, not the
-    command's coroutine; without this the run would go on.
-    """
-
-    _server: AgentServer
-
-    def _handle_cancel_notification(self, msg_id: Any) -> None:
-        handle = self._server.waited_runs.pop(msg_id, None)
-        if handle is not None:
-            handle.cancel()
-        super()._handle_cancel_notification(msg_id)
-
-    def current_request_id(self) -> Any:
-        return self.msg_id
-
-    def structure_message(self, data: dict[str, Any]) -> Any:
-        """A request whose params do not fit its method gets an InvalidParams answer.
-
-        pygls only logs such a message, leaving the client waiting for ever. So
-        it does with a notification's method sent with an id: that is answered
-        InvalidRequest (and not run). Params may be left out, as JSON-RPC allows.
-        """
-        is_request = "id" in data and "method" in data
-        if "method" in data and "params" not in data:
-            data = {**data, "params": None}
-        try:
-            message = super().structure_message(data)
-        except JsonRpcException as exc:
-            if is_request:
-                text = f"invalid params for {data.get('method')}: {exc.__cause__ or exc}"
-                self._answer_error(data["id"], JsonRpcInvalidParams(message=text[:500]))
-                return _ANSWERED
-            raise
-        if is_request and not hasattr(message, "id"):
-            text = f"{data['method']} is a notification: send it without an id"
-            self._answer_error(data["id"], JsonRpcInvalidRequest(message=text[:500]))
-            return _ANSWERED
-        return message
-
-    def handle_message(self, message: Any) -> None:
-        if message is _ANSWERED:
-            return
-        if self._shutdown and isinstance(message, RPCRequest):
-            # The LSP says so; pygls drops them, leaving the client waiting.
-            self._answer_error(message.id, JsonRpcInvalidRequest(message="the server shut down"))
-            return
-        super().handle_message(message)
-
-    def _handle_request(self, msg_id: Any, method_name: str, params: Any) -> None:
-        if method_name in UNADVERTISED_EMPTY_ANSWERS and method_name not in self.fm.features:
-            self._send_response(msg_id, UNADVERTISED_EMPTY_ANSWERS[method_name])
-            return
-        super()._handle_request(msg_id, method_name, params)
-
-    def _answer_error(self, msg_id: Any, error: JsonRpcException) -> None:
-        self._send_response(msg_id, error=error.to_response_error())
 
 
 class AgentServer(LanguageServer):
@@ -121,6 +50,7 @@ class AgentServer(LanguageServer):
             self, settings=lambda: self.settings, state_dir=lambda: self.store.state_dir
         )
         self.waited_runs: dict[Any, RunHandle] = {}  # request id -> run, for $/cancelRequest
+        self.protocol.on_cancel = self.cancel_waited_run
         self.runs: dict[str, RunHandle] = {}
         self.last_session: str | None = None  # the session asked last
         self._store = store
@@ -136,6 +66,12 @@ class AgentServer(LanguageServer):
         self.modes = ChosenMode()  # agentls.setMode without a session
         self._told: set[str] = set()
 
+    def cancel_waited_run(self, request_id: Any) -> None:
+        """$/cancelRequest for a waited agentls.ask: its run ends too."""
+        handle = self.waited_runs.pop(request_id, None)
+        if handle is not None:
+            handle.cancel()
+
     # --- the core, loaded on first use -------------------------------------
 
     @property
@@ -149,8 +85,8 @@ class AgentServer(LanguageServer):
     @property
     def manager(self) -> ConversationManager:
         if self._manager is None:
-            from agentls.conversation.manager import ConversationManager
-            from agentls.lsp import editor_intelligence
+            from agentls.conversation.open_sessions import ConversationManager
+            from agentls.lsp.editor import intelligence as editor_intelligence
 
             self._manager = ConversationManager(
                 self.store, face="lsp", notify=lambda note: self.tell(f"agentls: {note}", _WARNING)
@@ -286,8 +222,8 @@ class AgentServer(LanguageServer):
         return None if session_id is None else self.manager.get(session_id)
 
     def _workspace_for(self, root: Path) -> tuple[SessionLink, LspWorkspace]:
-        from agentls.lsp.session_link import SessionLink
-        from agentls.lsp.workspace import LspWorkspace
+        from agentls.lsp.files.lsp_workspace import LspWorkspace
+        from agentls.lsp.files.session_link import SessionLink
 
         link = SessionLink()
         try:  # (a root that is no folder, e.g. a file named as rootUri: ValueError)
@@ -298,7 +234,7 @@ class AgentServer(LanguageServer):
     async def settings_for_async(self, root: Path) -> Settings:
         """The settings files for this root, under what the editor sent; the files are read on
         a thread, so the editor stays served."""
-        from agentls.lsp.settings import editor_layers
+        from agentls.lsp.editor_settings import editor_layers
 
         layers = editor_layers(*self.editor_layers)
         loaded = await asyncio.to_thread(self.manager.load_settings, root, *layers)
@@ -321,7 +257,7 @@ class AgentServer(LanguageServer):
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         # Logged, not shown: a person sees the errors of their own requests as answers.
-        # (Input that is not JSON is answered by framing.py, which reads the messages.)
+        # (Input that is not JSON is answered by wire/framing.py, which reads the messages.)
         log.warning("server error (%s): %s", getattr(source, "__name__", source), error)
 
     async def shutdown_runs(self, grace_seconds: float = 5.0) -> None:

@@ -16,6 +16,6 @@ lastVerifiedAt, expiresAt, session, evidence, events).
 state folder (the key from the `origin` remote, or the root); a `flock` around each
 change; a file that does not load is a warning and is never written over.
 
-`prompt.py`: the memories as the model sees them (a stable order, source, confidence,
+`prompt_text.py`: the memories as the model sees them (a stable order, source, confidence,
 age; possibly stale after 30 days).
 """

@@ -2,9 +2,9 @@
 
 What each file holds (ARCHITECTURE.md has the package's borders and invariants):
 
-The tool runtime: registry (tools by name, visible specs per mode), the ordered pipeline
-for one call (an allowed command gets its `CommandGrant`: the line as a person saw it,
-or the gate's rendering when rules or `--yes` allowed it; the decision logs `runs`)
+`registry.py`: tools by name, visible specs per mode. `pipeline.py`: `ToolRuntime`, the
+ordered pipeline for one call (an allowed command gets its `CommandGrant`: the line as
+a person saw it, or the gate's rendering when rules or `--yes` allowed it; the decision logs `runs`)
 
 `subjects.py` (a call that writes several paths, such as a rename, is decided by its
 strictest path), calls in the model's order (only adjacent read-only calls run

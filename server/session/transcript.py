@@ -1,7 +1,8 @@
 """A readable markdown transcript of a session, rendered from its events.
 
 Plain enough for a terminal (``agentls show``), structured enough for an editor's
-markdown preview. Everything shown comes from the log; nothing is re-run.
+markdown preview (`write_transcript` keeps it beside the log, in the state folder).
+Everything shown comes from the log; nothing is re-run.
 """
 
 from __future__ import annotations
@@ -9,7 +10,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from agentls.contracts.messages import Message, TextBlock, ThinkingBlock, ToolUseBlock
 from agentls.session import events as ev
@@ -17,11 +19,29 @@ from agentls.session.events import SessionEvent
 from agentls.session.labels import request_words
 from agentls.session.records import RunResultRecord
 
+if TYPE_CHECKING:
+    from agentls.session.store import SessionStore
+
 OBSERVATION_LINES = 20
 SUMMARY_LINES = 40
 _LINE_WIDTH = 160
 _ARG_WIDTH = 60
 _SUMMARY_WIDTH = 120
+
+
+def write_transcript(store: SessionStore, session_id: str) -> Path:
+    """The session's markdown transcript, written next to its log (reads the whole log:
+    call it off an event loop)."""
+    from agentls.session.reader import read_events
+    from agentls.workspace.atomic import replace_atomically
+
+    source = store.path_for(session_id)
+    folder = store.state_dir / "transcripts"
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / f"{session_id}.md"
+    # Whole, even when a run's end and a request to show it write it at once.
+    replace_atomically(target, render_transcript(read_events(source)))
+    return target
 
 
 def render_transcript(events: Iterable[SessionEvent]) -> str:

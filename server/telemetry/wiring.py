@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 
 from agentls.contracts.observer import RunObserver
-from agentls.runtime.runtime import AuditLog
+from agentls.runtime.pipeline import AuditLog
 from agentls.telemetry.config import TelemetryConfig
 
 log = logging.getLogger("agentls.telemetry")

@@ -23,7 +23,7 @@ import common  # type: ignore[import-not-found]  # noqa: E402
 
 from agentls import __version__  # noqa: E402
 from agentls.contracts.tooling import Risk, ToolOutput  # noqa: E402
-from agentls.conversation.manager import ConversationManager  # noqa: E402
+from agentls.conversation.open_sessions import ConversationManager  # noqa: E402
 from agentls.conversation.settings import load_settings  # noqa: E402
 from agentls.permissions.approvers import AutoApprover  # noqa: E402
 from agentls.providers.scripted import ScriptedProvider  # noqa: E402

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from agentls.context.summary import SUMMARY_SYSTEM
-from agentls.conversation.manager import ConversationManager
+from agentls.conversation.open_sessions import ConversationManager
 from agentls.conversation.settings import load_settings
 from agentls.permissions.approvers import AutoApprover
 from agentls.providers.anthropic import AnthropicProvider

@@ -28,7 +28,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from agentls.contracts.tooling import Risk, ToolOutput
-from agentls.conversation.manager import ConversationManager
+from agentls.conversation.open_sessions import ConversationManager
 from agentls.conversation.settings import load_settings
 from agentls.permissions.approvers import AutoApprover
 from agentls.providers.scripted import ScriptedProvider
@@ -139,7 +139,8 @@ def ablate(n: int, reps: int) -> None:
     """Where a turn's time goes, without a profiler's distortion: the same runs with one
     part after another replaced by nothing (in this process only; a bench, not a mode)."""
     from agentls.loop.hooks import ChainedHooks
-    from agentls.runtime import runtime, shaping
+    from agentls.runtime import pipeline as runtime
+    from agentls.runtime import shaping
     from agentls.session.log import SessionLog
 
     def stamp_only(log: SessionLog, event: Any) -> bytes:

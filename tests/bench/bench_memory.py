@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from agentls.contracts.tooling import Risk, ToolOutput
-from agentls.conversation.manager import ConversationManager
+from agentls.conversation.open_sessions import ConversationManager
 from agentls.conversation.settings import load_settings
 from agentls.permissions.approvers import AutoApprover
 from agentls.providers.scripted import ScriptedProvider

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from agentls.conversation.settings import Settings, load_settings
-from agentls.lsp.settings import settings_notes
+from agentls.lsp.editor_settings import settings_notes
 from agentls.workspace import sandbox
 from tests.e2e.acp.client import RecordingClient, agent, write_script
 from tests.gate.boundary import everything_written

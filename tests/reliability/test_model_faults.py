@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from lsprotocol import types
 
-from agentls.conversation.manager import ConversationManager
+from agentls.conversation.open_sessions import ConversationManager
 from agentls.conversation.settings import Settings
 from agentls.providers.anthropic import AnthropicProvider
 from agentls.providers.base import ModelProvider

@@ -39,7 +39,7 @@ def test_the_command_line_parses_without_the_core() -> None:
 RUN = """
 import asyncio
 from pathlib import Path
-from agentls.conversation.manager import ConversationManager
+from agentls.conversation.open_sessions import ConversationManager
 from agentls.conversation.settings import load_settings
 from agentls.session.store import SessionStore
 from agentls.workspace.local import LocalWorkspace

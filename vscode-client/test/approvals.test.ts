@@ -6,7 +6,7 @@ import type { ApprovalItem } from '../src/chat/model';
 import { isMirroredInChat } from '../src/client/mirrored';
 import type { ModalApprovals } from '../src/settings/serverSettings';
 
-// As server/lsp/approvals.py writes it.
+// As server/lsp/asking/approvals.py writes it.
 const MESSAGE = 'agentls wants to use run_command:\npytest -q && rm -rf build\n\nAlways allow adds the rule run_command(pytest -q), run_command(rm -rf build).';
 const ACTIONS = [{ title: 'Allow once' }, { title: 'Always allow' }, { title: 'Deny' }];
 

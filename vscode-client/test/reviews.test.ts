@@ -12,7 +12,7 @@ import {
   withoutConfirmation,
 } from '../src/approvals/reviews';
 
-// As server/lsp/workspace.py sends an edit for review (annotated hunks).
+// As server/lsp/files/lsp_workspace.py sends an edit for review (annotated hunks).
 function reviewed(): EditParams & { edit: { documentChanges: unknown[] } } {
   return {
     label: 'agentls: edit greet.py (+5 −0 lines)',

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
+from agentls.lsp.editor_settings import merge_face_settings, merge_settings
 from agentls.lsp.main import build_server
-from agentls.lsp.settings import merge_face_settings, merge_settings
 from tests.e2e.editors.real_editor import EDITORS
 
 

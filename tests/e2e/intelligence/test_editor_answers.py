@@ -226,7 +226,7 @@ async def test_the_editor_hears_which_language_servers_agentls_runs(
 
 
 def test_capabilities_name_what_the_client_answers() -> None:
-    from agentls.lsp.editor_intelligence import offered, wants_status
+    from agentls.lsp.editor.intelligence import offered, wants_status
 
     caps = types.ClientCapabilities(experimental={"agentls": {"intelligence": ["problems", 3]}})
     assert offered(caps) == {"problems"}

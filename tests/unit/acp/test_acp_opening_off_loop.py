@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from agentls.acp.agent import AgentlsAgent
-from agentls.conversation.manager import ConversationManager
+from agentls.conversation.open_sessions import ConversationManager
 from agentls.session.events import RunStarted
 from agentls.session.reader import read_events
 from agentls.session.store import SessionStore

@@ -13,7 +13,7 @@ from acp import (
     text_block,
 )
 
-from agentls.acp.prompt import prompt_text
+from agentls.acp.prompt_blocks import prompt_text
 
 
 def test_every_kind_of_block_is_kept_or_named(tmp_path: Path) -> None:

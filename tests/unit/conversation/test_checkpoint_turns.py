@@ -15,7 +15,7 @@ from agentls.conversation.checkpointing import (
     CheckpointSettings,
     checkpoint_events,
 )
-from agentls.conversation.manager import ConversationManager
+from agentls.conversation.open_sessions import ConversationManager
 from agentls.conversation.settings import load_settings
 from agentls.permissions.approvers import AutoApprover
 from agentls.providers.scripted import ScriptedProvider

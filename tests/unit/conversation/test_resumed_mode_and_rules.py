@@ -9,7 +9,7 @@ from typing import Any
 
 from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
 from agentls.contracts.outcomes import TerminalReason
-from agentls.conversation.manager import Conversation, ConversationManager
+from agentls.conversation.open_sessions import Conversation, ConversationManager
 from agentls.conversation.settings import load_settings
 from agentls.permissions.approvers import DenyAllApprover
 from agentls.permissions.modes import Mode

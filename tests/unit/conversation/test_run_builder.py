@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from agentls.contracts.outcomes import TerminalReason
-from agentls.conversation.replay import replay_session
 from agentls.conversation.run_builder import RunConfig
+from agentls.conversation.run_replay import replay_session
 from agentls.conversation.settings import load_settings
 from agentls.permissions.approvers import AutoApprover
 from agentls.permissions.modes import Mode

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from agentls.contracts.outcomes import TerminalReason
-from agentls.conversation.manager import ConversationManager
+from agentls.conversation.open_sessions import ConversationManager
 from agentls.conversation.settings import load_settings
 from agentls.providers.scripted import ScriptedProvider
 from agentls.session import events as ev

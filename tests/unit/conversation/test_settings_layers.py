@@ -12,7 +12,7 @@ from agentls.contracts.errors import ConfigError
 from agentls.conversation.settings import Settings, load_settings
 from agentls.conversation.settings_files import SettingsFiles
 from agentls.conversation.settings_layers import SettingsLayer, layer_settings
-from agentls.lsp.settings import editor_layers, merge_face_settings
+from agentls.lsp.editor_settings import editor_layers, merge_face_settings
 from agentls.permissions.rules import Rule, RuleSet
 
 NOTE = "ignoring {ignored} from the test"

@@ -10,7 +10,7 @@ import pytest
 from agentls.contracts.errors import ConfigError
 from agentls.conversation.settings import Settings, load_settings
 from agentls.conversation.settings_layers import untrusted_part
-from agentls.lsp.settings import merge_settings
+from agentls.lsp.editor_settings import merge_settings
 
 
 @pytest.mark.parametrize(

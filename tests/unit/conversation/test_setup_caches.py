@@ -10,8 +10,8 @@ import pytest
 
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.tooling import Risk
-from agentls.conversation import prompt
-from agentls.conversation.manager import ConversationManager
+from agentls.conversation import system_prompt as prompt
+from agentls.conversation.open_sessions import ConversationManager
 from agentls.conversation.run_builder import RunConfig
 from agentls.conversation.settings import Settings, load_settings
 from agentls.intelligence import config

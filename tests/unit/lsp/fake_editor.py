@@ -11,9 +11,9 @@ from typing import Any, TypeVar
 from lsprotocol import types
 
 from agentls.conversation.settings import FaceSettings, Settings, load_settings
-from agentls.lsp import routes
-from agentls.lsp.editor import EditorClient, Kind, PromptReply, Route
-from agentls.lsp.questions import QuestionBoard
+from agentls.lsp.editor import routes
+from agentls.lsp.editor.protocols import EditorClient, Kind, PromptReply, Route
+from agentls.lsp.questions.board import QuestionBoard
 
 T = TypeVar("T")
 

@@ -12,17 +12,11 @@ import pytest
 from jsonschema import Draft202012Validator
 from pygls.exceptions import JsonRpcInvalidParams
 
-from agentls.lsp import (
-    answers,
-    commands,
-    doctor_command,
-    mcp_command,
-    memory_command,
-    undo_command,
-)
+from agentls.lsp.commands.registration import MODULES
 from agentls.lsp.server import AgentServer
 from agentls.protocol.commands import COMMANDS
 from agentls.session.store import SessionStore
+from agentls.session.transcript import write_transcript
 from tests.unit.helpers import reads_while_two_write
 
 SCHEMA = json.loads(
@@ -48,7 +42,7 @@ class Registry:
 @pytest.fixture
 def handlers() -> dict[str, Handler]:
     registry: Any = Registry()
-    for module in (commands, answers, undo_command, mcp_command, doctor_command, memory_command):
+    for module in MODULES:
         module.register(registry)
     found: dict[str, Handler] = registry.handlers
     return found
@@ -151,10 +145,10 @@ def test_a_transcript_written_twice_at_once_is_never_read_empty(server: AgentSer
     for turn in range(200):
         log.append(ev.RunStarted(run="r1", turn=turn, prompt=f"prompt {turn} " + "x" * 200))
     log.close()
-    text = commands.write_transcript(server, session_id).read_text()
+    text = write_transcript(server.store, session_id).read_text()
     assert "prompt 199" in text
     target = server.store.state_dir / "transcripts" / f"{session_id}.md"
     reads = reads_while_two_write(
-        lambda: commands.write_transcript(server, session_id), target.read_text, 200
+        lambda: write_transcript(server.store, session_id), target.read_text, 200
     )
     assert all(read == text for read in reads)

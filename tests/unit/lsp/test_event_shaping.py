@@ -20,7 +20,7 @@ from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
 from agentls.contracts.outcomes import BudgetOverrun, RunResult, TerminalReason
 from agentls.contracts.tooling import ErrorCode, Observation, Risk, ToolIntent
 from agentls.contracts.usage import Usage
-from agentls.lsp.events import LspRunObserver
+from agentls.lsp.run_events import LspRunObserver
 
 SCHEMA = json.loads(
     (Path(__file__).resolve().parents[3] / "docs" / "protocol.schema.json").read_text("utf-8")

@@ -8,9 +8,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from agentls.lsp.files.lsp_workspace import LspWorkspace
 from agentls.lsp.lifecycle import refresh_configuration
 from agentls.lsp.server import AgentServer
-from agentls.lsp.workspace import LspWorkspace
 from agentls.session.store import SessionStore
 
 from .fake_editor import FakeEditor
@@ -109,8 +109,9 @@ async def test_a_conversations_workspace_is_wired_when_it_opens(
     conversation = await server.conversation_for_async(None, root)
     workspace = conversation.workspace
     assert isinstance(workspace, LspWorkspace) and workspace.editor is editor
-    assert workspace.session_id == conversation.session_id != ""
-    assert workspace.policy is conversation.policy and workspace.link.mode.value == "accept-edits"
+    assert workspace.link.session_id == conversation.session_id != ""
+    assert workspace.link.policy is conversation.policy
+    assert workspace.link.mode.value == "accept-edits"
     # New settings reach the open conversation too.
     editor.configuration_answer = {"model": "scripted:demo", "mode": "plan"}
     await refresh_configuration(server)

@@ -22,13 +22,15 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 from pygls.workspace import Workspace
 
-from agentls.lsp import editor_client, review, workspace
-from agentls.lsp.disk import OffLoopDisk
-from agentls.lsp.editor_client import LspEditorClient
+from agentls.lsp.asking import review
+from agentls.lsp.editor import client as editor_client
+from agentls.lsp.editor.client import LspEditorClient
+from agentls.lsp.files import lsp_workspace as workspace
+from agentls.lsp.files.disk import OffLoopDisk
+from agentls.lsp.files.lsp_workspace import LspWorkspace
 from agentls.lsp.lifecycle import refresh_configuration
-from agentls.lsp.questions import Question
+from agentls.lsp.questions.board import Question
 from agentls.lsp.server import AgentServer
-from agentls.lsp.workspace import LspWorkspace
 from agentls.session.store import SessionStore
 from agentls.workspace.lines import LineWindow
 from agentls.workspace.local import LocalWorkspace
@@ -219,7 +221,7 @@ async def test_a_cancelled_run_ends_after_its_file_call(monkeypatch: Any, tmp_pa
 
 
 async def test_probing_the_sandbox_at_start(monkeypatch: Any, isolated_state: Path) -> None:
-    from agentls.lsp import settings as face_settings
+    from agentls.lsp import editor_settings as face_settings
 
     slow = SlowCall(lambda sandbox: "no bubblewrap here")
     monkeypatch.setattr(face_settings, "startup_warning", slow)
@@ -261,8 +263,8 @@ async def test_opening_a_session(monkeypatch: Any, isolated_state: Path, tmp_pat
     conversation = await while_slow(slow, server.conversation_for_async(None, root))
     workspace = conversation.workspace
     assert isinstance(workspace, LspWorkspace)
-    assert workspace.session_id == conversation.session_id
-    assert workspace.policy is conversation.policy
+    assert workspace.link.session_id == conversation.session_id
+    assert workspace.link.policy is conversation.policy
     assert await server.conversation_for_async(conversation.session_id, root) is conversation
     server.manager.close()
 
@@ -348,7 +350,7 @@ async def test_a_resumed_session_reads_its_checkpoints_off_the_loop(
 async def test_listing_the_sessions_reads_their_files_off_the_loop(
     monkeypatch: Any, tmp_path: Path
 ) -> None:
-    from agentls.lsp import commands
+    from agentls.lsp.commands import sessions, show_transcript
 
     root = tmp_path / "ws"
     root.mkdir()
@@ -365,14 +367,16 @@ async def test_listing_the_sessions_reads_their_files_off_the_loop(
     registry = SimpleNamespace(
         command=lambda name: lambda handler: handlers.setdefault(name, handler)
     )
-    commands.register(registry)  # type: ignore[arg-type]
+    sessions.register(registry)  # type: ignore[arg-type]
+    show_transcript.register(registry)  # type: ignore[arg-type]
     real_list = store.list
     slow = SlowCall(real_list)
     monkeypatch.setattr(store, "list", slow)
-    listed = await while_slow(slow, handlers[commands.SESSIONS](server))
+    listed = await while_slow(slow, handlers[sessions.SESSIONS](server))
     assert [item["sessionId"] for item in listed] == [session_id]
 
-    shown = handlers[commands.SHOW_TRANSCRIPT]  # no id: the newest session, found the same way
+    # no id: the newest session, found the same way
+    shown = handlers[show_transcript.SHOW_TRANSCRIPT]
     slow = SlowCall(real_list)
     monkeypatch.setattr(store, "list", slow)
     monkeypatch.setattr(server, "show_document", _not_shown)
@@ -386,7 +390,7 @@ async def _not_shown(uri: str) -> bool:
 async def test_catching_up_with_another_process_reads_the_log_off_the_loop(
     monkeypatch: Any, tmp_path: Path
 ) -> None:
-    from agentls.conversation import manager
+    from agentls.conversation import open_sessions as manager
 
     first, second, provider = one_session_twice(tmp_path, ["second done"])
     assert (await first.ask("first")).text == "first done"  # the second is now behind
@@ -402,7 +406,7 @@ async def test_catching_up_with_another_process_reads_the_log_off_the_loop(
 async def test_undoing_a_session_not_open_here_takes_its_lock_off_the_loop(
     monkeypatch: Any, isolated_state: Path, tmp_path: Path
 ) -> None:
-    from agentls.lsp import undo_command
+    from agentls.lsp.commands import undo as undo_command
     from agentls.session.lock import SessionClaim, read_holder
 
     root = tmp_path / "ws"

@@ -10,7 +10,7 @@ import pytest
 from pygls.exceptions import JsonRpcInvalidParams
 from pygls.workspace import Workspace
 
-from agentls.lsp import memory_command
+from agentls.lsp.commands import memory as memory_command
 from agentls.lsp.server import AgentServer
 from agentls.session.store import SessionStore
 from tests.unit.lsp.test_commands import Registry, call, fits

@@ -1,6 +1,6 @@
 """The parts of pygls that are not its public API and that agentls relies on.
 
-`server/lsp/framing.py` reads the client's messages itself and `server/lsp/server.py`
+`server/lsp/wire/framing.py` reads the client's messages itself and `server/lsp/server.py`
 overrides protocol internals, so an upgrade of pygls that renames one of them, changes
 its arguments or what it does would break the language server quietly. pyproject pins
 pygls to one minor version; these tests say what to check again before moving the pin.
@@ -35,8 +35,9 @@ from pygls.protocol import JsonRPCProtocol, LanguageServerProtocol
 from pygls.protocol.json_rpc import RPCRequest
 from pygls.server import JsonRPCServer
 
-from agentls.lsp import framing
-from agentls.lsp.server import AgentProtocol, AgentServer
+from agentls.lsp.server import AgentServer
+from agentls.lsp.wire import framing
+from agentls.lsp.wire.agent_protocol import AgentProtocol
 
 ROOT = Path(__file__).resolve().parents[3]
 # JSON-RPC error codes, as the specification numbers them
@@ -74,7 +75,7 @@ def connected() -> tuple[AgentServer, Capture]:
 
 
 def receive(server: AgentServer, message: dict[str, Any]) -> None:
-    """What framing.py does with a body once its envelope is sound."""
+    """What wire/framing.py does with a body once its envelope is sound."""
     protocol = server.protocol
     protocol.handle_message(protocol.structure_message(message))
 
@@ -173,7 +174,7 @@ def test_send_response_and_send_data_write_framed_json() -> None:
 
 
 def test_structure_message_builds_the_whole_message_from_the_top_level_object() -> None:
-    # framing.py decodes JSON once and structures the top-level object only (no object_hook).
+    # wire/framing.py decodes JSON once and structures the top-level object only (no object_hook).
     server, _ = connected()
     message = server.protocol.structure_message(
         {

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from agentls.lsp.questions import DIAGNOSTIC_SOURCE, Question
+from agentls.lsp.questions.board import DIAGNOSTIC_SOURCE, Question
 
 from .fake_editor import Emitted, FakeEditor
 

@@ -14,11 +14,11 @@ from lsprotocol import types
 from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
 from agentls.contracts.tooling import Risk
 from agentls.conversation.settings import FaceSettings, Settings
-from agentls.lsp import routes
-from agentls.lsp.approvals import LspApprover
-from agentls.lsp.editor import PromptReply
-from agentls.lsp.editor_client import LspEditorClient
-from agentls.lsp.review import Proposal, review_edit
+from agentls.lsp.asking.approvals import LspApprover
+from agentls.lsp.asking.review import Proposal, review_edit
+from agentls.lsp.editor import routes
+from agentls.lsp.editor.client import LspEditorClient
+from agentls.lsp.editor.protocols import PromptReply
 
 from .fake_editor import Emitted, FakeEditor, as_client
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from agentls.lsp.session_link import SessionLink
-from agentls.lsp.workspace import LspWorkspace
+from agentls.lsp.files.lsp_workspace import LspWorkspace
+from agentls.lsp.files.session_link import SessionLink
 from agentls.permissions.modes import Mode
 
 from .fake_editor import FakeEditor
@@ -46,9 +46,10 @@ def test_the_workspace_reads_its_link_and_never_sets_it(tmp_path: Path) -> None:
     policy = SimpleNamespace(mode=Mode.PLAN)
     link = SessionLink("s1", policy)
     workspace = LspWorkspace(FakeEditor(), tmp_path, link=link)
-    assert (workspace.session_id, workspace.policy) == ("s1", policy)
+    assert workspace.link is link
+    assert (workspace.link.session_id, workspace.link.policy) == ("s1", policy)
     listener = lambda kind, payload: None  # noqa: E731
     link.attach(listener)
-    assert workspace.on_edit is listener
+    assert workspace.link.listener is listener
     with pytest.raises(AttributeError):
-        workspace.on_edit = None  # type: ignore[misc]
+        workspace.link.listener = None  # type: ignore[misc]

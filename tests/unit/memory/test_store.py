@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from agentls.memory.prompt import render_memories
+from agentls.memory.prompt_text import render_memories
 from agentls.memory.store import MemoryStore, MemoryStoreError, project_key
 
 NOW = datetime.datetime(2026, 12, 1, 12, tzinfo=datetime.UTC)

@@ -8,7 +8,7 @@ import pytest
 
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.usage import Usage
-from agentls.conversation.manager import ConversationManager
+from agentls.conversation.open_sessions import ConversationManager
 from agentls.conversation.settings import load_settings
 from agentls.pricing import price_for
 from agentls.providers.scripted import ScriptedProvider

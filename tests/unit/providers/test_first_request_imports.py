@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[3]
 PROBE = """
 import asyncio, json, sys
 from pathlib import Path
-from agentls.conversation.manager import ConversationManager
+from agentls.conversation.open_sessions import ConversationManager
 from agentls.conversation.settings import load_settings
 from agentls.session.store import SessionStore
 from agentls.workspace.local import LocalWorkspace

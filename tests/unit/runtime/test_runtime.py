@@ -23,8 +23,8 @@ from agentls.permissions.approvers import AutoApprover, DenyAllApprover
 from agentls.permissions.modes import Mode
 from agentls.permissions.policy import PermissionPolicy
 from agentls.permissions.rules import RuleSet
+from agentls.runtime.pipeline import ToolRuntime
 from agentls.runtime.registry import ToolRegistry
-from agentls.runtime.runtime import ToolRuntime
 from agentls.session.events import EventT, to_wire
 from agentls.tools import tools_by_name
 from agentls.workspace.interface import ToolContext, ToolDefinition

@@ -1,4 +1,4 @@
-// Builders for agentls/event notifications as the server sends them (server/lsp/events.py).
+// Builders for agentls/event notifications as the server sends them (server/lsp/run_events.py).
 import type { AgentEvent, TerminalReason, Usage } from '../../src/protocol';
 
 type Payload<K extends AgentEvent['kind']> = Omit<Extract<AgentEvent, { kind: K }>, 'sessionId' | 'runId' | 'turn' | 'kind'>;

@@ -7,7 +7,7 @@ from typing import Any
 from pygls.exceptions import JsonRpcInvalidParams
 
 from agentls.contracts.errors import ConfigError
-from agentls.lsp.commands import no_argument, parse
+from agentls.lsp.commands.arguments import no_argument, parse
 from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
 
 MCP = "agentls.mcp"

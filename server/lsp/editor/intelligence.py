@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from lsprotocol import types
 
-from agentls.lsp.client_requests import ask_client
+from agentls.lsp.wire.client_requests import ask_client
 
 if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer

@@ -12,52 +12,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from lsprotocol import types
 from pygls.workspace import TextDocument
 
 from agentls.contracts.tooling import ErrorCode, ToolError
-from agentls.lsp import disk_sync, edits
-from agentls.lsp.editor import EditorClient
-from agentls.lsp.review import Proposal, review_edit
+from agentls.lsp.asking.review import Proposal, review_edit
+from agentls.lsp.files import disk_sync, edits
+from agentls.lsp.files.edit_steps import EditSteps
 from agentls.workspace.interface import ChangesOutcome, WriteOutcome
 from agentls.workspace.language import FileChange
-from agentls.workspace.local import LocalWorkspace, check_changes
-
-
-class EditSteps(Protocol):
-    """The single edit's steps of `LspWorkspace`, taken here for several files."""
-
-    editor: EditorClient
-
-    @property
-    def disk(self) -> LocalWorkspace: ...
-
-    @property
-    def session_id(self) -> str: ...
-
-    def relative(self, path: str) -> str: ...
-
-    def uri(self, rel: str) -> str: ...
-
-    def open_document(self, rel: str) -> TextDocument | None: ...
-
-    async def current_text(
-        self, rel: str, doc: TextDocument | None
-    ) -> tuple[str, str | None] | None: ...
-
-    def needs_review(self) -> bool: ...
-
-    def client_saves_edits(self) -> bool: ...
-
-    def emit(self, kind: str, payload: dict[str, Any]) -> None: ...
-
-    async def landed(
-        self, rel: str, before: str, proposed: str
-    ) -> tuple[str | None, str | None]: ...
-
-    async def save(self, rel: str, text: str) -> None: ...
+from agentls.workspace.local import check_changes
 
 
 @dataclass(frozen=True)

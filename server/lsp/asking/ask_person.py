@@ -14,8 +14,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from agentls.lsp.editor import EditorClient, Kind
-from agentls.lsp.questions import Emit, Question
+from agentls.lsp.editor.protocols import Asks, Kind
+from agentls.lsp.questions.board import Emit, Question
 
 MAX_PROMPT_ROUNDS = 5
 Unanswered = Literal["dismissed", "timeout", "rounds"]
@@ -40,7 +40,7 @@ class Answer:
 
 
 async def ask_person(
-    editor: EditorClient,
+    editor: Asks,
     kind: Kind,
     prompt: Prompt,
     question: Callable[[], Question],
@@ -58,9 +58,7 @@ async def ask_person(
     return Answer(chosen, "codeAction", waiting, None if chosen is not None else "timeout")
 
 
-async def _prompt(
-    editor: EditorClient, kind: Kind, prompt: Prompt, timeout: float
-) -> tuple[Answer, bool]:
+async def _prompt(editor: Asks, kind: Kind, prompt: Prompt, timeout: float) -> tuple[Answer, bool]:
     by_title = {title: answer for answer, title in prompt.choices}
     titles = [title for _, title in prompt.choices]
     what = "the approval prompt" if kind == "approval" else "the edit review"

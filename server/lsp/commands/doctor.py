@@ -10,7 +10,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from agentls.contracts.errors import ConfigError
-from agentls.lsp.commands import no_argument, parse
+from agentls.lsp.commands.arguments import no_argument, parse
 from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
 
 if TYPE_CHECKING:

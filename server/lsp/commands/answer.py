@@ -1,4 +1,4 @@
-"""agentls.answer and agentls.showDiff: the person answers a waiting question.
+"""`agentls.answer` {"id", "answer"}: the person answers a waiting question.
 
 A review answered `apply` returns only once the editor has answered the
 edit's `workspace/applyEdit` (sent while this request is open: Kate takes an
@@ -13,11 +13,10 @@ from typing import Any
 from pygls.exceptions import JsonRpcInvalidParams
 
 from agentls.contracts.waiting import within
-from agentls.lsp.commands import parse
-from agentls.lsp.review import show_diff
+from agentls.lsp.commands.arguments import parse
 from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
 
-ANSWER, SHOW_DIFF = "agentls.answer", "agentls.showDiff"
+ANSWER = "agentls.answer"
 SETTLE_SECONDS = 10.0
 
 
@@ -38,14 +37,3 @@ def register(server: AgentServer) -> None:
         with contextlib.suppress(TimeoutError):
             await within(question.settled.wait(), SETTLE_SECONDS)
         return Answered(id=params.id, answer=params.answer).wire()
-
-    @server.command(SHOW_DIFF)
-    async def diff(ls: AgentServer, *args: Any) -> dict[str, Any]:
-        from agentls.protocol.commands import DiffShown, QuestionParams
-
-        params = parse(QuestionParams, args, SHOW_DIFF)
-        question = ls.questions.open.get(params.id)
-        if question is None or question.kind != "review" or question.path is None:
-            raise JsonRpcInvalidParams(message=f"agentls: no edit {params.id} is waiting")
-        uri, shown = await show_diff(ls, question.path, question.before, question.after)
-        return DiffShown(id=params.id, uri=uri, shown=shown).wire()

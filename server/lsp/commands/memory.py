@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from pygls.exceptions import JsonRpcInvalidParams
 
-from agentls.lsp.commands import no_argument, parse
+from agentls.lsp.commands.arguments import no_argument, parse
 from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
 
 if TYPE_CHECKING:

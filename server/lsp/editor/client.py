@@ -18,10 +18,10 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
-from agentls.lsp import routes
-from agentls.lsp.client_requests import ask_client
-from agentls.lsp.editor import Kind, PromptReply, Route
-from agentls.lsp.questions import QuestionBoard
+from agentls.lsp.editor import routes
+from agentls.lsp.editor.protocols import Kind, PromptReply, Route
+from agentls.lsp.questions.board import QuestionBoard
+from agentls.lsp.wire.client_requests import ask_client
 
 if TYPE_CHECKING:
     from pygls.workspace import Workspace

@@ -19,7 +19,7 @@ from agentls.contracts.observer import NullObserver
 from agentls.contracts.outcomes import RunResult, TerminalReason
 from agentls.contracts.tooling import Observation, ToolIntent
 from agentls.contracts.usage import Usage, has_real_cost
-from agentls.lsp.client_requests import ask_client
+from agentls.lsp.wire.client_requests import ask_client
 from agentls.protocol.common import Usage as UsageTotals
 from agentls.protocol.events import (
     EVENT_METHOD,

@@ -1,4 +1,4 @@
-"""A session/prompt's content blocks as the one text prompt the core takes.
+"""A session/prompt's content blocks as the parts of a prompt (`conversation/prompt_context.py`).
 
 Text is kept as written; a resource link names the file (the model reads it
 with its tools, through the client's buffers); an embedded resource is
@@ -22,26 +22,34 @@ from acp.schema import (
     TextResourceContents,
 )
 
+from agentls.conversation.prompt_context import (
+    Included,
+    NotIncluded,
+    Pointer,
+    PointsAt,
+    prompt_with_context,
+)
+
 
 def prompt_text(blocks: Sequence[Any], root: Path) -> str:
-    parts = [_block_text(block, root) for block in blocks]
-    return "\n\n".join(part for part in parts if part)
+    return prompt_with_context([_part(block, root) for block in blocks])
 
 
-def _block_text(block: Any, root: Path) -> str:
+def _part(block: Any, root: Path) -> str | Pointer:
     if isinstance(block, TextContentBlock):
         return block.text
     if isinstance(block, ResourceContentBlock):
-        return f"[the person points at {_where(block.uri, root)}]"
+        return PointsAt(_where(block.uri, root))
     if isinstance(block, EmbeddedResourceContentBlock):
         resource = block.resource
         where = _where(resource.uri, root)
         if isinstance(resource, TextResourceContents):
-            return f'<context source="{where}">\n{resource.text}\n</context>'
-        return f"[{where}: binary content ({resource.mime_type or 'unknown type'}) not included]"
+            return Included(where, resource.text)
+        kind = resource.mime_type or "unknown type"
+        return NotIncluded(f"{where}: binary content ({kind}) not included")
     if isinstance(block, ImageContentBlock | AudioContentBlock):
         kind = "an image" if isinstance(block, ImageContentBlock) else "audio"
-        return f"[{kind} was attached, but agentls passes the model text only]"
+        return NotIncluded(f"{kind} was attached, but agentls passes the model text only")
     return ""
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from pygls.exceptions import JsonRpcInvalidParams
 
-from agentls.lsp.commands import parse
+from agentls.lsp.commands.arguments import parse
 from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
 
 UNDO = "agentls.undo"
@@ -29,16 +29,16 @@ def register(server: AgentServer) -> None:
 
 async def undo_session(ls: AgentServer, session_id: str, turn: int | None) -> dict[str, Any]:
     """The undo, open here or not (then its lock is taken on a thread), as the answer."""
-    from agentls.conversation.manager import SessionBusy  # loaded by ls.manager
+    from agentls.conversation.open_sessions import SessionBusy  # loaded by ls.manager
     from agentls.conversation.undo import UndoRefused
-    from agentls.lsp.workspace import LspWorkspace
+    from agentls.lsp.files.lsp_workspace import LspWorkspace
     from agentls.protocol.commands import UndoResult
     from agentls.session.lock import SessionHeld
     from agentls.session.store import SessionNotFound
 
     try:  # one writer per session: not while it runs here or in another process
         result = await ls.manager.undo(
-            session_id, turn, target_for=lambda root: LspWorkspace(ls, root)
+            session_id, turn, target_for=lambda root: LspWorkspace(ls.editor, root)
         )
     except SessionNotFound:
         raise JsonRpcInvalidParams(message=f"agentls: no session {session_id}") from None

@@ -5,7 +5,7 @@ diff with window/showDocument and asks again (an editor that cannot open
 documents gets the diff in the prompt itself, and only Apply / Reject). No
 answer, or a dismissed prompt, count as Reject. An editor that cannot prompt,
 or whose settings say `reviewVia: "codeAction"`, gets the review as code
-actions (`questions.py`); the edit is then sent while the person's
+actions (`questions/board.py`); the edit is then sent while the person's
 `agentls.answer` is being handled. Both ways are `asking.ask_person`.
 """
 
@@ -16,9 +16,9 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from agentls.lsp.asking import Prompt, ask_person
-from agentls.lsp.editor import EditorClient, HasEditor, editor_of
-from agentls.lsp.questions import Emit, Question, new_review_id
+from agentls.lsp.asking.ask_person import Prompt, ask_person
+from agentls.lsp.editor.protocols import Reviews, ShowsDocuments
+from agentls.lsp.questions.board import Emit, Question, new_review_id
 from agentls.workspace.atomic import replace_atomically
 from agentls.workspace.hunks import line_hunks, unified_diff
 
@@ -50,10 +50,9 @@ class Review:
     question: Question | None = None  # set when the review went through code actions
 
 
-async def review_edit(editor: EditorClient | HasEditor, proposal: Proposal, emit: Emit) -> Review:
-    client = editor_of(editor)
+async def review_edit(editor: Reviews, proposal: Proposal, emit: Emit) -> Review:
     answer = await ask_person(
-        client, "review", _prompt(client, proposal), lambda: _question(proposal), emit
+        editor, "review", _prompt(editor, proposal), lambda: _question(proposal), emit
     )
     if answer.answer == "apply":
         return Review(True, "", answer.question)
@@ -66,7 +65,7 @@ async def review_edit(editor: EditorClient | HasEditor, proposal: Proposal, emit
     return Review(False, reason, answer.question)
 
 
-def _prompt(editor: EditorClient, proposal: Proposal) -> Prompt:
+def _prompt(editor: Reviews, proposal: Proposal) -> Prompt:
     message = f"agentls wants to {proposal.summary}. Apply it?"
     if proposal.note:
         message = f"{message}\n{proposal.note}"
@@ -113,9 +112,7 @@ def diff_text(proposal: Proposal) -> str:
     return "".join(unified_diff(rel, before, after, labels=labels) for rel, before, after in files)
 
 
-async def show_diff(
-    editor: EditorClient | HasEditor, rel: str, before: str, after: str
-) -> tuple[str, bool]:
+async def show_diff(editor: ShowsDocuments, rel: str, before: str, after: str) -> tuple[str, bool]:
     """Write the proposed change as a .diff file in the state dir and open it: (uri, shown).
 
     The file is written on a thread: the editor's other requests go on meanwhile."""
@@ -123,14 +120,13 @@ async def show_diff(
     return await show_diff_text(editor, rel, diff)
 
 
-async def show_diff_text(editor: EditorClient | HasEditor, rel: str, diff: str) -> tuple[str, bool]:
+async def show_diff_text(editor: ShowsDocuments, rel: str, diff: str) -> tuple[str, bool]:
     """Open a unified diff (named after ``rel``) as a document: (uri, shown)."""
-    client = editor_of(editor)
     digest = hashlib.sha256(diff.encode()).hexdigest()[:12]
-    path = client.state_dir / "diffs" / f"{Path(rel).name}-{digest}.diff"
+    path = editor.state_dir / "diffs" / f"{Path(rel).name}-{digest}.diff"
     await asyncio.to_thread(write_diff, path, diff)
     uri = path.as_uri()
-    return uri, await client.show_document(uri)
+    return uri, await editor.show_document(uri)
 
 
 def write_diff(path: Path, diff: str) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from agentls.lsp.editor import Route
+from agentls.lsp.editor.protocols import Route
 
 # Clients that declare changeAnnotationSupport but apply annotated edits without
 # showing a preview: their edits are reviewed as if they had no preview.

@@ -29,7 +29,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from agentls.contracts.waiting import within
-from agentls.lsp.editor import EditorClient, HasEditor, editor_of
+from agentls.lsp.editor.protocols import SavesThroughEditor
 
 if TYPE_CHECKING:  # the files themselves load with the core, after `initialize`
     from agentls.workspace.local import LocalWorkspace
@@ -63,23 +63,22 @@ class _Saves:
 _SAVES: weakref.WeakKeyDictionary[object, _Saves] = weakref.WeakKeyDictionary()
 
 
-def _saves_of(editor: EditorClient) -> _Saves:
+def _saves_of(editor: SavesThroughEditor) -> _Saves:
     found = _SAVES.get(editor)
     if found is None:
         found = _SAVES[editor] = _Saves()
     return found
 
 
-def register(server: LanguageServer) -> None:
+def register(server: LanguageServer, editor: SavesThroughEditor) -> None:
     """Listen for didSave (registering it makes the server ask clients for it)."""
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     async def did_save(ls: LanguageServer, params: types.DidSaveTextDocumentParams) -> None:
-        if isinstance(ls, HasEditor):
-            await _saves_of(editor_of(ls)).note(params.text_document.uri)
+        await _saves_of(editor).note(params.text_document.uri)
 
 
-def waits_for_save(editor: EditorClient) -> bool:
+def waits_for_save(editor: SavesThroughEditor) -> bool:
     """A plain client that tells of its saves: the person's save can carry the edit."""
     if editor.saves_edits():
         return False  # the client's script saves by itself
@@ -115,7 +114,7 @@ class Pending:
 
 
 async def through_the_editors_save(
-    editor: EditorClient,
+    editor: SavesThroughEditor,
     disk: LocalWorkspace,
     files: Sequence[Pending],
     emit: Emit | None = None,
@@ -165,7 +164,7 @@ async def through_the_editors_save(
     return " ".join(notes)
 
 
-def after_undo(editor: EditorClient, disk: LocalWorkspace, files: Sequence[Pending]) -> None:
+def after_undo(editor: SavesThroughEditor, disk: LocalWorkspace, files: Sequence[Pending]) -> None:
     """Undone open buffers reach the disk through the person's save, awaited in the
     background (the undo command has answered); `settled` waits for it."""
     undos = _saves_of(editor).undos
@@ -183,7 +182,7 @@ def _forget(undos: dict[asyncio.Task[str], list[str]]) -> Callable[[asyncio.Task
     return done
 
 
-async def settled(editor: EditorClient, emit: Emit | None = None) -> None:
+async def settled(editor: SavesThroughEditor, emit: Emit | None = None) -> None:
     """Once every undone buffer is on disk (saved, or written when the wait ran out);
     ``emit`` tells the run it waits (`waiting_for_save`)."""
     found = _SAVES.get(editor)
@@ -197,7 +196,7 @@ async def settled(editor: EditorClient, emit: Emit | None = None) -> None:
 
 
 async def _wait(
-    editor: EditorClient,
+    editor: SavesThroughEditor,
     saves: _Saves,
     uri: str,
     seconds: float,

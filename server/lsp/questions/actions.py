@@ -16,9 +16,10 @@ import re
 
 from lsprotocol import types
 
-from agentls.lsp.answers import ANSWER, SHOW_DIFF
-from agentls.lsp.editor import EditorClient
-from agentls.lsp.questions import DIAGNOSTIC_SOURCE, Question
+from agentls.lsp.commands.answer import ANSWER
+from agentls.lsp.commands.show_diff import SHOW_DIFF
+from agentls.lsp.editor.protocols import OffersQuestions
+from agentls.lsp.questions.board import DIAGNOSTIC_SOURCE, Question
 
 ASK, CANCEL = "agentls.ask", "agentls.cancel"
 # `agentls: <request>` alone on its line, or after a comment's opening (#, //, --, ;, %, /*, <!--).
@@ -36,7 +37,7 @@ def _short(text: str) -> str:
 
 
 def question_actions(
-    editor: EditorClient, params: types.CodeActionParams, *, running: bool
+    editor: OffersQuestions, params: types.CodeActionParams, *, running: bool
 ) -> list[types.CodeAction]:
     """The waiting questions' answers, and Cancel while ``running`` (runs go on)."""
     actions = []
@@ -82,7 +83,7 @@ def _diagnostics_for(question: Question, params: types.CodeActionParams) -> list
 
 
 async def marker_actions(
-    editor: EditorClient, params: types.CodeActionParams
+    editor: OffersQuestions, params: types.CodeActionParams
 ) -> list[types.CodeAction]:
     """ "Ask agentls: …" for each `agentls: <request>` line in the range."""
     uri = params.text_document.uri

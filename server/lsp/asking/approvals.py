@@ -4,16 +4,16 @@ Asked with window/showMessageRequest; a null answer (the prompt was
 dismissed) or no answer in time counts as Deny. An editor that cannot show the
 prompt (an error answer such as MethodNotFound), or whose settings say
 `approvalsVia: "codeAction"`, gets the question as code actions instead
-(`questions.py`), and the run waits for the person to pick one. Both ways
+(`questions/board.py`), and the run waits for the person to pick one. Both ways
 are `asking.ask_person`.
 """
 
 from __future__ import annotations
 
 from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
-from agentls.lsp.asking import Prompt, ask_person
-from agentls.lsp.editor import EditorClient, HasEditor, editor_of
-from agentls.lsp.questions import Emit, Question
+from agentls.lsp.asking.ask_person import Prompt, ask_person
+from agentls.lsp.editor.protocols import AsksApprovals
+from agentls.lsp.questions.board import Emit, Question
 
 ALLOW_ONCE, ALWAYS_ALLOW, DENY = "Allow once", "Always allow", "Deny"
 _TITLES = {
@@ -33,13 +33,13 @@ class LspApprover:
 
     def __init__(
         self,
-        editor: EditorClient | HasEditor,
+        editor: AsksApprovals,
         *,
         session_id: str = "",
         emit: Emit | None = None,
         origin_uri: str | None = None,
     ) -> None:
-        self.editor = editor_of(editor)
+        self.editor = editor
         self.session_id = session_id
         self.emit: Emit = emit or (lambda kind, payload: None)
         self.origin_uri = origin_uri  # the document the ask came from, for the diagnostic
