@@ -106,9 +106,11 @@ def render(report: dict[str, Any]) -> str:
     files = [
         f"{f['path']} ({f['bytes']} B{', cut' if f['cut'] else ''})" for f in guidance["files"]
     ]
+    count = guidance["memories"]
+    memories = f"{count} {'memory' if count == 1 else 'memories'}"
     rows.append((
         "instructions",
-        (", ".join(files) or "no AGENTS.md here") + f"; {guidance['memories']} memories"
+        (", ".join(files) or "no AGENTS.md here") + f"; {memories}"
         if guidance["enabled"] else "off",
     ))  # fmt: skip
     rows.append(("MCP servers", ", ".join(report["mcpServers"]) or "none configured"))

@@ -151,4 +151,4 @@ def test_the_doctor_lists_the_instruction_files_and_memories(cli: Cli, tmp_path:
     assert [(f["path"], f["bytes"]) for f in instructions["files"]] == [("AGENTS.md", 15)]
     assert instructions["memories"] == 1
     text = cli.run("doctor", env=home_env(tmp_path, ANTHROPIC_API_KEY=KEY)).stdout
-    assert "AGENTS.md (15 B); 1 memories" in text
+    assert "AGENTS.md (15 B); 1 memory" in text
