@@ -27,6 +27,14 @@ export async function workingScenario(page, { userData, workspace, results, phas
   await page.keyboard.press('Control+S');
   await page.locator('.tabs-container .tab.dirty').waitFor({ state: 'detached', timeout: 15_000 });
   await until('the settings on disk', () => readFileSync(settingsFile, 'utf8').includes('scripted:'), 15_000);
+  // VS Code tells the server of a changed setting in its own time: the server's own
+  // report (agentls: Doctor, run again until it names the model) says when it has it.
+  const report = page.locator('.editor-instance .view-lines', { hasText: /agentls\sdoctor/ }).first();
+  await until('the server uses the scripted model', async () => {
+    await runCommand(page, 'agentls: Doctor');
+    await report.waitFor({ timeout: 30_000 });
+    return (await report.innerText()).includes('scripted:');
+  }, 60_000, 500);
   await runCommand(page, 'agentls: New Session');
   const chat = await chatFrame(page, 30_000);
   const greet = () => readFileSync(path.join(workspace, 'greet.py'), 'utf8');
