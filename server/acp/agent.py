@@ -50,7 +50,8 @@ from agentls.acp.session import AcpSession
 from agentls.acp.stop_reasons import stop_reason
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.tooling import ToolIntent
-from agentls.conversation.open_sessions import ConversationManager, SessionBusy
+from agentls.conversation.one_session import SessionBusy
+from agentls.conversation.open_sessions import ConversationManager
 from agentls.conversation.settings import Settings, load_settings
 from agentls.permissions.modes import parse_mode
 

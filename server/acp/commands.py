@@ -8,7 +8,7 @@ from acp.schema import AvailableCommand, AvailableCommandInput, UnstructuredComm
 from agentls.acp.memory_command import MEMORY_COMMAND, run_memory
 from agentls.acp.session import AcpSession
 from agentls.contracts.model_io import ModelError
-from agentls.conversation.open_sessions import SessionBusy
+from agentls.conversation.one_session import SessionBusy
 from agentls.conversation.undo import UndoRefused
 from agentls.permissions.modes import parse_mode
 

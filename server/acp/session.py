@@ -10,7 +10,7 @@ from agentls.acp.modes import config_options
 from agentls.acp.permission import PermissionAsker
 from agentls.acp.updates import UpdateStream
 from agentls.acp.workspace import AcpWorkspace
-from agentls.conversation.open_sessions import Conversation, RunHandle
+from agentls.conversation.one_session import Conversation, RunHandle
 from agentls.permissions.modes import Mode
 
 

@@ -24,7 +24,8 @@ from agentls.cli.visible import json_visible, say
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.observer import NullObserver, RunObserver
 from agentls.contracts.outcomes import EXIT_CODES, EXIT_USAGE, RunResult, TerminalReason
-from agentls.conversation.open_sessions import Conversation, ConversationManager, SessionBusy
+from agentls.conversation.one_session import Conversation, SessionBusy
+from agentls.conversation.open_sessions import ConversationManager
 from agentls.conversation.run_builder import finish_telemetry
 from agentls.conversation.settings import Settings
 from agentls.conversation.settings_files import SettingsFiles

@@ -2,9 +2,10 @@
 
 What each file holds (ARCHITECTURE.md has the package's borders and invariants):
 
-`open_sessions.py`: `ConversationManager` and `Conversation` (the opened session an
-`OpenedSession`, the parts sessions share `SharedParts`; `shutdown` with a grace,
-`undo` of an open or a stored session, the model's facts, the session's cost):
+`open_sessions.py`: `ConversationManager`, the open sessions of a process (`shutdown`
+with a grace, `undo` of an open or a stored session, settings loads). `one_session.py`:
+`Conversation`, one session (the opened session an `OpenedSession`, the parts sessions
+share `SharedParts`; the model's facts, the session's cost):
 sessions (new or resumed from the log: in the mode of its last `mode_changed` unless a
 mode is named at opening, which is logged, with
 its `session_rules` and the notices it was given; the same when another process wrote to

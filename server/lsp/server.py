@@ -31,7 +31,8 @@ from agentls.lsp.wire.agent_protocol import AgentProtocol
 from agentls.workspace.roots import NoProjectRoot, choose_root
 
 if TYPE_CHECKING:  # the conversation stack loads on first use, not before `initialize`
-    from agentls.conversation.open_sessions import Conversation, ConversationManager, RunHandle
+    from agentls.conversation.one_session import Conversation, RunHandle
+    from agentls.conversation.open_sessions import ConversationManager
     from agentls.conversation.settings import Settings
     from agentls.lsp.files.lsp_workspace import LspWorkspace
     from agentls.lsp.files.session_link import SessionLink

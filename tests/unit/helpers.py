@@ -10,7 +10,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from agentls.contracts.tooling import ErrorCode, Risk, ToolError, ToolOutput
-from agentls.conversation.open_sessions import Conversation, ConversationManager
+from agentls.conversation.one_session import Conversation
+from agentls.conversation.open_sessions import ConversationManager
 from agentls.conversation.settings import load_settings
 from agentls.providers.scripted import ScriptedProvider
 from agentls.session.store import SessionStore

@@ -60,7 +60,7 @@ def register(server: AgentServer) -> None:
         approver = LspApprover(
             ls.editor, session_id=conversation.session_id, emit=observer.edit, origin_uri=params.uri
         )
-        from agentls.conversation.open_sessions import SessionBusy  # loaded: the session opened
+        from agentls.conversation.one_session import SessionBusy  # loaded: the session opened
         from agentls.lsp.ask_guidance import folder_of, with_guidance
         from agentls.lsp.files.lsp_workspace import LspWorkspace
         from agentls.session.transcript import write_transcript

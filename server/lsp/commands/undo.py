@@ -29,7 +29,7 @@ def register(server: AgentServer) -> None:
 
 async def undo_session(ls: AgentServer, session_id: str, turn: int | None) -> dict[str, Any]:
     """The undo, open here or not (then its lock is taken on a thread), as the answer."""
-    from agentls.conversation.open_sessions import SessionBusy  # loaded by ls.manager
+    from agentls.conversation.one_session import SessionBusy  # loaded by ls.manager
     from agentls.conversation.undo import UndoRefused
     from agentls.lsp.files.lsp_workspace import LspWorkspace
     from agentls.protocol.commands import UndoResult

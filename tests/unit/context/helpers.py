@@ -28,7 +28,8 @@ from agentls.contracts.model_io import (
 )
 from agentls.contracts.tooling import Risk, ToolOutput
 from agentls.contracts.usage import Usage
-from agentls.conversation.open_sessions import Conversation, ConversationManager
+from agentls.conversation.one_session import Conversation
+from agentls.conversation.open_sessions import ConversationManager
 from agentls.conversation.settings import load_settings
 from agentls.providers.base import ModelProvider, ProviderBase
 from agentls.session import events as ev

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from agentls.contracts.outcomes import TerminalReason
-from agentls.conversation.open_sessions import Conversation
+from agentls.conversation.one_session import Conversation
 from agentls.permissions.approvers import AutoApprover
 from agentls.providers.anthropic import AnthropicProvider
 from agentls.session.events import ContextSummary

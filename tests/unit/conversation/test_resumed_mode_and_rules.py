@@ -9,7 +9,8 @@ from typing import Any
 
 from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
 from agentls.contracts.outcomes import TerminalReason
-from agentls.conversation.open_sessions import Conversation, ConversationManager
+from agentls.conversation.one_session import Conversation
+from agentls.conversation.open_sessions import ConversationManager
 from agentls.conversation.settings import load_settings
 from agentls.permissions.approvers import DenyAllApprover
 from agentls.permissions.modes import Mode

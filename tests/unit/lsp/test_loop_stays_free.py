@@ -390,7 +390,7 @@ async def _not_shown(uri: str) -> bool:
 async def test_catching_up_with_another_process_reads_the_log_off_the_loop(
     monkeypatch: Any, tmp_path: Path
 ) -> None:
-    from agentls.conversation import open_sessions as manager
+    from agentls.conversation import one_session as manager
 
     first, second, provider = one_session_twice(tmp_path, ["second done"])
     assert (await first.ask("first")).text == "first done"  # the second is now behind

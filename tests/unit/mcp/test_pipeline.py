@@ -11,7 +11,8 @@ from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
 from agentls.contracts.observer import NullObserver
 from agentls.contracts.outcomes import TerminalReason
 from agentls.contracts.tooling import ToolIntent
-from agentls.conversation.open_sessions import Conversation, ConversationManager
+from agentls.conversation.one_session import Conversation
+from agentls.conversation.open_sessions import ConversationManager
 from agentls.permissions.approvers import DenyAllApprover
 from agentls.session.events import to_wire
 from agentls.session.reader import read_events

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from agentls.conversation.open_sessions import ConversationManager, SessionBusy
+from agentls.conversation.one_session import SessionBusy
+from agentls.conversation.open_sessions import ConversationManager
 from agentls.conversation.settings import load_settings
 from agentls.providers.scripted import ScriptedProvider
 from agentls.session.events import RunStarted
@@ -124,7 +125,7 @@ async def test_two_managers_take_turns_on_one_session(tmp_path: Path) -> None:
 async def test_a_start_cancelled_while_catching_up_lets_the_session_go(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from agentls.conversation import open_sessions as manager
+    from agentls.conversation import one_session as manager
 
     first, second, provider = one_session_twice(tmp_path, ["second done"])
     assert (await first.ask("first")).text == "first done"  # the second is now behind

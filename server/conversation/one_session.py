@@ -1,0 +1,609 @@
+"""One open session: `Conversation` (its runs, mode and rules, settings, undo, cost), the
+handle of a run, and the parts a session is made of.
+
+It builds one QueryLoop per run through `run_builder`; it never runs a tool or talks to
+a model itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+import secrets
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from agentls.checkpoints.undo import RestoreTarget
+from agentls.contracts.decisions import ApprovalAnswer
+from agentls.contracts.messages import user_text
+from agentls.contracts.observer import NullObserver, RunObserver
+from agentls.contracts.outcomes import RunResult, TerminalReason
+from agentls.contracts.usage import add_cost, has_real_cost
+from agentls.contracts.waiting import to_its_end
+from agentls.conversation.guidance import NO_GUIDANCE, Guidance, load_guidance
+from agentls.conversation.remembering import SessionMemory
+from agentls.conversation.run_builder import (
+    RunConfig,
+    RunParts,
+    build_run,
+    build_session,
+    make_projector,
+    run_tools,
+)
+from agentls.conversation.run_ends import aborted_early, close_interrupted_run
+from agentls.conversation.settings import Settings
+from agentls.conversation.settings_files import SettingsFiles
+from agentls.conversation.undo import UndoRefused, UndoResult, undo
+from agentls.intelligence.languages import Languages
+from agentls.loop.compaction import Compactor
+from agentls.mcp.hub import McpHub
+from agentls.permissions.approvers import Approver, DenyAllApprover
+from agentls.permissions.modes import Mode
+from agentls.permissions.policy import SessionRuleChange
+from agentls.permissions.rules import Rule, parse_rule
+from agentls.providers.base import ModelProvider
+from agentls.runtime.registry import ToolRegistry
+from agentls.session import events as ev
+from agentls.session.lock import SessionClaim, SessionHeld
+from agentls.session.log import SessionLog
+from agentls.session.reader import read_events
+from agentls.session.reducer import reduce
+from agentls.session.state import SessionState
+from agentls.workspace.interface import Workspace
+from agentls.workspace.sandbox import NoSandboxNotice
+
+logger = logging.getLogger(__name__)
+NO_SANDBOX = "no_sandbox"  # the topic of the notice that commands run without a sandbox
+
+
+class SessionBusy(Exception):
+    """A session runs one prompt at a time, in one process (the message names the other)."""
+
+
+@dataclass
+class RunHandle:
+    session_id: str
+    run_id: str
+    task: asyncio.Task[RunResult]
+    config: RunConfig  # what replaying this run repeats
+    guidance: Guidance = NO_GUIDANCE  # the instruction files and memories it was given
+    # A task cancelled before its first step runs none of its code, so the run could not
+    # write its end: until it starts, a cancel is left for the run to find.
+    started: bool = False
+    cancelled_early: bool = False
+
+    def cancel(self) -> bool:
+        """Abort the run (it still writes its terminal event); False if it had ended."""
+        if self.task.done():
+            return False
+        if self.started:
+            self.task.cancel()
+        else:
+            self.cancelled_early = True
+        return True
+
+    async def result(self) -> RunResult:
+        """Wait for the run; if the waiter is cancelled, the run is aborted and recorded."""
+        try:
+            return await asyncio.shield(self.task)
+        except asyncio.CancelledError:
+            self.cancel()
+            return await self.task
+
+
+@dataclass(frozen=True, slots=True)
+class OpenedSession:
+    """A session's log, made or read, and its lock, before its conversation is built."""
+
+    session_id: str
+    log: SessionLog
+    resumed: SessionState | None  # what the log held; None for a new session
+    claim: SessionClaim
+
+    def close(self) -> None:
+        self.log.close()
+        self.claim.close()
+
+
+@dataclass(frozen=True, slots=True)
+class SharedParts:
+    """What a manager's sessions share: the tools, the settings files, the state folder,
+    and the MCP and language servers (shared by a workspace's sessions)."""
+
+    registry: ToolRegistry
+    settings_files: SettingsFiles | None = None
+    state_dir: Path | None = None
+    mcp: McpHub | None = None
+    languages: Languages | None = None
+
+
+class Conversation:
+    """One session: its history, its session rules, and at most one run at a time."""
+
+    def __init__(
+        self,
+        opened: OpenedSession,
+        *,
+        workspace: Workspace,
+        settings: Settings,
+        provider: ModelProvider,
+        shared: SharedParts,
+        edits_reviewed_by_workspace: bool = False,
+    ) -> None:
+        self.session_id = opened.session_id
+        # One writer per session across processes; and a resumed session's crashed
+        # run, closed only once the lock shows no one else is running it.
+        self._claim = opened.claim
+        self._unfinished = opened.resumed
+        self._held_between_runs = False  # an undo holds the session
+        self._catching_up = False  # a run or an undo waits for the log to be read
+        self._behind = False  # another process wrote: the log is read before the next run
+        self._mcp = shared.mcp
+        self.log = log = opened.log
+        self.messages = list(opened.resumed.messages) if opened.resumed is not None else []
+        self.workspace = workspace
+        self.settings = settings
+        self.provider = provider
+        self._registry = shared.registry
+        self.settings_files = shared.settings_files
+        self._state_dir = shared.state_dir  # where the checkpoints an undo reads are
+        # The session's model calls so far (USD); None once one price was unknown.
+        self._cost_usd: float | None = opened.resumed.cost_usd if opened.resumed else 0.0
+        # Told once per session: the log keeps that it was (see resume_permissions).
+        self.sandbox_notice = NoSandboxNotice(record=self._record_no_sandbox)
+        _configure_sandbox(workspace, settings, self.sandbox_notice)
+        self._languages = shared.languages  # language servers, shared by a workspace's sessions
+        parts = build_session(
+            session_id=opened.session_id,
+            log=log,
+            workspace=workspace,
+            settings=settings,
+            model_id=provider.model_id,
+            registry=shared.registry,
+            edits_reviewed_by_workspace=edits_reviewed_by_workspace,
+            state_dir=shared.state_dir,
+            languages=shared.languages,
+            resumed=opened.resumed is not None,
+            server_window=provider.server_window,
+        )
+        self.policy = parts.policy
+        self.context = parts.context
+        if shared.state_dir is not None:  # `remember` keeps what a person said yes to
+            self.context.memory = SessionMemory(
+                shared.state_dir, workspace.root, opened.session_id, log.path
+            )
+        self.projector = parts.projector
+        self._problems_hook = parts.problems_hook
+        self._checkpointer = parts.checkpointer
+        self._hooks = parts.hooks()
+        self.current: RunHandle | None = None
+        self._mode_unlogged = False  # set while another process held the session
+
+    @property
+    def running(self) -> bool:
+        return self.current is not None and not self.current.task.done()
+
+    @property
+    def root(self) -> Path:
+        return self.workspace.root
+
+    @property
+    def mode(self) -> Mode:
+        return self.policy.mode
+
+    @property
+    def model_id(self) -> str:
+        """The session's model, ``provider:name``; it stays the session's over settings."""
+        return self.provider.model_id
+
+    @property
+    def context_window(self) -> int:
+        """The model's context window in tokens, as the next run projects for it."""
+        return self.projector.policy.window
+
+    @property
+    def shows_cost(self) -> bool:
+        """Whether the session's cost is a real one (a scripted model's price is nominal)."""
+        return has_real_cost(self.model_id)
+
+    @property
+    def cost_usd(self) -> float | None:
+        """What the session's model calls cost so far (USD), in this process and those it
+        caught up with; None once one price was unknown."""
+        return self._cost_usd
+
+    def _add_cost(self, cost: float | None) -> None:
+        self._cost_usd = add_cost(self._cost_usd, cost)
+
+    def set_mode(self, mode: Mode) -> None:
+        """The session's mode from now on; logged, so the session keeps it when it is
+        opened again (in any face or process). ValueError (nothing changed) for bypass
+        mode where the managed settings turn it off."""
+        managed = self.settings.managed
+        if mode is Mode.BYPASS and managed is not None and managed.policy.disables_bypass:
+            raise ValueError(
+                f"bypass mode is turned off by the managed settings ({managed.policy.path})"
+            )
+        self.policy.mode = mode
+        if self.running or self._claim is None:
+            self.log.append(ev.ModeChanged(mode=mode.value))
+            return
+        try:
+            self._check_holdable()
+            self._take_claim()  # what another process wrote is read by the next run
+        except SessionBusy as exc:
+            logger.info("mode change logged when the session is next run here: %s", exc)
+            self._mode_unlogged = True
+            return
+        try:
+            self.log.resync()  # reads the log's last line only: this line's seq
+            self.log.append(ev.ModeChanged(mode=mode.value))
+            self._mode_unlogged = False
+        finally:
+            self._drop_claim()
+
+    def remember_rules(self, *, allow: Sequence[Rule] = (), deny: Sequence[Rule] = ()) -> None:
+        """Rules "always" answers add for the rest of the session, logged so the session
+        keeps them when it is opened again (called during a run, which holds the lock)."""
+        self._log_rules(
+            self.policy.take_answer(ApprovalAnswer.ALLOW_ALWAYS, allow),
+            self.policy.take_answer(ApprovalAnswer.DENY_ALWAYS, deny),
+        )
+
+    def take_answer(self, answer: ApprovalAnswer, rules: Sequence[Rule]) -> None:
+        """What a person's answer to a review the workspace asked (not the gate's question,
+        which the runtime keeps) means for the session: an "always" keeps ``rules`` (the
+        policy's suggestion; none for a call no rule covers, which then counts once)."""
+        self._log_rules(self.policy.take_answer(answer, rules))
+
+    def _log_rules(self, *changes: SessionRuleChange) -> None:
+        allow = [str(r) for change in changes for r in change.allow]
+        deny = [str(r) for change in changes for r in change.deny]
+        if not allow and not deny:
+            return
+        run = self.current.run_id if self.running and self.current is not None else None
+        self.log.append(ev.SessionRules(run=run, allow=allow, deny=deny))
+
+    def resume_permissions(self, state: SessionState) -> None:
+        """A session opened from its log keeps its own mode (its last mode_changed) and the
+        rules its "always" answers added."""
+        if state.mode is not None and not self._mode_unlogged:
+            try:
+                self.policy.mode = Mode(state.mode)
+            except ValueError:
+                logger.warning("session %s: unknown mode %r logged", self.session_id, state.mode)
+        self.policy.remember(_rules(state.session_allow))
+        self.policy.forbid(_rules(state.session_deny))
+        self.sandbox_notice.given = self.sandbox_notice.given or NO_SANDBOX in state.notices
+
+    def _record_no_sandbox(self, text: str) -> None:
+        run = self.current.run_id if self.running and self.current is not None else None
+        self.log.append(ev.Notice(run=run, topic=NO_SANDBOX, text=text))
+
+    def apply_settings(self, settings: Settings) -> None:
+        """New settings take effect from the next run (the model stays the session's). The
+        mode changes only when the mode setting did: a session's own mode (set for it, or
+        kept in its log) outlives refreshes that leave the setting as it was."""
+        previous, self.settings = self.settings, settings
+        self.policy.use_rules(settings.permissions.rules)
+        self.policy.secret_patterns = settings.permissions.secret_patterns
+        mode = settings.permissions.mode
+        if mode is not previous.permissions.mode and mode is not self.policy.mode:
+            self.set_mode(mode)
+        self.context.command_timeout_seconds = settings.limits.command_timeout_seconds
+        _configure_sandbox(self.workspace, settings, self.sandbox_notice)
+        if self._checkpointer is not None:
+            self._checkpointer.settings = settings.checkpoints
+        self.projector.policy = settings.context_policy(
+            self.provider.model_id, self.provider.server_window
+        )
+        if self._problems_hook is not None:
+            self._problems_hook.intelligence.configure(
+                settings.language_servers, settings.problems,
+                source=settings.wire.language_intelligence,
+            )  # fmt: skip
+
+    def resume_context(self, state: SessionState) -> None:
+        """Pick up the last compaction summary and plan of a resumed session."""
+        summary = state.context_summary
+        if summary is not None:
+            self.projector.restore(
+                seq=summary.seq, summary=summary.text, pinned=summary.pinned, up_to=summary.up_to
+            )
+        for run in reversed(state.runs):
+            if run.mode == Mode.PLAN.value and run.outcome == TerminalReason.COMPLETED.value:
+                text = (run.result or {}).get("text")
+                self.projector.plan = text if isinstance(text, str) and text else None
+                break
+
+    def save_rules(self, rules: Sequence[Rule]) -> str | None:
+        """ "Always allow in this workspace": into .agentls/settings.json, approved."""
+        if self.settings_files is None:
+            return None
+        path = self.settings_files.save_allow_rules(self.workspace.root, [str(r) for r in rules])
+        self.log.append(ev.RulesSaved(rules=[str(r) for r in rules], path=str(path)))
+        return str(path)
+
+    async def start(
+        self,
+        prompt: str,
+        *,
+        approver: Approver | None = None,
+        observer: RunObserver | None = None,
+        folder: Path | None = None,
+    ) -> RunHandle:
+        """Start a run on ``prompt`` as a task; the handle cancels it or waits for it.
+        ``folder``: where the ask is about (instruction files are read down to it).
+
+        What another process wrote to the session meanwhile is read first, on a worker
+        thread (a whole read of the log: an editor's event loop does not wait for it)."""
+        if self.running or self._catching_up:
+            raise SessionBusy(f"session {self.session_id} already has a run going")
+        if self._held_between_runs:
+            raise SessionBusy(f"session {self.session_id} is being undone; ask again after")
+        if self._take_claim():
+            await self._catch_up_off_loop()
+        try:
+            guidance = await asyncio.to_thread(self.guidance, folder)
+            return self._start(prompt, approver, observer, guidance)
+        except BaseException:
+            self._drop_claim()
+            raise
+
+    @property
+    def state_dir(self) -> Path | None:
+        """The state folder (the memory store's); None where this session keeps none."""
+        return self._state_dir
+
+    def guidance(self, folder: Path | None = None) -> Guidance:
+        """The instruction files and memories for an ask about ``folder`` (blocking); what
+        fails to load is a warning, never a failed run."""
+        try:
+            return load_guidance(
+                self.workspace.root, folder, self.settings.wire.instructions, self._state_dir
+            )
+        except Exception as exc:
+            logger.warning("instructions and memory left out: %s", exc, exc_info=True)
+            return Guidance(NO_GUIDANCE.instructions, (), "", (f"not loaded: {exc}",))
+
+    def _start(
+        self,
+        prompt: str,
+        approver: Approver | None,
+        observer: RunObserver | None,
+        guidance: Guidance = NO_GUIDANCE,
+    ) -> RunHandle:
+        run_id = f"run-{secrets.token_hex(4)}"
+        mode = self.policy.mode  # settings.mode until agentls.setMode changes it
+        if self._mode_unlogged:  # set while another process ran the session
+            self.log.append(ev.ModeChanged(mode=mode.value))
+            self._mode_unlogged = False
+        self.log.append(ev.RunStarted(
+            run=run_id, prompt=prompt, settings=self.settings.to_log(),
+            mode=mode.value, reviewed=self.policy.edits_reviewed_by_workspace,
+        ))  # fmt: skip
+        if guidance.text or guidance.warnings:
+            self.log.append(guidance.event(run_id))
+        planning = mode is Mode.PLAN
+        observer = observer or NullObserver()
+        config = self._run_config(guidance.text)
+        built = build_run(
+            config,
+            RunParts(
+                provider=self.provider,
+                registry=self._registry,
+                policy=self.policy,
+                context=self.context,
+                projector=self.projector,
+                audit=self.log,
+                approver=approver or DenyAllApprover(),
+                observer=observer,
+                hooks=self._hooks,
+                rule_saver=self.save_rules,
+                telemetry=self.settings.telemetry,
+                session_id=self.session_id,
+            ),
+        )
+
+        async def run() -> RunResult:
+            handle.started = True
+            try:
+                try:
+                    if handle.cancelled_early:
+                        raise asyncio.CancelledError
+                    if self._checkpointer is not None:
+                        await self._checkpointer.recover()
+                    # MCP servers start (bounded) before the first model call lists tools.
+                    built.runtime.registry = await self.run_registry()
+                except asyncio.CancelledError:
+                    result = aborted_early(self.log, observer, run_id, self.provider.model_id)
+                    self._add_cost(result.cost_usd)
+                    return result
+                result = await built.run(run_id, user_text(prompt), self.messages)
+                self._add_cost(result.cost_usd)
+                if planning and result.reason is TerminalReason.COMPLETED and result.text:
+                    self.projector.plan = result.text  # pinned through compactions
+                return result
+            finally:
+                self.log.turn_boundary()  # durable shortly; close() syncs for good
+
+        task = asyncio.create_task(run())
+        task.add_done_callback(self._run_ended)
+        handle = self.current = RunHandle(self.session_id, run_id, task, config, guidance)
+        return handle
+
+    def _run_config(self, guidance: str = "") -> RunConfig:
+        return RunConfig.of(
+            self.settings,
+            model_id=self.provider.model_id,
+            root=self.workspace.root,
+            mode=self.policy.mode,
+            guidance=guidance,
+        )
+
+    def _run_ended(self, task: asyncio.Task[RunResult]) -> None:
+        if self.current is None or self.current.task is task:  # not the next run's lock
+            self._drop_claim()
+
+    @contextlib.asynccontextmanager
+    async def claimed(self) -> AsyncIterator[None]:
+        """Hold the session between runs (an undo), caught up with its log (read on a worker
+        thread); SessionBusy if it is running here or elsewhere."""
+        self._check_holdable()
+        if self._take_claim():
+            await self._catch_up_off_loop()
+        self._held_between_runs = True
+        try:
+            yield
+        finally:
+            self._held_between_runs = False
+            self._drop_claim()
+
+    def _check_holdable(self) -> None:
+        if self.running or self._held_between_runs or self._catching_up:
+            raise SessionBusy(f"session {self.session_id} is running; cancel it first")
+
+    def _take_claim(self) -> bool:
+        """Take the session's lock (SessionBusy if another process holds it); True when the
+        log must be read before going on: another process wrote to it, or a run crashed."""
+        if self._claim is None:
+            return False
+        try:
+            self._claim.acquire_now()
+        except SessionHeld as exc:
+            raise SessionBusy(str(exc)) from None
+        self._behind = self._behind or self.log.moved()
+        return self._behind or self._unfinished is not None
+
+    def _drop_claim(self) -> None:
+        if self._claim is not None:
+            self._claim.release()
+
+    async def _catch_up_off_loop(self) -> None:
+        """`_catch_up` on a worker thread, holding the lock; nothing else takes the session
+        meanwhile. A cancelled caller lets the lock go once the read is done."""
+        self._catching_up = True
+        try:
+            await to_its_end(self._catch_up)
+        except BaseException:
+            self._drop_claim()
+            raise
+        finally:
+            self._catching_up = False
+
+    def _catch_up(self) -> None:
+        """Take in what another process appended since this session was read (holding the
+        lock), and close a run that crashed there: a whole read of the log."""
+        if self._behind:
+            self.log.resync()
+            state = reduce(read_events(self.log.path))
+            self.messages[:] = state.messages
+            self.projector = make_projector(
+                self.settings,
+                model_id=self.provider.model_id,
+                registry=self._registry,
+                server_window=self.provider.server_window,
+            )
+            self.resume_context(state)
+            self.resume_permissions(state)  # a mode another process set, its rules
+            self._cost_usd = state.cost_usd
+            if self._checkpointer is not None:
+                self._checkpointer.catch_up()
+            self._unfinished = state
+            self._behind = False
+        if self._unfinished is not None:
+            close_interrupted_run(self.log, self._unfinished, self.messages)
+            self._unfinished = None
+
+    async def compact(self) -> bool:
+        """Summarise the older history now, as a run does when its context fills (a person
+        asked: `/compact`). Logged like a run's compaction; False when too little is old."""
+        async with self.claimed():  # not while a run (here or elsewhere) projects this history
+            run_id = f"compact-{secrets.token_hex(4)}"
+            config = self._run_config()  # projected and priced as the next run would be
+            projection = self.projector.project(
+                config.system,
+                self.messages,
+                self._registry.specs(config.mode),
+                config.max_output_tokens,
+                allow_compaction=False,
+            )
+            if projection.changed is not None:
+                self.log.append(dataclasses.replace(projection.changed, run=run_id, turn=0))
+            compactor = Compactor(self.provider, self.projector, self.log)
+            usage = await compactor.compact(run_id, 0, reason="requested", forced=True)
+            if usage is not None:
+                cost = config.price.cost(usage) if config.price is not None else None
+                self._add_cost(cost)
+                self.log.append(ev.UsageEvent(
+                    run=run_id, turn=0, usage=usage, cost_usd=cost, purpose="compaction",
+                ))  # fmt: skip
+            self.log.turn_boundary()
+            return usage is not None
+
+    async def undo(
+        self, turn: int | None, target_for: Callable[[Path], RestoreTarget] | None = None
+    ) -> UndoResult:
+        """Undo the last ask (``turn`` None) or one turn, the files put back through the
+        session's workspace (or ``target_for(root)`` where it cannot put files back):
+        holding the session, caught up with its log. SessionBusy while it runs here or
+        elsewhere; UndoRefused when nothing could be undone."""
+        target: RestoreTarget | None = (
+            self.workspace if isinstance(self.workspace, RestoreTarget) else None
+        )
+        if target is None and target_for is not None:
+            target = target_for(self.root)
+        if target is None:
+            raise UndoRefused("this session's workspace cannot put files back")
+        if self._state_dir is None:
+            raise UndoRefused("this session keeps no checkpoints")
+        async with self.claimed():
+            return await undo(self._state_dir, self.log.path, self.root, target, turn, self.log)
+
+    async def run_registry(self) -> ToolRegistry:
+        """The built-in tools and those of the MCP servers in the settings (started if need be)."""
+        return await run_tools(
+            self._registry, self._mcp, self.workspace.root, self.settings.mcp_servers
+        )
+
+    async def ask(
+        self,
+        prompt: str,
+        *,
+        approver: Approver | None = None,
+        observer: RunObserver | None = None,
+    ) -> RunResult:
+        """Run the agent on ``prompt`` to its end; cancelling this coroutine aborts the run."""
+        handle = await self.start(prompt, approver=approver, observer=observer)
+        return await handle.result()
+
+    def cancel(self) -> bool:
+        return self.current is not None and self.current.cancel()
+
+    def close(self) -> None:
+        if self._checkpointer is not None:
+            self._checkpointer.outside.stop()
+        if self._languages is not None:
+            self._languages.detach(self.workspace.root)
+            self._languages = None
+        if self._claim is not None:
+            self._claim.close()
+        self.log.close()
+
+
+def _rules(texts: Sequence[str]) -> list[Rule]:
+    """The rules a session's log recorded (their own spelling, which parses back)."""
+    rules = []
+    for text in texts:
+        try:
+            rules.append(parse_rule(text))
+        except ValueError as exc:
+            logger.warning("session rule %r left out: %s", text, exc)
+    return rules
+
+
+def _configure_sandbox(workspace: Workspace, settings: Settings, notice: NoSandboxNotice) -> None:
+    workspace.use_sandbox(dataclasses.replace(settings.sandbox, notice=notice))
