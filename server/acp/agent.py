@@ -54,6 +54,7 @@ from agentls.conversation.one_session import SessionBusy
 from agentls.conversation.open_sessions import ConversationManager
 from agentls.conversation.settings import Settings, load_settings
 from agentls.permissions.modes import parse_mode
+from agentls.session.store import SessionNotFound
 
 log = logging.getLogger(__name__)
 
@@ -279,9 +280,7 @@ class AgentlsAgent:
     def _session(self, session_id: str) -> AcpSession:
         session = self.sessions.get(session_id)
         if session is None:
-            raise invalid_params(
-                f"no session {session_id!r} here: create it with session/new or session/load"
-            )
+            raise invalid_params(f"agentls: {SessionNotFound(session_id)}")  # none open here
         return session
 
     def cancel_all(self) -> None:

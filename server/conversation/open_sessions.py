@@ -36,7 +36,7 @@ from agentls.providers.base import ModelProvider
 from agentls.providers.factory import make_provider
 from agentls.runtime.registry import ToolRegistry
 from agentls.session.lock import SessionClaim
-from agentls.session.store import SessionInfo, SessionStore
+from agentls.session.store import SessionInfo, SessionNotFound, SessionStore
 from agentls.tools import BUILTIN_TOOLS
 from agentls.workspace.interface import ToolDefinition, Workspace
 from agentls.workspace.local import LocalWorkspace
@@ -263,6 +263,13 @@ class ConversationManager:
 
     def get(self, session_id: str) -> Conversation | None:
         return self.conversations.get(session_id)
+
+    def opened(self, session_id: str) -> Conversation:
+        """The session open in this process; SessionNotFound when it is not."""
+        conversation = self.conversations.get(session_id)
+        if conversation is None:
+            raise SessionNotFound(session_id)
+        return conversation
 
     def close(self) -> None:
         for conversation in self.conversations.values():
