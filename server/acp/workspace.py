@@ -31,8 +31,9 @@ from acp.schema import (
 )
 
 from agentls.acp.permission import UNANSWERED, Choice, PermissionAsker, SessionRules, answer_of
-from agentls.acp.toolcalls import CURRENT_CALL, locations
+from agentls.acp.toolcalls import locations
 from agentls.acp.updates import UpdateStream
+from agentls.contracts.running import running_call
 from agentls.contracts.tooling import ErrorCode, ToolError
 from agentls.permissions.policy import PermissionPolicy
 from agentls.permissions.rules import Rule
@@ -227,7 +228,7 @@ class AcpWorkspace:
 
     def _running(self, call_id: str) -> None:
         """The change goes ahead: its tool call runs now (a call of its own stays as it is)."""
-        if CURRENT_CALL.get() is not None:
+        if running_call() is not None:
             self.updates.push(
                 ToolCallProgress(
                     session_update="tool_call_update", tool_call_id=call_id, status="in_progress"
@@ -279,9 +280,9 @@ class AcpWorkspace:
         self, summary: str, diffs: list[FileEditToolCallContent], rels: list[str]
     ) -> tuple[str, str]:
         """All diffs on the call that proposes them (or on a call of their own)."""
-        current = CURRENT_CALL.get()
+        current = running_call()
         if current is not None:
-            call_id, tool = current
+            call_id, tool = current.call_id, current.name
             self.updates.push(
                 ToolCallProgress(
                     session_update="tool_call_update", tool_call_id=call_id, content=list(diffs)
@@ -314,10 +315,10 @@ class AcpWorkspace:
 
     def _show_diff(self, rel: str, old: str | None, new: str) -> tuple[str, str]:
         """The diff on the call that proposes it (or on a call of its own)."""
-        current = CURRENT_CALL.get()
+        current = running_call()
         diff = self._diff(rel, old, new)
         if current is not None:
-            call_id, tool = current
+            call_id, tool = current.call_id, current.name
             self.updates.push(
                 ToolCallProgress(
                     session_update="tool_call_update", tool_call_id=call_id, content=[diff]

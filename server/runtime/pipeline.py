@@ -28,6 +28,7 @@ from agentls.contracts.errors import ConfigError
 from agentls.contracts.messages import INVALID_JSON_KEY
 from agentls.contracts.observer import RunObserver, notify
 from agentls.contracts.outcomes import TerminalReason
+from agentls.contracts.running import calling
 from agentls.contracts.tooling import ErrorCode, Observation, Risk, ToolError, ToolIntent
 from agentls.permissions.approvers import Approver
 from agentls.permissions.modes import is_visible
@@ -133,6 +134,10 @@ class ToolRuntime:
         return tool is not None and tool.risk is Risk.READ
 
     async def execute(self, intent: ToolIntent, turn: int) -> Observation:
+        with calling(intent):  # the workspace reads which call an edit belongs to
+            return await self._execute(intent, turn)
+
+    async def _execute(self, intent: ToolIntent, turn: int) -> Observation:
         parsed = self._parse(intent)
         summary = parsed[1] if isinstance(parsed, tuple) else intent.name
         self.audit.stage(ev.ToolIntent(  # written with its decision, before the call
