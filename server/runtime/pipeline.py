@@ -305,7 +305,7 @@ class ToolRuntime:
 
     def _denial_message(self, decision: RuntimeDecision) -> str:
         if decision.answer is not None and not decision.answer.allows:
-            why = getattr(self.approver, "reason", None)
+            why = self.approver.reason
             return f"the user denied this call ({why})" if why else "the user denied this call"
         return f"denied by {decision.source}"
 

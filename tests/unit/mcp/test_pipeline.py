@@ -25,6 +25,7 @@ FAKE_KEY = "sk-ant-api03-" + "A1b2C3d4E5f6G7h8I9j0" * 3
 
 class Recorder:
     person = True
+    reason = ""
 
     def __init__(self, answer: ApprovalAnswer) -> None:
         self.answer = answer
