@@ -101,7 +101,7 @@ class AgentlsAgent:
         if method_id != AUTH_METHOD:
             raise invalid_params(f"unknown auth method {method_id!r}")
         try:
-            self.manager.provider_factory(self._settings_probe())
+            self.manager.check_model(self._settings_probe())
         except ConfigError as exc:
             raise auth_required(f"agentls: {exc}") from None
         return AuthenticateResponse()
@@ -137,7 +137,7 @@ class AgentlsAgent:
         session = known or await self._open(cwd, session_id, mcp_servers)
         log_path = self.manager.session_path(session.id)
         titles = await asyncio.to_thread(call_titles, log_path)
-        history = history_updates(session.conversation.messages, session.workspace.root, titles)
+        history = history_updates(session.conversation.history(), session.workspace.root, titles)
         for update in history:
             session.updates.push(update)
         await session.updates.flush()  # the history arrives before the answer

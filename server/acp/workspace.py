@@ -35,7 +35,6 @@ from agentls.acp.toolcalls import locations
 from agentls.acp.updates import UpdateStream
 from agentls.contracts.running import running_call
 from agentls.contracts.tooling import ErrorCode, ToolError
-from agentls.permissions.policy import PermissionPolicy
 from agentls.permissions.rules import Rule
 from agentls.workspace.interface import (
     ChangesOutcome,
@@ -91,8 +90,9 @@ class AcpWorkspace:
         self.files = files
         self.updates = updates
         self.asker = asker
-        self.policy: PermissionPolicy | None = None  # set once the conversation exists
-        self.session_rules: SessionRules | None = None  # likewise: "always" answers go there
+        # Set once the conversation exists: it says which edits need a review, and keeps
+        # what an "always" answer to one means.
+        self.session_rules: SessionRules | None = None
         self.cancel_run: Callable[[], object] = lambda: None
         # Calls the gate already asked about (a secret file): one question per call.
         self.approved_calls: set[str] = set()
@@ -335,16 +335,12 @@ class AcpWorkspace:
         return call_id, "write_file"
 
     def _review_rules(self, tool: str, rel: str) -> list[Rule] | None:
-        """The rules "always" would add when the person must review this edit, else None.
-
-        The gate let the edit through to this review; asked again without that
-        allowance, the policy says whether a rule or the mode already allows it.
-        """
-        if self.policy is None:
+        """The rules "always" would add when the person must review this edit, else None:
+        the gate let the edit through to this review, and the session's policy says
+        whether a rule or the mode already allows it."""
+        if self.session_rules is None:
             return []
-        if not self.policy.needs_review(tool, rel):
-            return None
-        return self.policy.suggested_rules(tool, "path", rel)
+        return self.session_rules.review_rules(tool, rel)
 
     async def _put(self, rel: str, text: str, create: bool) -> None:
         if not self.files.can_write:
