@@ -82,7 +82,8 @@ def test_plain_stdout_is_context_only_where_claude_code_reads_it() -> None:
 
 
 def test_an_answer_agentls_does_not_know_is_an_error_and_a_question() -> None:
-    unknown = interpret("PreToolUse", ran(0, {"hookSpecificOutput": {"permissionDecision": "yes"}}))
+    said = {"hookSpecificOutput": {"permissionDecision": "yes"}}
+    unknown = interpret("PreToolUse", ran(0, said))
     assert unknown.permission == "ask"
     assert unknown.error == "answered permissionDecision 'yes' (allow, deny or ask)"
     odd = interpret("Stop", ran(0, {"decision": "approve"}))

@@ -138,5 +138,5 @@ def test_a_managed_file_with_a_hook_agentls_cannot_run_does_not_load(tmp_path: P
     path.write_text(
         json.dumps({"hooks": {"PreToolUse": [{"hooks": [{"type": "prompt", "command": "x"}]}]}})
     )
-    with pytest.raises(ConfigError, match="do not load: hooks.PreToolUse"):
+    with pytest.raises(ConfigError, match=r"do not load: hooks\.PreToolUse"):
         read_managed(path)

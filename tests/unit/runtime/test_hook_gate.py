@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
+from agentls.contracts.decisions import ApprovalAnswer
 from agentls.contracts.observer import NullObserver
 from agentls.contracts.tooling import ErrorCode, ToolIntent
 from agentls.hooks.config import HookCommand
@@ -149,7 +149,7 @@ async def test_a_hook_deny_or_failure_applies_on_top_of_an_allow_rule(root: Path
     assert not (root / "hi.txt").exists()
     person = Recorder(ApprovalAnswer.DENY)
     crashed = HookResult(None, timed_out=True)
-    rt, audit, _ = runtime(root, crashed, rules=rules, approver=person)
+    rt, _, _ = runtime(root, crashed, rules=rules, approver=person)
     await rt.execute(command("echo hi > hi.txt"), 1)
     (request,) = person.requests
     assert request.person_only and "timed out after 60 s" in request.reason
