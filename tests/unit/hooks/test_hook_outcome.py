@@ -45,7 +45,7 @@ def test_a_pre_tool_use_hook_that_failed_makes_its_call_ask() -> None:
     ("output", "permission", "reason"),
     [
         ({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
-                                 "permissionDecisionReason": "not on main"}}, "deny", "not on main"),
+                                 "permissionDecisionReason": "not main"}}, "deny", "not main"),
         ({"hookSpecificOutput": {"permissionDecision": "allow"}}, "allow", ""),
         ({"hookSpecificOutput": {"permissionDecision": "ask",
                                  "permissionDecisionReason": "check"}}, "ask", "check"),

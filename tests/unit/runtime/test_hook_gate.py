@@ -141,7 +141,7 @@ async def test_a_hook_ask_turns_an_allowed_call_into_a_persons_question(root: Pa
 
 async def test_a_hook_deny_or_failure_applies_on_top_of_an_allow_rule(root: Path) -> None:
     rules = {"allow": ["run_command(echo *)"]}
-    rt, audit, _ = runtime(root, HookResult(2, "", "not today\n"), rules=rules)
+    rt, _, _ = runtime(root, HookResult(2, "", "not today\n"), rules=rules)
     observation = await rt.execute(command("echo hi > hi.txt"), 1)
     assert observation.content == (
         "Error (permission_denied): denied by PreToolUse hook `./policy.sh`: not today"
