@@ -51,7 +51,7 @@ def decision_source(source: str, answer: ApprovalAnswer | None, person: bool) ->
     or `gate` (the gate's own judgement: a control file, a line it cannot read)."""
     if answer is not None:
         return "person" if person else "approver"
-    if source.startswith("hook"):
+    if source.startswith(("hook", "PreToolUse hook", "a PreToolUse hook")):
         return "hook"
     if source.startswith(("deny rule", "ask rule", "allow rule", "session rule")):
         return "mode" if source.endswith("(bypass mode)") else "rule"
