@@ -48,8 +48,9 @@ the managed policy; `untrusted_part`).
 `settings_managed.py`: the machine's managed settings (`/etc/agentls/managed-
 settings.json` or `AGENTLS_MANAGED_SETTINGS`), laid over every layer and only tightening
 (rules added, bypass mode off, the sandbox required, ceilings, allowed models, providers
-and MCP servers, telemetry keys pinned, hooks that always run: `Settings.hooks`); what it overrode kept on `Settings.managed` for
-every face's notice and the doctor; a file that does not load raises ConfigError.
+and MCP servers, telemetry keys pinned, hooks that always run: `Settings.hooks`); what
+it overrode kept on `Settings.managed` for every face's notice and the doctor; a file
+that does not load raises ConfigError.
 
 `settings_files.py`: the settings files as layers (the managed file read at each load),
 and trust.

@@ -24,8 +24,8 @@ session's summary until its file changes)
 
 `lock.py` (one writer per session across processes: a `flock` on `<id>.lock` naming its
 holder's face and pid; the file stays open while the session does, so each run takes the
-lock with one write); `transcript.py`, the transcript renderer (hook runs marked `⚑`) and `write_transcript`
-(the markdown file made again from the log, written whole);
+lock with one write); `transcript.py`, the transcript renderer (hook runs marked `⚑`)
+and `write_transcript` (the markdown file made again from the log, written whole);
 
 `labels.py`: a session's label and a run's title, the person's words (a prompt's first
 paragraph: what the faces add follows it).
