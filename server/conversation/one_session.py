@@ -429,15 +429,12 @@ class Conversation:
                     # MCP servers start (bounded) before the first model call lists tools.
                     built.runtime.registry = await self.run_registry()
                     start = self._session_start()
-                    if start is not None:
-                        message_now = await built.start_session(run_id, start, message)
-                    else:
-                        message_now = message
+                    said = await built.start_session(run_id, start) if start else ()
                 except asyncio.CancelledError:
                     result = aborted_early(self.log, observer, run_id, self.provider.model_id)
                     self._add_cost(result.cost_usd)
                     return result
-                result = await built.run(run_id, message_now, self.messages)
+                result = await built.run(run_id, message, self.messages, said)
                 self._add_cost(result.cost_usd)
                 if planning and result.reason is TerminalReason.COMPLETED and result.text:
                     self.projector.plan = result.text  # pinned through compactions

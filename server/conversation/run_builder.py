@@ -15,7 +15,7 @@ from pathlib import Path
 
 from agentls.checkpoints.gitstore import GitStore
 from agentls.context.projector import ContextProjector
-from agentls.contracts.messages import Message, TextBlock
+from agentls.contracts.messages import Message
 from agentls.contracts.observer import NullObserver, RunObserver
 from agentls.contracts.outcomes import RunResult
 from agentls.contracts.tooling import Risk
@@ -97,19 +97,20 @@ class Run:
     runtime: ToolRuntime
     loop: QueryLoop
 
-    async def run(self, run_id: str, prompt: Message, messages: list[Message]) -> RunResult:
-        return await self.loop.run(run_id, prompt, messages, self.config.budget)
+    async def run(
+        self, run_id: str, prompt: Message, messages: list[Message], context: Sequence[str] = ()
+    ) -> RunResult:
+        """``context``: what the session's hooks said for the model, after the prompt."""
+        return await self.loop.run(run_id, prompt, messages, self.config.budget, context)
 
-    async def start_session(self, run_id: str, source: str, prompt: Message) -> Message:
+    async def start_session(self, run_id: str, source: str) -> tuple[str, ...]:
         """The session's first run here: its SessionStart hooks fire (``source``: "startup"
-        or "resume"), and what they say for the model follows the prompt."""
+        or "resume"); what they say for the model."""
         hooks = self.runtime.settings_hooks
         if not hooks.has("SessionStart"):
-            return prompt
+            return ()
         hooks.run_id = run_id
-        context = await hooks.session_started(source)
-        more = tuple(TextBlock(text) for text in context)
-        return Message(prompt.role, (*prompt.content, *more)) if more else prompt
+        return await hooks.session_started(source)
 
 
 def build_run(config: RunConfig, parts: RunParts) -> Run:

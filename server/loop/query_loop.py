@@ -87,9 +87,15 @@ class QueryLoop:
         return self.runtime.settings_hooks
 
     async def run(
-        self, run_id: str, prompt: Message, messages: list[Message], budget: Budget
+        self,
+        run_id: str,
+        prompt: Message,
+        messages: list[Message],
+        budget: Budget,
+        context: Sequence[str] = (),
     ) -> RunResult:
-        """Advance ``messages`` (the session's history) until the run ends.
+        """Advance ``messages`` (the session's history) until the run ends. ``context``: what
+        the session's hooks said for the model, kept after the prompt.
 
         Cancellation of the task ends the run as ``aborted``; the result is
         returned, not raised, and every tool_use gets its tool_result.
@@ -99,7 +105,7 @@ class QueryLoop:
         finish: Finish | None
         try:
             async with asyncio.timeout(budget.timeout_seconds):
-                finish = await self._submit(run_id, prompt, messages)
+                finish = await self._submit(run_id, prompt, messages, context)
                 if finish is None:
                     finish = await self._turns(run_id, messages, budget, tally)
         except TimeoutError:
@@ -130,18 +136,23 @@ class QueryLoop:
         notify(self.observer.run_finished, result)
         return result
 
-    async def _submit(self, run_id: str, prompt: Message, messages: list[Message]) -> Finish | None:
-        """The prompt into the history, with what UserPromptSubmit hooks add; a Finish when
-        one of them blocked it (then it is not kept: the model never sees it)."""
+    async def _submit(
+        self, run_id: str, prompt: Message, messages: list[Message], context: Sequence[str]
+    ) -> Finish | None:
+        """The prompt into the history, followed by ``context`` and what UserPromptSubmit
+        hooks add; a Finish when one of them blocked it (then it is not kept: the model
+        never sees it)."""
+        added = list(context)
         if self.settings_hooks.has("UserPromptSubmit"):
             verdict = await self.settings_hooks.prompt_submitted(prompt.text)
             if verdict.blocked is not None:
                 return Finish(
                     TerminalReason.PERMISSION_DENIED, f"the prompt was blocked: {verdict.blocked}"
                 )
-            if verdict.context:
-                more = tuple(TextBlock(text) for text in verdict.context)
-                prompt = dataclasses.replace(prompt, content=(*prompt.content, *more))
+            added += verdict.context
+        if added:
+            more = tuple(TextBlock(text) for text in added)
+            prompt = dataclasses.replace(prompt, content=(*prompt.content, *more))
         messages.append(prompt)
         self.audit.stage(ev.UserMessage(run=run_id, turn=0, message=prompt))
         return None

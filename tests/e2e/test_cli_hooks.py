@@ -288,7 +288,8 @@ def test_a_managed_hook_applies_and_a_user_setting_cannot_remove_it(
 def test_prompt_session_and_stop_hooks(cli: Cli, workspace: Path, tmp_path: Path) -> None:
     source = """python3 -c 'import json, sys; print(json.load(sys.stdin)["source"])'"""
     start = hook_script(tmp_path, "start.sh", f'echo "session started ($({source}))"\n')
-    context = hook_script(tmp_path, "context.sh", "echo 'the build is red'\n")
+    prompt_of = source.replace('"source"', '"prompt"')
+    context = hook_script(tmp_path, "context.sh", f'echo "the build is red ($({prompt_of}))"\n')
     # Blocks the first stop only: Claude Code's stop_hook_active says it already did.
     stop = hook_script(
         tmp_path,
@@ -307,7 +308,7 @@ echo '{"decision": "block", "reason": "run the tests before you stop"}'\n""",
     assert proc.returncode == 0, proc.stderr
     prompt = [b["text"] for b in first[0]["content"]]
     assert prompt == ["go", f"SessionStart hook `{start}`: session started (startup)",
-                      f"UserPromptSubmit hook `{context}`: the build is red"]  # fmt: skip
+                      f"UserPromptSubmit hook `{context}`: the build is red (go)"]  # fmt: skip
     assert second[-1]["role"] == "user"
     said = [b["text"] for b in second[-1]["content"]]
     assert said == [f"Stop hook `{stop}`: run the tests before you stop"]
