@@ -18,3 +18,16 @@ def processes_with(marker: str) -> list[int]:
         if marker in cmdline and "pytest" not in cmdline:
             found.append(int(entry.name))
     return found
+
+
+def warm_processes(state: Path) -> list[int]:
+    """The warm processes serving `agentls ask` from the state folder ``state`` (its socket,
+    on their command line, is in it)."""
+    return [pid for pid in processes_with(str(state)) if _runs_warm(pid)]
+
+
+def _runs_warm(pid: int) -> bool:
+    try:
+        return b"agentls.cli.warm" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
