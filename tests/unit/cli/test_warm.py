@@ -20,7 +20,6 @@ from pathlib import Path
 import pytest
 
 from agentls.cli import warm
-from tests.fakes.otlp_receiver import OtlpReceiver
 from tests.processes import warm_processes
 
 AGENTLS = str(Path(sys.executable).with_name("agentls"))
@@ -267,28 +266,33 @@ def test_the_doctor_says_whether_a_warm_process_serves_and_how_to_turn_it_off(
 def test_an_ask_the_warm_process_runs_ends_as_its_own_process_would(
     tmp_path: Path, state: Path
 ) -> None:
-    """What an ask leaves for its process's exit is done in the warm process's child too:
-    its telemetry is exported before the command returns."""
+    """What an ask leaves for its process's exit is done in the warm process's child too: a
+    search's scratch folder (ripgrep's ignore file) is gone when the command returns."""
     workspace, env, command = setup(tmp_path, state, delay=1.0)
-    settings = Path(env["XDG_CONFIG_HOME"]) / "agentls" / "settings.json"
-    settings.parent.mkdir(parents=True)
-    with OtlpReceiver() as receiver:
-        telemetry = {"enabled": True, "endpoint": receiver.endpoint}
-        settings.write_text(json.dumps({"telemetry": telemetry}))
-        path = socket_of(state, env)
-        first = subprocess.run(command, cwd=workspace, env=env, capture_output=True, text=True)
-        assert answer(first) == "warm answer"  # in its own process: it starts the warm one
-        until(lambda: listening(path), "the warm process listens")
-        [server] = warm_processes(state)
-        assert receiver.span_names().count("invoke_agent agentls") == 1
-        second = subprocess.Popen(command, cwd=workspace, env=env, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True)  # fmt: skip
-        until(lambda: children_of(server), "the warm process forks the ask")
-        out, err = second.communicate(timeout=WAIT_SECONDS)
-        assert answer(subprocess.CompletedProcess(command, second.returncode, out, err)) == (
-            "warm answer"
-        )
-        assert receiver.span_names().count("invoke_agent agentls") == 2
+    (workspace / "a.py").write_text("x = 1\n")
+    search = {"name": "search", "input": {"pattern": "x"}}
+    turns = [{"toolCalls": [search], "delaySeconds": 1.0}, {"text": "warm answer"}]
+    Path(command[command.index("--model") + 1].removeprefix("scripted:")).write_text(
+        json.dumps({"turns": turns})
+    )
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env["TMPDIR"] = str(scratch)
+    path = socket_of(state, env)
+    first = subprocess.run(command, cwd=workspace, env=env, capture_output=True, text=True)
+    assert answer(first) == "warm answer"  # in its own process: it starts the warm one
+    assert list(scratch.glob("agentls-rg-*")) == []
+    until(lambda: listening(path), "the warm process listens")
+    [server] = warm_processes(state)
+    second = subprocess.Popen(command, cwd=workspace, env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)  # fmt: skip
+    until(lambda: children_of(server), "the warm process forks the ask")
+    until(lambda: list(scratch.glob("agentls-rg-*")), "the search makes its scratch folder")
+    out, err = second.communicate(timeout=WAIT_SECONDS)
+    assert answer(subprocess.CompletedProcess(command, second.returncode, out, err)) == (
+        "warm answer"
+    )
+    assert list(scratch.glob("agentls-rg-*")) == []
 
 
 def test_a_second_warm_process_leaves_the_listening_one_be(tmp_path: Path, state: Path) -> None:
