@@ -88,6 +88,7 @@ def measure_in(tmp: Path, reps: int) -> dict[str, float]:
     script = tmp / "one.json"
     script.write_text(json.dumps({"turns": [{"text": "ok"}]}))
     env["AGENTLS_STATE_DIR"] = str(tmp / "state")
+    env["AGENTLS_WARM"] = "0"  # the command's own start-up, not a warm process's
     commands = {
         "python_pass_ms": [sys.executable, "-c", "pass"],
         "version_ms": [sys.executable, "-m", "agentls", "--version"],
