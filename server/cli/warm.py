@@ -344,8 +344,8 @@ def _fork_ask(connection: socket.socket) -> bool:
         for fd in fds:
             os.close(fd)
         return True
-    # The ask's own exit handlers run as they would at its process's end (telemetry's
-    # flush, a search's scratch folder), not the warm process's, which stay with it.
+    # The ask's own exit handlers run as they would at its process's end (a search's
+    # scratch folder, what a library registers), not the warm process's, which stay with it.
     atexit._clear()
     code = 1
     try:
