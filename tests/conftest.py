@@ -40,13 +40,14 @@ def isolated_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture(autouse=True)
-def no_warm_process_left(isolated_state: Path) -> Iterator[None]:
+def no_warm_process_left(isolated_state: Path | None) -> Iterator[None]:
     """A test whose ask started a warm process (an environment made without the suite's
-    AGENTLS_WARM=0) fails, and the process is ended rather than left to serve for 15 min."""
+    AGENTLS_WARM=0) fails, and the process is ended rather than left to serve for 15 min.
+    (Modules whose runs each have a state folder of their own turn isolated_state off.)"""
     yield
-    started = (
-        sorted(p.name for p in isolated_state.glob("warm-*")) if isolated_state.is_dir() else []
-    )
+    if isolated_state is None or not isolated_state.is_dir():
+        return
+    started = sorted(p.name for p in isolated_state.glob("warm-*"))
     if started:
         for pid in warm_processes(isolated_state):
             os.kill(pid, signal.SIGKILL)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 
@@ -22,12 +23,15 @@ def processes_with(marker: str) -> list[int]:
 
 def warm_processes(state: Path) -> list[int]:
     """The warm processes serving `agentls ask` from the state folder ``state`` (its socket,
-    on their command line, is in it)."""
-    return [pid for pid in processes_with(str(state)) if _runs_warm(pid)]
-
-
-def _runs_warm(pid: int) -> bool:
-    try:
-        return b"agentls.cli.warm" in Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return False
+    on their command line, is in it), and the children they forked."""
+    marker = os.fsencode(state)
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                cmdline = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if b"agentls.cli.warm" in cmdline and marker in cmdline:
+                found.append(int(entry.name))
+    return found
