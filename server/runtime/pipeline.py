@@ -310,7 +310,7 @@ class ToolRuntime:
         decision: PolicyDecision,
     ) -> RuntimeDecision:
         """The person decides a call the rules left to them."""
-        rules = self.policy.suggested_rules(tool.name, tool.subject_kind, subject)
+        rules = self.policy.suggested_rules(tool.name, tool.subject_kind, subject, tool.risk)
         shown = ", ".join(str(r) for r in rules)
         detail = ""
         if tool.detail is not None:
