@@ -52,7 +52,7 @@ from agentls.session.lock import SessionClaim, SessionHeld
 from agentls.session.log import SessionLog
 from agentls.session.reader import read_events
 from agentls.session.reducer import reduce
-from agentls.session.state import SessionState
+from agentls.session.state import RunRecord, SessionState
 from agentls.workspace.interface import Workspace
 from agentls.workspace.sandbox import NoSandboxNotice
 
@@ -591,6 +591,12 @@ class Conversation:
             if conversation:
                 await to_its_end(self._reload_history)
             return result
+
+    async def asks(self) -> list[RunRecord]:
+        """The session's asks in order, numbered from 1 as `agentls show` prints them, those
+        a rewind took back marked (the log read on a thread)."""
+        state = await asyncio.to_thread(lambda: reduce(read_events(self.log.path)))
+        return state.runs
 
     async def undo(
         self, turn: int | None, target_for: Callable[[Path], RestoreTarget] | None = None

@@ -39,6 +39,7 @@ from agentls.providers.base import ModelProvider
 from agentls.providers.factory import make_provider
 from agentls.runtime.registry import ToolRegistry
 from agentls.session.lock import SessionClaim
+from agentls.session.state import RunRecord
 from agentls.session.store import SessionInfo, SessionStore
 from agentls.tools import BUILTIN_TOOLS
 from agentls.workspace.interface import ToolDefinition, Workspace
@@ -146,6 +147,12 @@ class ConversationManager:
             self.store, session_id, ask, face=self.face, target_for=target_for,
             conversation=conversation, files=files, dry_run=dry_run,
         )  # fmt: skip
+
+    async def asks(self, session_id: str) -> list[RunRecord]:
+        """The session's asks in order, numbered from 1 as `agentls show` prints them, those a
+        rewind took back marked (the log read on a thread). SessionNotFound."""
+        state = await asyncio.to_thread(lambda: self.store.open_state(session_id))
+        return state.runs
 
     async def fork(self, session_id: str, before_ask: int | None = None) -> str:
         """A new session whose history is ``session_id``'s before its ask ``before_ask``

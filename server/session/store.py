@@ -126,15 +126,18 @@ class SessionStore:
 
     def open(self, session_id: str) -> tuple[SessionLog, SessionState]:
         """The session's log, reopened for appending, and its state folded from it."""
+        state = self.open_state(session_id)
+        return SessionLog(self.path_for(session_id), next_seq=state.last_seq + 1), state
+
+    def open_state(self, session_id: str) -> SessionState:
+        """The session's state folded from its log (read whole), nothing opened for writing."""
         path = self.path_for(session_id)
         try:
-            events = read_events(path)
+            return reduce(read_events(path))
         except FileNotFoundError:
             raise SessionNotFound(
                 f"no session {session_id!r} in {self.sessions_dir} (see `agentls sessions`)"
             ) from None
-        state = reduce(events)
-        return SessionLog(path, next_seq=state.last_seq + 1), state
 
     def list(self, workspace: Path | None = None) -> list[SessionInfo]:
         """Stored sessions, newest first; only those of ``workspace`` when given."""
