@@ -25,6 +25,7 @@ from agentls.contracts.usage import add_cost, has_real_cost
 from agentls.contracts.waiting import to_its_end
 from agentls.conversation.guidance import NO_GUIDANCE, Guidance, load_guidance
 from agentls.conversation.remembering import SessionMemory
+from agentls.conversation.rewind import AskRef, RewindResult, rewind
 from agentls.conversation.run_builder import (
     RunConfig,
     RunParts,
@@ -33,7 +34,6 @@ from agentls.conversation.run_builder import (
     make_projector,
     run_tools,
 )
-from agentls.conversation.rewind import AskRef, RewindResult, rewind
 from agentls.conversation.run_ends import aborted_early, close_interrupted_run
 from agentls.conversation.settings import Settings
 from agentls.conversation.settings_files import SettingsFiles
@@ -346,7 +346,9 @@ class Conversation:
         if self.running or self._catching_up:
             raise SessionBusy(f"session {self.session_id} already has a run going")
         if self._held_between_runs:
-            raise SessionBusy(f"session {self.session_id} is being undone or rewound; ask again after")
+            raise SessionBusy(
+                f"session {self.session_id} is being undone or rewound; ask again after"
+            )
         if self._take_claim():
             await self._catch_up_off_loop()
         try:

@@ -16,13 +16,13 @@ from typing import Any
 from agentls.checkpoints.undo import RestoreTarget
 from agentls.context.policy import needs_server_window
 from agentls.contracts.errors import ConfigError
+from agentls.conversation.forking import fork_stored
 from agentls.conversation.one_session import (
     Conversation,
     OpenedSession,
     SessionBusy,
     SharedParts,
 )
-from agentls.conversation.forking import fork_stored
 from agentls.conversation.rewind import AskRef, RewindResult, rewind_stored
 from agentls.conversation.run_builder import (
     warm_telemetry,

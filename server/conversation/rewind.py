@@ -114,8 +114,7 @@ class RewindResult:
             parts.append(f"{verbs[1]} {', '.join(self.removed)}")
         if self.kept:
             parts.append(
-                f"{verbs[2]} {', '.join(self.kept)} as they are (changed since; "
-                "not put back)"
+                f"{verbs[2]} {', '.join(self.kept)} as they are (changed since; not put back)"
             )
         if self.refused:
             parts.append(

@@ -285,9 +285,9 @@ class Rewound(Event):
     )
     restored: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
-    kept: Annotated[
-        list[str], Field(description="changed since those turns: kept as they are")
-    ] = field(default_factory=list)
+    kept: Annotated[list[str], Field(description="changed since those turns: kept as they are")] = (
+        field(default_factory=list)
+    )
     refused: Annotated[
         list[str], Field(description="not put back: a link leads them out of the workspace")
     ] = field(default_factory=list)

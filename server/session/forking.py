@@ -51,8 +51,8 @@ def fork_events(
     elif not runs:
         raise ForkRefused(f"no ask {before_ask}: the session has no asks yet")
     else:
-        asks = "ask 1" if len(runs) == 1 else f"asks 1–{len(runs)}"
-        raise ForkRefused(f"no ask {before_ask} in the session ({asks})")
+        there = "ask 1" if len(runs) == 1 else f"asks 1–{len(runs)}"
+        raise ForkRefused(f"no ask {before_ask} in the session ({there})")
     head = ev.SessionStarted(
         session_id=session_id,
         workspace=started.workspace,

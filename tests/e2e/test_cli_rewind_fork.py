@@ -115,9 +115,7 @@ def test_a_fork_at_ask_2_sends_ask_1_only_and_changes_no_file(
     assert "whole (asks 1–3 below are its history)" in shown
 
 
-def test_files_only_and_conversation_only_each_do_their_half(
-    cli: Cli, fake: FakeAnthropic
-) -> None:
+def test_files_only_and_conversation_only_each_do_their_half(cli: Cli, fake: FakeAnthropic) -> None:
     session = three_asks(cli, fake)
     (cli.workspace / "b.py").write_text("B = 3\n")  # as ask 3 left it: nothing to keep
 

@@ -75,7 +75,7 @@ def register(server: AgentServer) -> None:
 
     @server.command(FORK)
     async def fork(ls: AgentServer, *args: Any) -> dict[str, Any]:
-        from agentls.protocol.commands import ForkParams, Forked
+        from agentls.protocol.commands import Forked, ForkParams
 
         params = parse(ForkParams, args, FORK)
         with _refusals(params.session_id):

@@ -127,7 +127,9 @@ def test_a_fork_copies_the_conversation_before_the_ask_and_no_file_history(
     assert isinstance(head, ev.SessionStarted) and head.session_id == "f1"
     assert head.forked_from is not None
     assert (head.forked_from.session_id, head.forked_from.ask, head.forked_from.asks) == (
-        "s1", 4, 3
+        "s1",
+        4,
+        3,
     )
     assert (head.created_at, head.ts, head.workspace) == ("NOW", 5.0, "/ws")
     assert [e.seq for e in forked] == list(range(1, len(forked) + 1))
