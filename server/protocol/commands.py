@@ -75,9 +75,11 @@ class SessionInfo(WireModel):
     runs: int
     cost_usd: float | None
     running: bool
-    forked_from: str | None = Field(default=None, description="the session it was forked from")
-    forked_at_ask: int | None = Field(
-        default=None, description="its history ends before that session's ask N (null: whole)"
+    forked_from: Omittable[str] = Field(
+        default=None, description="a fork's: the session it was forked from"
+    )
+    forked_at_ask: Omittable[int] = Field(
+        default=None, description="a fork's: its history ends before that session's ask N"
     )
 
 

@@ -509,10 +509,10 @@ export interface SessionInfo {
   runs: number;
   costUsd: number | null;
   running: boolean;
-  /** the session it was forked from */
-  forkedFrom: string | null;
-  /** its history ends before that session's ask N (null: whole) */
-  forkedAtAsk: number | null;
+  /** a fork's: the session it was forked from */
+  forkedFrom?: string;
+  /** a fork's: its history ends before that session's ask N */
+  forkedAtAsk?: number;
 }
 
 export interface SetModeParams {
