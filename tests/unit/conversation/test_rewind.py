@@ -92,3 +92,25 @@ async def second_manager_fork(session_id: str, tmp_path: Path) -> str:
     from agentls.session.store import SessionStore
 
     return await fork_stored(SessionStore(tmp_path / "state"), session_id, None, face="cli")
+
+
+async def test_a_rewound_session_replays_exactly_and_the_replay_sees_the_rewind(
+    tmp_path: Path,
+) -> None:
+    from agentls.conversation.run_replay import replay_session
+
+    turns = [{"text": f"answer {n}"} for n in range(1, 5)]
+    conv, _, manager = conversation(tmp_path, turns)
+    for prompt in ("one", "two", "three"):
+        await conv.ask(prompt)
+    await conv.rewind(2)
+    await conv.ask("four")
+    events = read_events(conv.log.path)
+    manager.close()
+    report = await replay_session(events)
+    assert report.same and report.runs == 4, report.describe()
+    # Without its rewind the log folds to another history, and the replay says so.
+    forgotten = await replay_session([e for e in events if not isinstance(e, ev.Rewound)])
+    assert forgotten.divergence is not None
+    assert forgotten.divergence.what == "messages sent in model request 1"
+    assert (forgotten.divergence.recorded, forgotten.divergence.replayed) == (3, 7)
