@@ -143,7 +143,9 @@ async def rewind(
     if not conversation and not files:
         raise RewindRefused("a rewind takes back the conversation, the files, or both")
     store = GitStore(state_dir, root) if files and state_dir is not None else None
-    writer = None if dry_run else (log if log is not None else SessionLog(log_path))
+    writer = None if dry_run else log
+    if writer is None and not dry_run:  # its last line read: off an editor's event loop
+        writer = await asyncio.to_thread(SessionLog, log_path)
     try:
         if store is not None and writer is not None:
             await finish_interrupted(store, writer)  # a crashed turn's files count too
@@ -200,7 +202,7 @@ async def rewind_stored(
         return await run(None)
     claim = store.claim(session_id, face)
     try:
-        await to_its_end(claim.acquire)
+        await to_its_end(claim.acquire)  # SessionHeld names who runs it
         return await run(None)
     finally:
         claim.close()

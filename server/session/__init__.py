@@ -24,8 +24,8 @@ differently);
 `durability.py`: one fsync thread per process for every log (group commit; a closed log
 is never synced); the reader (typed events), the reducer that folds them into
 `SessionState` (asks numbered from 1; a `rewound` event cuts the history where the
-first ask it takes back began, and marks them), the store (one file per session under the state dir; listing keeps each
-session's summary until its file changes)
+first ask it takes back began, and marks them), the store (one file per session under
+the state dir; listing keeps each session's summary until its file changes)
 
 `lock.py` (one writer per session across processes: a `flock` on `<id>.lock` naming its
 holder's face and pid; the file stays open while the session does, so each run takes the
