@@ -375,11 +375,9 @@ def _first_difference(
     compare_sizes: bool = True,
 ) -> Divergence | None:
     if compare_sizes:  # the history each request was built on
-        sent = [e.messages for e in recorded if isinstance(e, ev.ModelRequest)]
-        again = [e.messages for e in replayed if isinstance(e, ev.ModelRequest)]
-        for turn, (old, new) in enumerate(zip(sent, again, strict=False), start=1):
-            if old != new:
-                return Divergence(run_id, f"messages sent in model request {turn}", old, new)
+        sizes = _size_difference(run_id, recorded, replayed)
+        if sizes is not None:
+            return sizes
 
     def decisions(events: Sequence[ev.Event]) -> list[tuple[Any, ...]]:
         return [(e.call_id, e.verdict.value, e.source, e.answer and e.answer.value, e.runs)
@@ -403,4 +401,16 @@ def _first_difference(
         was = TerminalReason(finished.result.terminal_reason)
         if was not in _UNREPEATABLE and was is not reason:
             return Divergence(run_id, "how the run ended", was.value, reason.value)
+    return None
+
+
+def _size_difference(
+    run_id: str, recorded: Sequence[ev.Event], replayed: Sequence[ev.Event]
+) -> Divergence | None:
+    """The first model request whose message count differs (the history it was built on)."""
+    sent = [e.messages for e in recorded if isinstance(e, ev.ModelRequest)]
+    again = [e.messages for e in replayed if isinstance(e, ev.ModelRequest)]
+    for turn, (was, now) in enumerate(zip(sent, again, strict=False), start=1):
+        if was != now:
+            return Divergence(run_id, f"messages sent in model request {turn}", was, now)
     return None

@@ -6,6 +6,7 @@ import { webviewModel } from '../src/chat/messages';
 import { type ChatState, initialState, NEW_SESSION } from '../src/chat/model';
 import { type ChatAction, reduce } from '../src/chat/reducer';
 import { askLabel, rewindConfirmation } from '../src/commands/rewindText';
+import { sessionLabel } from '../src/commands/sessionLabels';
 import type { RewindResult } from '../src/protocol';
 import { event, finished, usage } from './helpers/events';
 
@@ -42,6 +43,14 @@ describe('rewind in the chat', () => {
     assert.equal(rewindConfirmation(filesOnly), 'No file those asks changed needs putting back.');
     const talkOnly = { ...PREVIEW, files: false, asks: [3], prompts: ['A to 3'] };
     assert.equal(rewindConfirmation(talkOnly), 'Takes back ask 3 “A to 3”: the model will no longer see them.');
+  });
+
+  it('says in the session picker which sessions are forks', () => {
+    const info = { sessionId: 'f', createdAt: '2026-01-01T00:00:00Z', workspace: '/w', firstPrompt: 'first', outcome: 'completed', runs: 2, costUsd: null, running: false };
+    const now = new Date('2026-01-02T00:00:00Z');
+    assert.equal(sessionLabel({ ...info, forkedFrom: 's', forkedAtAsk: 2 }, now).description, '2026-01-01 · completed · 2 runs · fork before ask 2');
+    assert.equal(sessionLabel({ ...info, forkedFrom: 's' }, now).description, '2026-01-01 · completed · 2 runs · fork');
+    assert.equal(sessionLabel(info, now).description, '2026-01-01 · completed · 2 runs');
   });
 
   it('labels asks by their number, as agentls show prints them', () => {
