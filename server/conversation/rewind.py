@@ -92,9 +92,10 @@ class RewindResult:
             if would:
                 head = f"rewinding to before ask {self.ask} would take back {asks}"
             else:
+                them = "it" if len(self.asks) == 1 else "them"
                 head = (
                     f"rewound to before ask {self.ask}: took back {asks} "
-                    "(the model no longer sees them)"
+                    f"(the model no longer sees {them})"
                 )
         else:
             put = "would put" if would else "put"
@@ -113,8 +114,9 @@ class RewindResult:
         if self.removed:
             parts.append(f"{verbs[1]} {', '.join(self.removed)}")
         if self.kept:
+            as_is = "as it is" if len(self.kept) == 1 else "as they are"
             parts.append(
-                f"{verbs[2]} {', '.join(self.kept)} as they are (changed since; not put back)"
+                f"{verbs[2]} {', '.join(self.kept)} {as_is} (changed since; not put back)"
             )
         if self.refused:
             parts.append(

@@ -52,7 +52,7 @@ def test_a_rewind_to_ask_2_takes_back_asks_2_and_3_and_their_files(
     said = rewound.stdout
     assert "rewound to before ask 2: took back asks 2 “second: make made.txt” and 3" in said
     assert "restored a.py" in said and "removed made.txt" in said
-    assert "kept b.py as they are (changed since" in said
+    assert "kept b.py as it is (changed since; not put back)" in said
     story.after_rewind_to_ask_2(cli.workspace)
 
     fake.add(turn("answer 4"))

@@ -213,7 +213,7 @@ export async function scenario(page, { record, userData, workspace, results, pha
   done = phase('edit the last prompt and ask again: a rewind to it, confirmed, then the new text');
   const earlier = chat.locator('.item.user', { hasText: 'What does this do?' });
   await earlier.getByRole('button', { name: 'Edit' }).click();
-  const editing = earlier.locator('textarea.edit-prompt');
+  const editing = chat.locator('.item.user textarea.edit-prompt'); // in place of the prompt's text
   await editing.waitFor();
   await editing.fill('Explain greet() and shout() in one line.');
   await editing.press('Enter');

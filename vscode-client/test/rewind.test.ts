@@ -36,13 +36,13 @@ describe('rewind in the chat', () => {
       [
         'Takes back ask 2 “make made.txt” and ask 3 “A to 3”: the model will no longer see them.',
         'Puts the files back as they were before ask 2: restores a.py; removes made.txt.',
-        'Keeps b.py as they are: changed since, so not put back.',
+        'Keeps b.py as it is: changed since, so not put back.',
       ].join('\n'),
     );
     const filesOnly = { ...PREVIEW, conversation: false, asks: [], restored: [], removed: [], kept: [] };
-    assert.equal(rewindConfirmation(filesOnly), 'No file those asks changed needs putting back.');
+    assert.equal(rewindConfirmation(filesOnly), 'No file needs putting back.');
     const talkOnly = { ...PREVIEW, files: false, asks: [3], prompts: ['A to 3'] };
-    assert.equal(rewindConfirmation(talkOnly), 'Takes back ask 3 “A to 3”: the model will no longer see them.');
+    assert.equal(rewindConfirmation(talkOnly), 'Takes back ask 3 “A to 3”: the model will no longer see it.');
   });
 
   it('says in the session picker which sessions are forks', () => {

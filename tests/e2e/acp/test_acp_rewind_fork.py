@@ -61,7 +61,7 @@ async def test_rewind_to_ask_2_takes_back_asks_2_and_3_and_their_files(
         assert "1. first: set A to 2\n2. second: make made.txt\n3. third" in listed
         said = await say(conn, client, sid, "/rewind 2")
         assert "rewound to before ask 2: took back asks 2" in said
-        assert "restored a.py; removed made.txt; kept b.py as they are" in said
+        assert "restored a.py; removed made.txt; kept b.py as it is" in said
         story.after_rewind_to_ask_2(workspace)
 
         fake.add(turn("answer 4"))

@@ -28,7 +28,8 @@ function asks(preview: RewindResult): string {
 export function rewindConfirmation(preview: RewindResult): string {
   const lines: string[] = [];
   if (preview.conversation && preview.asks.length > 0) {
-    lines.push(`Takes back ${asks(preview)}: the model will no longer see them.`);
+    const them = preview.asks.length === 1 ? 'it' : 'them';
+    lines.push(`Takes back ${asks(preview)}: the model will no longer see ${them}.`);
   }
   if (preview.files) {
     const files: string[] = [];
@@ -41,10 +42,11 @@ export function rewindConfirmation(preview: RewindResult): string {
     lines.push(
       files.length > 0
         ? `Puts the files back as they were before ask ${preview.ask}: ${files.join('; ')}.`
-        : `No file those asks changed needs putting back.`,
+        : 'No file needs putting back.',
     );
     if (preview.kept.length > 0) {
-      lines.push(`Keeps ${preview.kept.join(', ')} as they are: changed since, so not put back.`);
+      const asIs = preview.kept.length === 1 ? 'as it is' : 'as they are';
+      lines.push(`Keeps ${preview.kept.join(', ')} ${asIs}: changed since, so not put back.`);
     }
     if (preview.refused.length > 0) {
       lines.push(`Leaves ${preview.refused.join(', ')}: a link now leads out of the workspace there.`);
