@@ -115,9 +115,7 @@ class RewindResult:
             parts.append(f"{verbs[1]} {', '.join(self.removed)}")
         if self.kept:
             as_is = "as it is" if len(self.kept) == 1 else "as they are"
-            parts.append(
-                f"{verbs[2]} {', '.join(self.kept)} {as_is} (changed since; not put back)"
-            )
+            parts.append(f"{verbs[2]} {', '.join(self.kept)} {as_is} (changed since; not put back)")
         if self.refused:
             parts.append(
                 f"refused {', '.join(self.refused)}: a link now leads out of the workspace "
