@@ -19,7 +19,7 @@ def ask(cli: Cli, fake: FakeAnthropic, prompt: str, session: str | None = None) 
     """One ask through the fake server; the session's id."""
     more = ["--session", session] if session else []
     env = {"ANTHROPIC_API_KEY": "test-key", "ANTHROPIC_BASE_URL": fake.base_url}
-    proc = cli.run("ask", prompt, "--model", MODEL, "--yes", "--json", *more, env=env)
+    proc = cli.run("ask", prompt, "--model", MODEL, "--yes", "--json", *more, env=env, timeout=180)
     assert proc.returncode == 0, proc.stderr
     return str(json.loads(proc.stdout)["sessionId"])
 
