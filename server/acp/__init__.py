@@ -10,7 +10,8 @@ answered)
 `agent.py` (ACP requests as `ConversationManager`/`Conversation` calls; `session/fork`,
 served with the SDK's unstable protocol on, a whole fork or, with `_meta.agentls.ask`,
 one before an ask), `opening.py`,
-`settings.py` (a session, its settings, the client's MCP servers), `observer.py`,
+`settings.py` (a session, its settings, the client's MCP servers), `observer.py` (a
+hook's notice as a line of the agent's message),
 `updates.py` (a run's callbacks as ordered session updates)
 
 `toolcalls.py` (kinds, titles, locations, content)
