@@ -17,7 +17,8 @@
 ;;
 ;; - `agentls-ask' (with the region: about those lines), `agentls-new',
 ;;   `agentls-cancel', `agentls-transcript', `agentls-undo' (undo last ask),
-;;   `agentls-set-mode';
+;;   `agentls-rewind' and `agentls-fork' (the ask picked from a list; a
+;;   rewind names what it will undo and asks first), `agentls-set-mode';
 ;; - the *agentls* buffer, where the run is written as it happens (the
 ;;   `agentls/event' notifications): the answer, tool calls, approvals, edits
 ;;   and the end of the run with its usage;
@@ -81,6 +82,7 @@ or nil when the person quit (the question then waits as a code action)."
 (defvar agentls--session nil "The session `agentls-ask' continues.")
 (defvar agentls--server nil "The agentls server asked last.")
 (defvar agentls--last-result nil "The `run_finished' event of the last run.")
+(defvar agentls--last-rewind nil "What the last `agentls-rewind' did (agentls.rewind's answer).")
 (defvar agentls--in-text nil "Non-nil while answer text is streaming into the log.")
 
 ;;;; Setup
@@ -638,6 +640,93 @@ The session goes on from the last ask, unless NEW-SESSION (a prefix argument)."
                                    (format "%d file(s) put back"
                                            (+ (length (plist-get result :restored))
                                               (length (plist-get result :removed)))))))))))
+
+;;;; Rewind and fork: asks are numbered from 1, as `agentls show' prints them
+
+(defun agentls--asks (server)
+  "The session's asks on SERVER (`agentls.asks'), oldest first."
+  (append (jsonrpc-request server :workspace/executeCommand
+                           (list :command "agentls.asks"
+                                 :arguments (vector (list :sessionId agentls--session))))
+          nil))
+
+(defun agentls--pick-ask (prompt entries &optional first)
+  "The ask picked from ENTRIES (agentls.asks's) by its label, after PROMPT.
+FIRST, a (LABEL . VALUE) pair, is offered before them.  nil: the person quit."
+  (let* ((labels (mapcar (lambda (entry)
+                           (cons (format "%d: %s" (plist-get entry :ask)
+                                         (car (split-string (plist-get entry :prompt) "
+")))
+                                 (plist-get entry :ask)))
+                         entries))
+         (labels (if first (cons first labels) labels))
+         (picked (funcall agentls-choose-function prompt (mapcar #'car labels))))
+    (and picked (assoc picked labels))))
+
+(defconst agentls--rewind-halves
+  '(("rewind" :conversation t :files t)
+    ("conversation" :conversation t :files :json-false)
+    ("files" :conversation :json-false :files t))
+  "What each answer to a rewind's question takes back.")
+
+;;;###autoload
+(defun agentls-rewind (ask &optional how)
+  "Rewind the session to before ASK (its number, as `agentls show' prints it).
+That ask and every later one leave the conversation, and the files they
+changed go back (those changed since are kept and named).  HOW is one
+of rewind (both halves), conversation or files.  Interactively, the ask
+is picked from the session's asks, and what the rewind will undo is
+named before it asks."
+  (interactive
+   (let* ((server (agentls--current-server))
+          (_ (unless agentls--session (user-error "agentls: no session to rewind")))
+          (live (cl-remove-if (lambda (entry) (eq (plist-get entry :rewound) t))
+                              (agentls--asks server)))
+          (_ (unless live (user-error "agentls: no ask to rewind to")))
+          (picked (or (agentls--pick-ask "Rewind to before ask: " live)
+                      (user-error "agentls: nothing rewound")))
+          (preview (jsonrpc-request
+                    server :workspace/executeCommand
+                    (list :command "agentls.rewind"
+                          :arguments (vector (list :sessionId agentls--session
+                                                   :ask (cdr picked) :dryRun t))))))
+     (list (cdr picked)
+           (or (funcall agentls-choose-function
+                        (format "agentls: %s.  Rewind (both), conversation or files? "
+                                (plist-get preview :summary))
+                        (mapcar #'car agentls--rewind-halves))
+               (user-error "agentls: nothing rewound")))))
+  (unless agentls--session (user-error "agentls: no session to rewind"))
+  (let ((half (cdr (assoc (or how "rewind") agentls--rewind-halves))))
+    (agentls--execute "agentls.rewind"
+                      (append (list :sessionId agentls--session :ask ask) half)
+                      (lambda (result)
+                        (setq agentls--last-rewind result)
+                        (agentls--insert (concat "
+↶ " (plist-get result :summary)))))))
+
+;;;###autoload
+(defun agentls-fork (ask)
+  "Fork the session: a new one whose history ends before ASK (nil: all of it).
+`agentls-ask' then goes on in the fork; no file changes.  Interactively, the
+ask is picked from the session's asks."
+  (interactive
+   (let ((server (agentls--current-server)))
+     (unless agentls--session (user-error "agentls: no session to fork"))
+     (list (cdr (or (agentls--pick-ask "Fork before ask: " (agentls--asks server)
+                                       '("whole session"))
+                    (user-error "agentls: nothing forked"))))))
+  (unless agentls--session (user-error "agentls: no session to fork"))
+  (let ((from agentls--session))
+    (agentls--execute "agentls.fork"
+                      (if ask (list :sessionId from :ask ask) (list :sessionId from))
+                      (lambda (result)
+                        (setq agentls--session (plist-get result :sessionId))
+                        (agentls--insert
+                         (format "
+⑂ forked %s (%s): this is now %s" from
+                                 (if ask (format "before ask %d" ask) "whole")
+                                 agentls--session))))))
 
 (defun agentls-set-mode (mode)
   "Set the session's MODE: default, accept-edits, plan or bypass."

@@ -7,7 +7,9 @@ The ACP face (`agentls acp`), the only code that imports the `acp` SDK.
 `transport.py` (newline-delimited JSON-RPC on a private stdout; malformed lines
 answered)
 
-`agent.py` (ACP requests as `ConversationManager`/`Conversation` calls), `opening.py`,
+`agent.py` (ACP requests as `ConversationManager`/`Conversation` calls; `session/fork`,
+served with the SDK's unstable protocol on, a whole fork or, with `_meta.agentls.ask`,
+one before an ask), `opening.py`,
 `settings.py` (a session, its settings, the client's MCP servers), `observer.py` (a
 hook's notice as a line of the agent's message),
 `updates.py` (a run's callbacks as ordered session updates)
@@ -27,7 +29,8 @@ prompt)
 `approver.py` (each request's title, kind and locations; a read the gate asks about goes
 as kind `other`)
 
-`auth.py` (the typed `env_var` login), `prompt_blocks.py`, `history_updates.py`, `commands.py`,
+`auth.py` (the typed `env_var` login), `prompt_blocks.py`, `history_updates.py`, `commands.py`
+(the slash commands; `/rewind` in `rewind_command.py`, `/memory` in `memory_command.py`),
 `modes.py`, `stop_reasons.py`, `errors.py`;
 
 `opening.py` refuses a `cwd` that is the home folder or `/` (`workspace/roots.py`'s

@@ -19,6 +19,7 @@ from acp.schema import (
     AuthenticateResponse,
     AvailableCommandsUpdate,
     ClientCapabilities,
+    ForkSessionResponse,
     Implementation,
     InitializeResponse,
     ListSessionsResponse,
@@ -28,6 +29,7 @@ from acp.schema import (
     PromptCapabilities,
     PromptResponse,
     SessionCapabilities,
+    SessionForkCapabilities,
     SessionInfo,
     SessionListCapabilities,
     SetSessionConfigOptionResponse,
@@ -54,6 +56,7 @@ from agentls.conversation.one_session import SessionBusy
 from agentls.conversation.open_sessions import ConversationManager
 from agentls.conversation.settings import Settings, load_settings
 from agentls.permissions.modes import parse_mode
+from agentls.session.lock import SessionHeld
 from agentls.session.store import SessionNotFound
 
 log = logging.getLogger(__name__)
@@ -91,7 +94,9 @@ class AgentlsAgent:
                     image=False, audio=False, embedded_context=True
                 ),
                 mcp_capabilities=McpCapabilities(http=True, sse=False),
-                session_capabilities=SessionCapabilities(list=SessionListCapabilities()),
+                session_capabilities=SessionCapabilities(
+                    list=SessionListCapabilities(), fork=SessionForkCapabilities()
+                ),
             ),
             auth_methods=auth_methods(self._model_probe()),
             agent_info=Implementation(name="agentls", title="agentls", version=__version__),
@@ -143,6 +148,32 @@ class AgentlsAgent:
         await session.updates.flush()  # the history arrives before the answer
         self._announce(session)
         return LoadSessionResponse(
+            modes=mode_state(session.mode),
+            config_options=config_options(session.mode, session.conversation.model_id),
+        )
+
+    async def fork_session(
+        self,
+        cwd: str,
+        session_id: str,
+        mcp_servers: list[Any] | None = None,
+        additional_directories: list[str] | None = None,
+        **kwargs: Any,
+    ) -> ForkSessionResponse:
+        """A new session whose history is ``session_id``'s, whole or (``_meta``
+        ``{"agentls": {"ask": N}}``) before its ask N; no file changes. Opened here like a
+        loaded session, without its history sent again."""
+        before_ask = _fork_ask(kwargs.get("agentls"))
+        try:
+            forked = await self.manager.fork(session_id, before_ask)
+        except (SessionBusy, SessionHeld) as exc:  # a whole fork while it runs
+            raise invalid_request(f"agentls: {exc}") from None
+        except (SessionNotFound, ValueError) as exc:
+            raise invalid_params(f"agentls: {exc}") from None
+        session = await self._open(cwd, forked, mcp_servers)
+        self._announce(session)
+        return ForkSessionResponse(
+            session_id=session.id,
             modes=mode_state(session.mode),
             config_options=config_options(session.mode, session.conversation.model_id),
         )
@@ -292,3 +323,13 @@ class AgentlsAgent:
         await self.manager.shutdown(grace_seconds)  # runs aborted, each given the grace
         for session in self.sessions.values():
             session.updates.close()
+
+
+def _fork_ask(meta: object) -> int | None:
+    """The ask a fork's history ends before, from ``_meta.agentls.ask`` (None: whole)."""
+    if not isinstance(meta, dict) or meta.get("ask") is None:
+        return None
+    ask = meta["ask"]
+    if not isinstance(ask, int) or isinstance(ask, bool) or ask < 1:
+        raise invalid_params("_meta.agentls.ask: a fork names an ask by its number, from 1")
+    return ask

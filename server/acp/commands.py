@@ -1,11 +1,12 @@
-"""The session's slash commands: /undo and /mode without the model; /compact with one
-summary call, as a run compacts when its context fills."""
+"""The session's slash commands: /undo, /rewind, /mode and /memory without the model;
+/compact with one summary call, as a run compacts when its context fills."""
 
 from __future__ import annotations
 
 from acp.schema import AvailableCommand, AvailableCommandInput, UnstructuredCommandInput
 
 from agentls.acp.memory_command import MEMORY_COMMAND, run_memory
+from agentls.acp.rewind_command import REWIND_COMMAND, run_rewind
 from agentls.acp.session import AcpSession
 from agentls.contracts.model_io import ModelError
 from agentls.conversation.one_session import SessionBusy
@@ -35,6 +36,7 @@ COMMANDS.append(
     )
 )
 COMMANDS.append(MEMORY_COMMAND)
+COMMANDS.append(REWIND_COMMAND)
 NAMES = frozenset(c.name for c in COMMANDS)
 
 
@@ -59,6 +61,8 @@ async def run_command(session: AcpSession, name: str, argument: str) -> str:
         return f"mode: {mode.value}"
     if name == "compact":
         return await _compact(session)
+    if name == "rewind":
+        return await run_rewind(session.conversation, argument)
     if name == "memory":
         state_dir = session.conversation.state_dir
         if state_dir is None:

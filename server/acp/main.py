@@ -30,9 +30,12 @@ async def _serve(model: str | None, out_fd: int) -> None:
     agent = AgentlsAgent(manager, model)
     transport = LineTransport(await stdin_reader(), out_fd)
     transport.on_eof = agent.cancel_all  # the client is gone: runs end, answers go out
-    # The SDK's Agent protocol also lists unstable methods (fork, resume, close, NES,
-    # providers) this agent does not offer: the router answers those MethodNotFound.
-    connection = AgentSideConnection(cast(Agent, agent), transport, listening=False)
+    # `session/fork` is still unstable in the SDK: routed only with the unstable protocol
+    # on. The other unstable methods (resume, close, NES, providers) this agent does not
+    # offer: the router answers those MethodNotFound.
+    connection = AgentSideConnection(
+        cast(Agent, agent), transport, listening=False, use_unstable_protocol=True
+    )
     try:
         await connection.listen()
     finally:

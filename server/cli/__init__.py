@@ -2,11 +2,14 @@
 
 What each file holds (ARCHITECTURE.md has the package's borders and invariants):
 
-`agentls serve`, `ask`, `acp`, `doctor`, `sessions`, `show`, `undo`, `replay`, `trust`,
-`mcp list`: argument parsing (each subcommand imported only when it runs), terminal
-approvals (`approve.py`: no "always" for a call no rule can cover; the answer read on
-the event loop, never on a worker thread a cancelled run would wait for), streamed
-printing (`render.py`; what hooks tell the person on stderr, with `--json` too).
+`agentls serve`, `ask`, `acp`, `doctor`, `sessions`, `show`, `undo`, `rewind`, `fork`,
+`replay`, `trust`, `mcp list`: argument parsing (each subcommand imported only when it
+runs), terminal approvals (`approve.py`: no "always" for a call no rule can cover; the
+answer read on the event loop, never on a worker thread a cancelled run would wait for),
+streamed printing (`render.py`; what hooks tell the person on stderr, with `--json` too).
+
+`history.py`: `sessions` (a fork's lineage after its line), `show`, `undo`, `replay`;
+`rewind.py`: `rewind` and `fork`, one call each onto the conversation's.
 
 `visible.py`: the one helper for printing text from the model or the workspace (control
 characters as escapes; `json_visible` for `--json`).

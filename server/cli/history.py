@@ -18,7 +18,7 @@ from agentls.conversation.run_replay import ReplayError, replay_session
 from agentls.conversation.undo import UndoRefused, undo_stored
 from agentls.session.lock import SessionHeld
 from agentls.session.reader import SessionFormatError, read_events
-from agentls.session.store import SessionNotFound, SessionStore, default_state_dir
+from agentls.session.store import SessionInfo, SessionNotFound, SessionStore, default_state_dir
 from agentls.session.transcript import render_transcript
 from agentls.workspace.local import LocalWorkspace
 
@@ -33,8 +33,17 @@ def run_sessions(args: argparse.Namespace) -> int:
         return 0
     for info in sessions:
         created = _local_time(info.created_at)
-        print(f"{info.id}  {created}  {info.outcome:<17}  {one_line(info.first_prompt)}")
+        line = f"{info.id}  {created}  {info.outcome:<17}  {one_line(info.first_prompt)}"
+        print(line + _lineage(info))
     return 0
+
+
+def _lineage(info: SessionInfo) -> str:
+    """Where a fork came from, after its line: `  ⑂ fork of ID before ask N`."""
+    if info.forked_from is None:
+        return ""
+    where = "whole" if info.forked_at is None else f"before ask {info.forked_at}"
+    return f"  ⑂ fork of {info.forked_from} {where}"
 
 
 def run_show(args: argparse.Namespace) -> int:

@@ -66,6 +66,31 @@ def build_parser() -> argparse.ArgumentParser:
     undo.add_argument("session_id", metavar="SESSION_ID")
     undo.add_argument("--turn", type=int, metavar="N", help="undo only checkpointed turn N")
 
+    rewind = sub.add_parser(
+        "rewind",
+        help="take a session back to before ask N: the asks from N on leave what the model "
+        "sees, and the files they changed go back",
+    )
+    rewind.add_argument("session_id", metavar="SESSION_ID")
+    rewind.add_argument(
+        "--ask", type=int, metavar="N", required=True,
+        help="the ask to rewind to, numbered from 1 as `agentls show` prints them",
+    )  # fmt: skip
+    half = rewind.add_mutually_exclusive_group()
+    half.add_argument("--files-only", action="store_true", help="put the files back only")
+    half.add_argument(
+        "--conversation-only", action="store_true", help="take the asks back, leave the files"
+    )
+    rewind.add_argument("--dry-run", action="store_true", help="say what it would do, do nothing")
+
+    fork = sub.add_parser(
+        "fork",
+        help="a new session whose history is SESSION_ID's before ask N (or all of it); "
+        "prints its id and leaves the files alone",
+    )
+    fork.add_argument("session_id", metavar="SESSION_ID")
+    fork.add_argument("--ask", type=int, metavar="N", help="the history ends before ask N")
+
     replay = sub.add_parser(
         "replay",
         help="re-run a session's recorded model output and check the runtime decides the same",
@@ -143,6 +168,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from agentls.cli.history import run_replay, run_undo
 
         return run_undo(args) if args.command == "undo" else run_replay(args)
+    if args.command in ("rewind", "fork"):
+        from agentls.cli.rewind import run_fork, run_rewind
+
+        return run_rewind(args) if args.command == "rewind" else run_fork(args)
     if args.command == "mcp":
         from agentls.cli.mcp_list import run_mcp_list
 

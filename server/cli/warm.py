@@ -56,7 +56,9 @@ _serving = False  # set in the warm process's children: they run the ask themsel
 
 
 def socket_path() -> Path:
-    key = hashlib.sha256(f"{_CODE_ROOT}\0{sys.executable}".encode()).hexdigest()[:12]
+    # The environment (sys.prefix), not the interpreter's name: a venv's python and
+    # python3 are one interpreter and must find one warm process.
+    key = hashlib.sha256(f"{_CODE_ROOT}\0{sys.prefix}".encode()).hexdigest()[:12]
     return state_dir() / f"warm-{__version__}-{key}.sock"
 
 

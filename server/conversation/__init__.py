@@ -70,6 +70,15 @@ sessions: notes for the model about files changed since it read them)
 `undo.py` (`agentls undo`, `agentls.undo` and ACP's `/undo`: undo last ask, or `--turn
 N`; one `describe()` for every face, paths refused beyond a link out named)
 
+`rewind.py` (`agentls rewind`, `agentls.rewind`, ACP's `/rewind`: a session back to
+before ask N, its conversation (a `rewound` event), its files (every turn since,
+through the undo's plan, a file changed since kept and named) or both; a dry run;
+`RewindResult.describe()` for every face; `Conversation.rewind` adopts the history the
+log then folds to, with a new projector)
+
+`forking.py` (`agentls fork`, `agentls.fork`, ACP's `session/fork`: `fork_stored`, a new
+session with another's history before an ask or whole, a whole one under the lock)
+
 `run_replay.py` (`agentls replay`: each recorded run rebuilt by `run_builder` with the live
 run's configuration, run through the real loop and runtime on the recorded model output
 and usage, answers, tool results (MCP tools included, rebuilt by

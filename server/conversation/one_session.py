@@ -25,6 +25,7 @@ from agentls.contracts.usage import add_cost, has_real_cost
 from agentls.contracts.waiting import to_its_end
 from agentls.conversation.guidance import NO_GUIDANCE, Guidance, load_guidance
 from agentls.conversation.remembering import SessionMemory
+from agentls.conversation.rewind import AskRef, RewindResult, rewind
 from agentls.conversation.run_builder import (
     RunConfig,
     RunParts,
@@ -52,7 +53,7 @@ from agentls.session.lock import SessionClaim, SessionHeld
 from agentls.session.log import SessionLog
 from agentls.session.reader import read_events
 from agentls.session.reducer import reduce
-from agentls.session.state import SessionState
+from agentls.session.state import RunRecord, SessionState
 from agentls.workspace.interface import Workspace
 from agentls.workspace.sandbox import NoSandboxNotice
 
@@ -139,7 +140,7 @@ class Conversation:
         # run, closed only once the lock shows no one else is running it.
         self._claim = opened.claim
         self._unfinished = opened.resumed
-        self._held_between_runs = False  # an undo holds the session
+        self._held_between_runs = False  # an undo, a rewind or a compaction holds the session
         self._catching_up = False  # a run or an undo waits for the log to be read
         self._behind = False  # another process wrote: the log is read before the next run
         self._mcp = shared.mcp
@@ -339,6 +340,8 @@ class Conversation:
                 seq=summary.seq, summary=summary.text, pinned=summary.pinned, up_to=summary.up_to
             )
         for run in reversed(state.runs):
+            if run.rewound:
+                continue  # taken back: its plan is no longer the model's
             if run.mode == Mode.PLAN.value and run.outcome == TerminalReason.COMPLETED.value:
                 text = (run.result or {}).get("text")
                 self.projector.plan = text if isinstance(text, str) and text else None
@@ -368,7 +371,9 @@ class Conversation:
         if self.running or self._catching_up:
             raise SessionBusy(f"session {self.session_id} already has a run going")
         if self._held_between_runs:
-            raise SessionBusy(f"session {self.session_id} is being undone; ask again after")
+            raise SessionBusy(
+                f"session {self.session_id} is being undone or rewound; ask again after"
+            )
         if self._take_claim():
             await self._catch_up_off_loop()
         try:
@@ -558,14 +563,7 @@ class Conversation:
         if self._behind:
             self.log.resync()
             state = reduce(read_events(self.log.path))
-            self.messages[:] = state.messages
-            self.projector = make_projector(
-                self.settings,
-                model_id=self.provider.model_id,
-                registry=self._registry,
-                server_window=self.provider.server_window,
-            )
-            self.resume_context(state)
+            self._adopt_history(state)
             self.resume_permissions(state)  # a mode another process set, its rules
             self._cost_usd = state.cost_usd
             if self._checkpointer is not None:
@@ -575,6 +573,21 @@ class Conversation:
         if self._unfinished is not None:
             close_interrupted_run(self.log, self._unfinished, self.messages)
             self._unfinished = None
+
+    def _adopt_history(self, state: SessionState) -> None:
+        """The history as the log folds it now (after another process wrote, or a rewind),
+        with a projector that starts again from it."""
+        self.messages[:] = state.messages
+        self.projector = make_projector(
+            self.settings,
+            model_id=self.provider.model_id,
+            registry=self._registry,
+            server_window=self.provider.server_window,
+        )
+        self.resume_context(state)
+
+    def _reload_history(self) -> None:
+        self._adopt_history(reduce(read_events(self.log.path)))
 
     async def compact(self) -> bool:
         """Summarise the older history now, as a run does when its context fills (a person
@@ -606,6 +619,49 @@ class Conversation:
             self.log.turn_boundary()
             return usage is not None
 
+    def _restore_target(
+        self, target_for: Callable[[Path], RestoreTarget] | None
+    ) -> RestoreTarget | None:
+        """What puts files back: the session's workspace, else ``target_for(root)``."""
+        if isinstance(self.workspace, RestoreTarget):
+            return self.workspace
+        return target_for(self.root) if target_for is not None else None
+
+    async def rewind(
+        self,
+        ask: AskRef,
+        *,
+        conversation: bool = True,
+        files: bool = True,
+        dry_run: bool = False,
+        target_for: Callable[[Path], RestoreTarget] | None = None,
+    ) -> RewindResult:
+        """Take the session back to before ``ask`` (its number, from 1, or its run's id):
+        the asks from it on leave the history, the files their turns changed go back (see
+        `conversation/rewind.py`). Holding the session, caught up with its log; the history
+        and the projection follow at once. ``dry_run``: what it would do, nothing changed.
+        SessionBusy while it runs here or elsewhere; RewindRefused."""
+        target = self._restore_target(target_for)
+        if dry_run:
+            return await rewind(
+                state_dir=self._state_dir, log_path=self.log.path, root=self.root,
+                target=target, ask=ask, conversation=conversation, files=files, dry_run=True,
+            )  # fmt: skip
+        async with self.claimed():
+            result = await rewind(
+                state_dir=self._state_dir, log_path=self.log.path, root=self.root,
+                target=target, ask=ask, conversation=conversation, files=files, log=self.log,
+            )  # fmt: skip
+            if conversation:
+                await to_its_end(self._reload_history)
+            return result
+
+    async def asks(self) -> list[RunRecord]:
+        """The session's asks in order, numbered from 1 as `agentls show` prints them, those
+        a rewind took back marked (the log read on a thread)."""
+        state = await asyncio.to_thread(lambda: reduce(read_events(self.log.path)))
+        return state.runs
+
     async def undo(
         self, turn: int | None, target_for: Callable[[Path], RestoreTarget] | None = None
     ) -> UndoResult:
@@ -613,11 +669,7 @@ class Conversation:
         session's workspace (or ``target_for(root)`` where it cannot put files back):
         holding the session, caught up with its log. SessionBusy while it runs here or
         elsewhere; UndoRefused when nothing could be undone."""
-        target: RestoreTarget | None = (
-            self.workspace if isinstance(self.workspace, RestoreTarget) else None
-        )
-        if target is None and target_for is not None:
-            target = target_for(self.root)
+        target = self._restore_target(target_for)
         if target is None:
             raise UndoRefused("this session's workspace cannot put files back")
         if self._state_dir is None:

@@ -16,11 +16,14 @@ from typing import Any
 from agentls.checkpoints.undo import RestoreTarget
 from agentls.context.policy import needs_server_window
 from agentls.contracts.errors import ConfigError
+from agentls.conversation.forking import fork_stored
 from agentls.conversation.one_session import (
     Conversation,
     OpenedSession,
+    SessionBusy,
     SharedParts,
 )
+from agentls.conversation.rewind import AskRef, RewindResult, rewind_stored
 from agentls.conversation.run_builder import (
     warm_telemetry,
 )
@@ -37,6 +40,7 @@ from agentls.providers.base import ModelProvider
 from agentls.providers.factory import make_provider
 from agentls.runtime.registry import ToolRegistry
 from agentls.session.lock import SessionClaim
+from agentls.session.state import RunRecord
 from agentls.session.store import SessionInfo, SessionNotFound, SessionStore
 from agentls.tools import BUILTIN_TOOLS
 from agentls.workspace.interface import ToolDefinition, Workspace
@@ -131,6 +135,47 @@ class ConversationManager:
         return await undo_stored(
             self.store, session_id, turn, face=self._face, target_for=target_for
         )
+
+    async def rewind(
+        self,
+        session_id: str,
+        ask: AskRef,
+        *,
+        target_for: Callable[[Path], RestoreTarget],
+        conversation: bool = True,
+        files: bool = True,
+        dry_run: bool = False,
+    ) -> RewindResult:
+        """Rewind a session, open here or only stored (its lock taken meanwhile), to before
+        ``ask`` (its number, from 1, or its run's id); the files put back through
+        ``target_for(root)``. SessionNotFound, SessionBusy (it runs here), SessionHeld (it
+        runs elsewhere: the holder named), RewindRefused."""
+        conversation_here = self.get(session_id)
+        if conversation_here is not None:
+            return await conversation_here.rewind(
+                ask, conversation=conversation, files=files, dry_run=dry_run,
+                target_for=target_for,
+            )  # fmt: skip
+        return await rewind_stored(
+            self.store, session_id, ask, face=self._face, target_for=target_for,
+            conversation=conversation, files=files, dry_run=dry_run,
+        )  # fmt: skip
+
+    async def asks(self, session_id: str) -> list[RunRecord]:
+        """The session's asks in order, numbered from 1 as `agentls show` prints them, those a
+        rewind took back marked (the log read on a thread). SessionNotFound."""
+        state = await asyncio.to_thread(lambda: self.store.open_state(session_id))
+        return state.runs
+
+    async def fork(self, session_id: str, before_ask: int | None = None) -> str:
+        """A new session whose history is ``session_id``'s before its ask ``before_ask``
+        (from 1), or all of it; its id. No file changes. The whole of a session is forked
+        only while no run writes it: SessionBusy when it runs here, SessionHeld (the holder
+        named) elsewhere. SessionNotFound, ForkRefused."""
+        here = self.get(session_id)
+        if before_ask is None and here is not None and here.running:
+            raise SessionBusy(f"session {session_id} has a run going; fork it when it ends")
+        return await fork_stored(self.store, session_id, before_ask, face=self._face)
 
     async def shutdown(self, grace_seconds: float = 5.0) -> None:
         """Abort every run, give each ``grace_seconds`` to write its end, then stop the MCP

@@ -7,8 +7,10 @@ answers, the tools' recorded results, the turn hooks' recorded notes and the
 settings' hooks as their runs were logged (no hook runs again; nothing touches
 the workspace), and the runtime's fresh
 decisions are compared with the recorded ones: permission verdicts and their
-reasons, error codes of calls that never ran, and how each run ended. The
-first difference is reported.
+reasons, error codes of calls that never ran, how many messages each model
+request carried (the history folded from the log, rewinds honoured; not
+after a compaction, which a replay does not repeat), and how each run ended.
+The first difference is reported.
 """
 
 from __future__ import annotations
@@ -237,12 +239,17 @@ async def replay_session(events: Sequence[SessionEvent]) -> ReplayReport:
     reducer = Reducer()
     runs = _split_runs(events)
     session_allow: list[Any] = []
+    compacted = False  # a summary the live projection used, which a replay does not make
     for event in events:
+        compacted = compacted or isinstance(event, ev.ContextSummary)
         if isinstance(event, ev.RunStarted) and event.run in runs:
             history = [m for m in reducer.state.messages]
+            recorded = runs[event.run]
+            sizes = not compacted and not any(isinstance(e, ev.ContextSummary) for e in recorded)
             divergence = await _replay_run(
-                reducer.state.workspace, event, runs[event.run], history, session_allow, report
-            )
+                reducer.state.workspace, event, recorded, history, session_allow, report,
+                compare_sizes=sizes,
+            )  # fmt: skip
             report.runs += 1
             if divergence is not None:
                 report.divergence = divergence
@@ -266,6 +273,8 @@ async def _replay_run(
     history: list[Message],
     session_allow: list[Any],
     report: ReplayReport,
+    *,
+    compare_sizes: bool = True,
 ) -> Divergence | None:
     run_id = str(started.run)
     root = Path(workspace)
@@ -325,7 +334,9 @@ async def _replay_run(
     prompt = first.message if first else Message("user", ())
     result = await run.run(run_id, prompt, list(history))
     report.calls += sum(1 for e in capture.events if isinstance(e, ev.ToolIntent))
-    return _first_difference(run_id, recorded, capture.events, result.reason, answers)
+    return _first_difference(
+        run_id, recorded, capture.events, result.reason, answers, compare_sizes=compare_sizes
+    )
 
 
 def _changed_instructions(root: Path, recorded: list[SessionEvent]) -> list[str]:
@@ -366,7 +377,14 @@ def _first_difference(
     replayed: Sequence[ev.Event],
     reason: TerminalReason,
     answers: _RecordedAnswers,
+    *,
+    compare_sizes: bool = True,
 ) -> Divergence | None:
+    if compare_sizes:  # the history each request was built on
+        sizes = _size_difference(run_id, recorded, replayed)
+        if sizes is not None:
+            return sizes
+
     def decisions(events: Sequence[ev.Event]) -> list[tuple[Any, ...]]:
         return [(e.call_id, e.verdict.value, e.source, e.answer and e.answer.value, e.runs)
                 for e in events if isinstance(e, ev.Decision)]  # fmt: skip
@@ -389,4 +407,16 @@ def _first_difference(
         was = TerminalReason(finished.result.terminal_reason)
         if was not in _UNREPEATABLE and was is not reason:
             return Divergence(run_id, "how the run ended", was.value, reason.value)
+    return None
+
+
+def _size_difference(
+    run_id: str, recorded: Sequence[ev.Event], replayed: Sequence[ev.Event]
+) -> Divergence | None:
+    """The first model request whose message count differs (the history it was built on)."""
+    sent = [e.messages for e in recorded if isinstance(e, ev.ModelRequest)]
+    again = [e.messages for e in replayed if isinstance(e, ev.ModelRequest)]
+    for turn, (was, now) in enumerate(zip(sent, again, strict=False), start=1):
+        if was != now:
+            return Divergence(run_id, f"messages sent in model request {turn}", was, now)
     return None

@@ -9,7 +9,7 @@ link) and the rest is put back: the undo is done, but not whole.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,6 +19,7 @@ from agentls.contracts.tooling import ToolError
 from agentls.contracts.waiting import to_its_end
 from agentls.conversation.checkpointing import checkpoint_events, finish_interrupted
 from agentls.session import events as ev
+from agentls.session.events import SessionEvent
 from agentls.session.log import SessionLog
 from agentls.session.reader import read_events
 from agentls.session.reducer import reduce
@@ -226,13 +227,21 @@ async def _undo(
     return result
 
 
+def undone_turns(events: Iterable[SessionEvent]) -> set[int]:
+    """The checkpointed turns an undo or a rewind's files half undid."""
+    undone: set[int] = set()
+    for event in events:
+        if isinstance(event, ev.Undo) and event.done:
+            undone.update(event.turns or ([] if event.turn is None else [event.turn]))
+        elif isinstance(event, ev.Rewound) and event.files:
+            undone.update(event.turns)
+    return undone
+
+
 def _undoable(log_path: Path) -> tuple[dict[int, ev.Checkpoint], set[int]]:
     # Turns that changed nothing (a command that only read) are not worth an undo.
     checkpoints = {e.number: e for e in checkpoint_events(log_path) if e.changed}
-    undone: set[int] = set()
-    for event in read_events(log_path, kinds=(ev.UNDO,)):
-        if isinstance(event, ev.Undo) and event.done:
-            undone.update(event.turns or ([] if event.turn is None else [event.turn]))
+    undone = undone_turns(read_events(log_path, kinds=(ev.UNDO, ev.REWOUND)))
     if not checkpoints:
         raise UndoRefused("this session changed no files, so there is nothing to undo")
     return checkpoints, undone

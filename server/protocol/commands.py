@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import Field, JsonValue
+from pydantic import Field, JsonValue, model_validator
 
 from agentls.permissions.modes import Mode
 from agentls.protocol.common import Range, RunOutcome
@@ -75,6 +75,12 @@ class SessionInfo(WireModel):
     runs: int
     cost_usd: float | None
     running: bool
+    forked_from: Omittable[str] = Field(
+        default=None, description="a fork's: the session it was forked from"
+    )
+    forked_at_ask: Omittable[int] = Field(
+        default=None, description="a fork's: its history ends before that session's ask N"
+    )
 
 
 # --- agentls.setMode -----------------------------------------------------------
@@ -140,6 +146,67 @@ class UndoResult(WireModel):
     done: bool = Field(description="the undo was carried out (refused files aside)")
 
 
+# --- agentls.asks, agentls.rewind, agentls.fork ------------------------------------
+
+
+class AsksParams(Params):
+    session_id: str
+
+
+class AskEntry(WireModel):
+    ask: int = Field(description="its number, from 1, as `agentls show` prints it")
+    run_id: str
+    prompt: str = Field(description="the person's words (the prompt's first paragraph)")
+    outcome: str = Field(description="how its run ended, or `unfinished`")
+    rewound: bool = Field(description="a rewind took it back: the model no longer sees it")
+
+
+class RewindParams(Params):
+    session_id: str
+    ask: int | None = Field(default=None, ge=1, description="rewind to before this ask")
+    run_id: str | None = Field(default=None, description="or the ask by its run's id")
+    conversation: bool = Field(default=True, description="take the asks back from the history")
+    files: bool = Field(default=True, description="put back the files they changed")
+    dry_run: bool = Field(default=False, description="say what it would do; change nothing")
+
+    @model_validator(mode="after")
+    def _one_ask(self) -> RewindParams:
+        if (self.ask is None) == (self.run_id is None):
+            raise ValueError("name the ask by its number (`ask`) or its run (`runId`), not both")
+        if not self.conversation and not self.files:
+            raise ValueError("`conversation` and `files` are both false: nothing to rewind")
+        return self
+
+
+class RewindResult(WireModel):
+    ask: int = Field(description="rewound to before this ask")
+    asks: list[int] = Field(description="the asks taken back from the history")
+    runs: list[str] = Field(description="their runs")
+    prompts: list[str] = Field(description="their words, one short line each")
+    conversation: bool
+    files: bool
+    turns: list[int] = Field(description="the checkpointed turns undone")
+    restored: list[str]
+    removed: list[str]
+    kept: list[str] = Field(description="changed since: kept as they are, not put back")
+    refused: list[str] = Field(description="not put back: a link leads them out of the workspace")
+    dry_run: bool = Field(description="nothing was changed: this is what a rewind would do")
+    summary: str = Field(description="what was done (or would be), in a sentence")
+
+
+class ForkParams(Params):
+    session_id: str
+    ask: int | None = Field(
+        default=None, ge=1, description="the history ends before this ask; without it: whole"
+    )
+
+
+class Forked(WireModel):
+    session_id: str = Field(description="the new session")
+    forked_from: str
+    ask: int | None
+
+
 # --- agentls.mcp, agentls.doctor ----------------------------------------------------
 
 
@@ -203,6 +270,9 @@ COMMANDS: dict[str, Command] = {
     "agentls.answer": Command(AnswerParams, Answered),
     "agentls.showDiff": Command(QuestionParams, DiffShown),
     "agentls.undo": Command(UndoParams, UndoResult),
+    "agentls.asks": Command(AsksParams, list[AskEntry]),
+    "agentls.rewind": Command(RewindParams, RewindResult),
+    "agentls.fork": Command(ForkParams, Forked),
     "agentls.mcp": Command(McpParams, list[McpServerReport], argument_optional=True),
     "agentls.doctor": Command(DoctorParams, DoctorReport, argument_optional=True),
     "agentls.memory": Command(MemoryParams, MemoryResult, argument_optional=True),

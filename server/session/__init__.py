@@ -13,14 +13,19 @@ run next waits, so a turn is two writes);
 
 `upgrade.py`: schema-1 lines in today's shape;
 
+`forking.py`: a fork's log made from another's events (the conversation copied up to
+an ask, the file history left out, lines numbered again), `ForkRefused`; the store
+writes it whole (`SessionStore.fork`);
+
 `encoding.py`: an encoder per event kind generated from its fields, written by orjson
 byte for byte as pydantic writes it (pydantic writes what orjson would write
 differently);
 
 `durability.py`: one fsync thread per process for every log (group commit; a closed log
 is never synced); the reader (typed events), the reducer that folds them into
-`SessionState`, the store (one file per session under the state dir; listing keeps each
-session's summary until its file changes)
+`SessionState` (asks numbered from 1; a `rewound` event cuts the history where the
+first ask it takes back began, and marks them), the store (one file per session under
+the state dir; listing keeps each session's summary until its file changes)
 
 `lock.py` (one writer per session across processes: a `flock` on `<id>.lock` naming its
 holder's face and pid; the file stays open while the session does, so each run takes the

@@ -37,6 +37,7 @@ from agentls.session.encoding import LINE_OPTIONS, Encoder, build_encoder, refus
 from agentls.session.records import (
     WIRE,
     ChangedFile,
+    ForkOrigin,
     InstructionFileRecord,
     ProblemRecord,
     RunResultRecord,
@@ -61,6 +62,7 @@ MODE_CHANGED: Final = "mode_changed"
 CHECKPOINT_STARTED: Final = "checkpoint_started"
 CHECKPOINT: Final = "checkpoint"
 UNDO: Final = "undo"
+REWOUND: Final = "rewound"
 PROBLEMS: Final = "problems"
 RULES_SAVED: Final = "rules_saved"
 SESSION_RULES: Final = "session_rules"
@@ -102,6 +104,9 @@ class SessionStarted(Event):
     workspace: Annotated[str, Field(description="absolute path")]
     model: str
     created_at: Annotated[str, Field(description="ISO 8601")]
+    forked_from: Annotated[
+        ForkOrigin | None, Field(description="the session this one was forked from")
+    ] = None
 
 
 @dataclass(kw_only=True, slots=True)
@@ -264,6 +269,32 @@ class Undo(Event):
 
 
 @dataclass(kw_only=True, slots=True)
+class Rewound(Event):
+    """A rewind to before ask `ask` (asks are numbered from 1 in the order of their
+    run_started events, taken back or not). With `conversation`, the asks in `asks`
+    leave the history the model sees; with `files`, the files their checkpointed turns
+    changed went back, those changed since kept as they are."""
+
+    kind: Literal["rewound"] = "rewound"
+    ask: Annotated[int, Field(description="the ask rewound to: it and every later one")]
+    asks: Annotated[list[int], Field(description="the asks taken back from the history")]
+    runs: Annotated[list[str], Field(description="their runs, in the same order")]
+    conversation: bool
+    files: bool
+    turns: Annotated[list[int], Field(description="the checkpointed turns undone")] = field(
+        default_factory=list
+    )
+    restored: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    kept: Annotated[list[str], Field(description="changed since those turns: kept as they are")] = (
+        field(default_factory=list)
+    )
+    refused: Annotated[
+        list[str], Field(description="not put back: a link leads them out of the workspace")
+    ] = field(default_factory=list)
+
+
+@dataclass(kw_only=True, slots=True)
 class Problems(Event):
     """Problems a turn's edits introduced (language servers)."""
 
@@ -367,6 +398,7 @@ SessionEvent = Annotated[
         CheckpointStarted,
         Checkpoint,
         Undo,
+        Rewound,
         Problems,
         RulesSaved,
         SessionRules,

@@ -206,6 +206,17 @@ class RunResultRecord(Record):
         )
 
 
+class ForkOrigin(Record):
+    """Where a forked session came from: its history is that session's, up to (before) an
+    ask or whole."""
+
+    session_id: str
+    ask: int | None = Field(
+        description="the history ends before this ask (1-based); null: the whole session"
+    )
+    asks: int = Field(description="how many of that session's asks the history holds")
+
+
 class ChangedFile(Record):
     path: str
     status: str = Field(description='"A" added, "M" modified, "D" deleted')

@@ -6,6 +6,11 @@ from the events that record them verbatim (user_message, model_output,
 tool_results); nothing is inferred from summaries. A compaction summary
 (context_summary) is kept aside, for the context layer to resume from, and never
 becomes part of the history.
+
+A rewind (`rewound` with `conversation`) takes asks back: the history is cut where the
+first of them began (asks taken back are always the last ones still in it), they are
+marked `rewound`, and the summary kept aside goes back to the newest one that stands
+only for what is left.
 """
 
 from __future__ import annotations
@@ -21,6 +26,9 @@ class Reducer:
     def __init__(self, state: SessionState | None = None) -> None:
         self.state = state if state is not None else SessionState()
         self._runs: dict[str, RunRecord] = {r.run_id: r for r in self.state.runs}
+        # Every summary still standing for part of the history, oldest first.
+        summary = self.state.context_summary
+        self._summaries: list[ContextSummary] = [] if summary is None else [summary]
 
     def apply(self, event: SessionEvent) -> None:
         state = self.state
@@ -40,15 +48,26 @@ class Reducer:
             state.workspace = event.workspace
             state.model = event.model
             state.created_at = event.created_at
+            state.forked_from = event.forked_from
         elif isinstance(event, ev.RunStarted):
             run_id = str(event.run)
-            record = RunRecord(run_id, event.prompt, event.ts, mode=event.mode)
+            record = RunRecord(
+                run_id,
+                event.prompt,
+                event.ts,
+                mode=event.mode,
+                number=len(state.runs) + 1,
+                first_message=len(state.messages),
+                seq=event.seq,
+            )
             self._runs[run_id] = record
             state.runs.append(record)
         elif isinstance(event, ev.ContextSummary):
-            state.context_summary = ContextSummary(
-                event.seq, event.text, event.pinned, event.up_to_message
-            )
+            summary = ContextSummary(event.seq, event.text, event.pinned, event.up_to_message)
+            self._summaries.append(summary)
+            state.context_summary = summary
+        elif isinstance(event, ev.Rewound) and event.conversation:
+            self._rewind(event.runs)
         elif isinstance(event, ev.ModeChanged):
             state.mode = event.mode
         elif isinstance(event, ev.SessionRules):
@@ -61,6 +80,18 @@ class Reducer:
             run.turns = event.result.turns
         elif isinstance(event, ev.RunClosed) and run is not None:
             run.result = {"terminalReason": event.reason, "detail": event.detail, "closed": True}
+
+    def _rewind(self, run_ids: list[str]) -> None:
+        state = self.state
+        taken = [r for r in map(self._runs.get, run_ids) if r is not None and not r.rewound]
+        if not taken:
+            return
+        cut = min(run.first_message for run in taken)
+        for run in taken:
+            run.rewound = True
+        del state.messages[cut:]
+        self._summaries = [s for s in self._summaries if s.up_to <= cut]
+        state.context_summary = self._summaries[-1] if self._summaries else None
 
     def _add_usage(self, event: ev.UsageEvent, run: RunRecord | None) -> None:
         usage, cost = event.usage, event.cost_usd

@@ -7,6 +7,7 @@ from typing import Any
 
 from agentls.contracts.messages import Message, ToolResultBlock, ToolUseBlock
 from agentls.contracts.usage import Usage
+from agentls.session.records import ForkOrigin
 
 
 @dataclass(slots=True)
@@ -19,6 +20,12 @@ class RunRecord:
     usage: Usage = field(default_factory=Usage)
     cost_usd: float | None = 0.0  # None once any call's price is unknown
     mode: str | None = None  # the permission mode the run started in
+    # The ask's number: its place among the session's run_started events, from 1 (taken
+    # back or not, so a number never changes); `agentls show` prints it.
+    number: int = 0
+    first_message: int = 0  # where its messages begin in the history
+    seq: int = 0  # its run_started event
+    rewound: bool = False  # a rewind took it back: its messages left the history
 
     @property
     def finished(self) -> bool:
@@ -58,6 +65,24 @@ class SessionState:
     notices: set[str] = field(default_factory=set)  # topics the person was told once
     last_seq: int = 0
     context_summary: ContextSummary | None = None  # never part of ``messages``
+    forked_from: ForkOrigin | None = None
+
+    def ask(self, number: int) -> RunRecord:
+        """Ask ``number`` (1-based); ValueError naming the asks there are."""
+        if 1 <= number <= len(self.runs):
+            return self.runs[number - 1]
+        if not self.runs:
+            raise ValueError(f"no ask {number}: this session has no asks yet")
+        last = len(self.runs)
+        asks = "ask 1" if last == 1 else f"asks 1–{last}"
+        raise ValueError(f"no ask {number} in this session ({asks})")
+
+    def ask_of_run(self, run_id: str) -> RunRecord:
+        """The ask run ``run_id`` answered; ValueError when no ask of the session is it."""
+        for run in self.runs:
+            if run.run_id == run_id:
+                return run
+        raise ValueError(f"no ask of this session ran as {run_id}")
 
     @property
     def open_run(self) -> RunRecord | None:

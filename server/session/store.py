@@ -12,7 +12,8 @@ from datetime import datetime
 from pathlib import Path
 
 from agentls.session import events as ev
-from agentls.session.events import SessionEvent
+from agentls.session.events import SessionEvent, to_json_line
+from agentls.session.forking import fork_events
 from agentls.session.labels import request_words
 from agentls.session.lock import SessionClaim
 from agentls.session.log import SessionLog
@@ -20,6 +21,7 @@ from agentls.session.reader import SessionFormatError, read_events
 from agentls.session.reducer import reduce
 from agentls.session.state import SessionState
 from agentls.workspace import control
+from agentls.workspace.atomic import replace_atomically
 
 logger = logging.getLogger(__name__)
 
@@ -57,6 +59,8 @@ class SessionInfo:
     outcome: str  # the last run's terminal reason, "unfinished", or "no runs"
     runs: int
     cost_usd: float | None
+    forked_from: str | None = None  # the session it was forked from
+    forked_at: int | None = None  # before that session's ask N; None: whole
 
 
 def default_state_dir() -> Path:
@@ -101,32 +105,52 @@ class SessionStore:
         self, workspace: Path, model: str, *, resolved: bool = False
     ) -> tuple[str, SessionLog]:
         """A new session of ``workspace`` (``resolved``: the caller resolved it already)."""
-        while True:
-            session_id = new_session_id()
-            path = self.sessions_dir / f"{session_id}.jsonl"  # a valid id: no check needed
-            if not os.path.exists(path):
-                break
+        session_id, path = self._new_id()
         log = SessionLog(path, next_seq=1)
         log.append(
             ev.SessionStarted(
                 session_id=session_id,
                 workspace=str(workspace) if resolved else os.path.realpath(workspace),
                 model=model,
-                created_at=datetime.now().astimezone().isoformat(timespec="seconds"),
+                created_at=_now(),
             )
         )
         log.turn_boundary()
         return session_id, log
 
-    def open(self, session_id: str) -> tuple[SessionLog, SessionState]:
-        """The session's log, reopened for appending, and its state folded from it."""
-        path = self.path_for(session_id)
+    def fork(self, session_id: str, before_ask: int | None) -> str:
+        """A new session whose history is ``session_id``'s before its ask ``before_ask``
+        (1-based), or all of it; its id. The log is written whole or not at all (a reader
+        never finds half a fork). SessionNotFound, ForkRefused (a ValueError)."""
+        source = self.path_for(session_id)
         try:
-            events = read_events(path)
+            events = read_events(source)
         except FileNotFoundError:
             raise SessionNotFound(session_id, self.sessions_dir) from None
-        state = reduce(events)
-        return SessionLog(path, next_seq=state.last_seq + 1), state
+        fork_id, path = self._new_id()
+        lines = fork_events(events, fork_id, before_ask, created_at=_now(), ts=time.time())
+        replace_atomically(path, b"".join(to_json_line(event) for event in lines))
+        return fork_id
+
+    def _new_id(self) -> tuple[str, Path]:
+        while True:
+            session_id = new_session_id()
+            path = self.sessions_dir / f"{session_id}.jsonl"  # a valid id: no check needed
+            if not os.path.exists(path):
+                return session_id, path
+
+    def open(self, session_id: str) -> tuple[SessionLog, SessionState]:
+        """The session's log, reopened for appending, and its state folded from it."""
+        state = self.open_state(session_id)
+        return SessionLog(self.path_for(session_id), next_seq=state.last_seq + 1), state
+
+    def open_state(self, session_id: str) -> SessionState:
+        """The session's state folded from its log (read whole), nothing opened for writing."""
+        path = self.path_for(session_id)
+        try:
+            return reduce(read_events(path))
+        except FileNotFoundError:
+            raise SessionNotFound(session_id, self.sessions_dir) from None
 
     def list(self, workspace: Path | None = None) -> list[SessionInfo]:
         """Stored sessions, newest first; only those of ``workspace`` when given."""
@@ -170,6 +194,7 @@ def _summarise(session_id: str, events: list[SessionEvent]) -> SessionInfo:
     runs = state.runs
     outcome = runs[-1].outcome if runs else "no runs"
     first_prompt = _one_line(request_words(runs[0].prompt)) if runs else ""
+    origin = state.forked_from
     return SessionInfo(
         id=session_id,
         created_at=state.created_at,
@@ -179,7 +204,13 @@ def _summarise(session_id: str, events: list[SessionEvent]) -> SessionInfo:
         outcome=outcome,
         runs=len(runs),
         cost_usd=state.cost_usd,
+        forked_from=None if origin is None else origin.session_id,
+        forked_at=None if origin is None else origin.ask,
     )
+
+
+def _now() -> str:
+    return datetime.now().astimezone().isoformat(timespec="seconds")
 
 
 def _one_line(text: str) -> str:

@@ -2,7 +2,9 @@
 
 Plain enough for a terminal (``agentls show``), structured enough for an editor's
 markdown preview (`write_transcript` keeps it beside the log, in the state folder).
-Everything shown comes from the log; nothing is re-run.
+Everything shown comes from the log; nothing is re-run. Asks are numbered from 1 in the
+order they were made ("Ask N", the number `agentls rewind` and `agentls fork` take);
+an ask a rewind took back stays, struck through and marked.
 """
 
 from __future__ import annotations
@@ -45,7 +47,14 @@ def write_transcript(store: SessionStore, session_id: str) -> Path:
 
 
 def render_transcript(events: Iterable[SessionEvent]) -> str:
-    renderer = _Renderer()
+    events = list(events)
+    taken_back = {
+        run_id
+        for event in events
+        if isinstance(event, ev.Rewound) and event.conversation
+        for run_id in event.runs
+    }
+    renderer = _Renderer(taken_back)
     for event in events:
         renderer.feed(event)
     return renderer.finish()
@@ -70,7 +79,8 @@ class _Run:
 
 
 class _Renderer:
-    def __init__(self) -> None:
+    def __init__(self, taken_back: set[str]) -> None:
+        self.taken_back = taken_back  # the runs of asks a rewind took back
         self.out: list[str] = []
         self.show_cost = True  # False for a scripted model (see _header)
         self.run: _Run | None = None
@@ -86,7 +96,10 @@ class _Renderer:
             self._header(event)
         elif isinstance(event, ev.RunStarted):
             self._end_run(None)
-            self._start_run(event.prompt)
+            self._start_run(event.prompt, event.run in self.taken_back)
+        elif isinstance(event, ev.Rewound):
+            self._end_run(None)
+            self._rewound(event)
         elif isinstance(event, ev.ModeChanged):
             self._para(f"_Mode: {event.mode}_")
         elif isinstance(event, ev.Checkpoint):
@@ -145,16 +158,50 @@ class _Renderer:
             f"- Workspace: {event.workspace}",
             f"- Model: {event.model}",
             f"- Created: {event.created_at}",
-            "",
         ]
+        origin = event.forked_from
+        if origin is not None:
+            where = "whole" if origin.ask is None else f"before its ask {origin.ask}"
+            held = {0: "none of its asks", 1: "ask 1 below is its history"}.get(
+                origin.asks, f"asks 1–{origin.asks} below are its history"
+            )
+            self.out.append(f"- Forked from: {origin.session_id}, {where} ({held})")
+        self.out.append("")
 
-    def _start_run(self, prompt: str) -> None:
+    def _start_run(self, prompt: str, taken_back: bool) -> None:
         self.run_count += 1
         words = request_words(prompt)
         first_line = words.splitlines()[0] if words else "(empty prompt)"
-        self._para(f"## Run {self.run_count} — {_cut(first_line, _SUMMARY_WIDTH)}")
+        title = f"Ask {self.run_count} — {_cut(first_line, _SUMMARY_WIDTH)}"
+        if taken_back:
+            self._para(f"## ~~{title}~~ (taken back)")
+            self._para("_A rewind took this ask back: the model no longer sees it._")
+        else:
+            self._para(f"## {title}")
         self._para(_quote(prompt))
         self.run = _Run(prompt)
+
+    def _rewound(self, event: ev.Rewound) -> None:
+        asks = _asks(event.asks)
+        if event.conversation:
+            head = f"↶ Rewound to before ask {event.ask}: {asks or 'nothing'} taken back"
+        else:
+            head = f"↶ Files put back as they were before ask {event.ask}"
+        parts = []
+        if event.files:
+            if event.restored:
+                parts.append(f"restored {', '.join(event.restored)}")
+            if event.removed:
+                parts.append(f"removed {', '.join(event.removed)}")
+            if event.kept:
+                parts.append(f"kept {', '.join(event.kept)} (changed since)")
+            if event.refused:
+                parts.append(f"not put back (a link leads out): {', '.join(event.refused)}")
+            if not parts:
+                parts.append("no file to put back")
+        else:
+            parts.append("files left as they are")
+        self._para(f"{head}; {'; '.join(parts)}")
 
     def _end_run(self, result_line: str | None) -> None:
         run = self.run
@@ -285,6 +332,14 @@ def _summarise_input(args: Mapping[str, Any]) -> str:
             text = json.dumps(value, ensure_ascii=False, default=str)
         parts.append(f"{key}={_cut(text, _ARG_WIDTH)}")
     return _cut(" ".join(parts), _SUMMARY_WIDTH)
+
+
+def _asks(numbers: list[int]) -> str:
+    if not numbers:
+        return ""
+    if len(numbers) == 1:
+        return f"ask {numbers[0]}"
+    return "asks " + ", ".join(str(n) for n in numbers[:-1]) + f" and {numbers[-1]}"
 
 
 def _quote(text: str) -> str:

@@ -19,7 +19,7 @@ export async function intelligenceScenario(page, { record, results, phase, check
   const chat = await chatFrame(page, 30_000);
   await chat.locator('#prompt').fill('What is wrong in shapes.ts?');
   await chat.locator('#prompt').press('Enter');
-  await chat.locator('.item.run-end', { hasText: 'completed' }).nth(2).waitFor({ timeout: 60_000 });
+  await chat.locator('.item.run-end', { hasText: 'completed' }).nth(3).waitFor({ timeout: 60_000 });
   await page.screenshot({ path: path.join(results, 'editor-problems.png') });
   const requests = readFileSync(record, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
   const seen = JSON.stringify(requests.at(-1).body.messages);

@@ -209,4 +209,26 @@ export async function scenario(page, { record, userData, workspace, results, pha
   const shown = asked.body.tools.map((tool) => tool.name);
   check(!shown.includes('edit_file') && !shown.includes('run_command') && shown.includes('read_file'), `the live mode setting reached the server: plan mode shows ${shown.join(', ')}`);
   done();
+
+  done = phase('edit the last prompt and ask again: a rewind to it, confirmed, then the new text');
+  const earlier = chat.locator('.item.user', { hasText: 'What does this do?' });
+  await earlier.getByRole('button', { name: 'Edit' }).click();
+  const editing = chat.locator('.item.user textarea.edit-prompt'); // in place of the prompt's text
+  await editing.waitFor();
+  await editing.fill('Explain greet() and shout() in one line.');
+  await editing.press('Enter');
+  const confirm = page.locator('.monaco-dialog-box');
+  await confirm.waitFor({ timeout: 30_000 });
+  const said = await confirm.innerText();
+  check(said.includes('Edit ask 3 and ask again?') && said.includes('Takes back ask 3 “What does this do?”'), `the confirmation names the ask it takes back (${said.replace(/\s+/g, ' ').trim()})`);
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(results, 'edit-and-ask-again.png') });
+  await confirm.getByRole('button', { name: 'Rewind and Ask' }).click();
+  await chat.locator('.item.user.rewound', { hasText: 'What does this do?' }).waitFor({ timeout: 30_000 });
+  await chat.locator('.item.run-end', { hasText: 'completed' }).nth(2).waitFor({ timeout: 60_000 });
+  const again = readFileSync(record, 'utf8').trim().split('\n').map((line) => JSON.parse(line)).at(-1);
+  const resent = JSON.stringify(again.body.messages);
+  check(resent.includes('Explain greet() and shout() in one line.') && resent.includes('Add a shout()'), 'the new text went in the same session');
+  check(!resent.includes('What does this do?') && !resent.includes('greet.py, lines 1-2'), 'the ask taken back is no longer in what the model sees');
+  done();
 }

@@ -14,6 +14,7 @@ import { registerDoctor } from './commands/doctor';
 import { registerMemory } from './commands/memory';
 import { ReadOnlyDocuments } from './documents/readOnly';
 import { onWebviewMessage, registerCommands } from './commands/register';
+import { Rewinding } from './commands/rewind';
 import { COMMANDS } from './protocol';
 import { useExtensionContext } from './server/locate';
 import { modalApprovals, RESTART_KEYS } from './settings/serverSettings';
@@ -44,14 +45,23 @@ export function activate(context: vscode.ExtensionContext): void {
     trace,
     chatVisible: () => chat?.visible ?? false,
     openChat: () => void chat?.reveal(),
-    onCommands: (commands) => void vscode.commands.executeCommand('setContext', 'agentls.serverCanUndo', commands.includes(COMMANDS.undo)),
+    onCommands: (commands) => {
+      void vscode.commands.executeCommand('setContext', 'agentls.serverCanUndo', commands.includes(COMMANDS.undo));
+      void vscode.commands.executeCommand('setContext', 'agentls.serverCanRewind', commands.includes(COMMANDS.rewind));
+    },
   });
   running = connection;
   const actions = new Actions({ connection, store, broker, reviews, reviewHost, revealChat: (focus) => chat?.reveal(focus) ?? Promise.resolve(), log });
+  const rewinding = new Rewinding({
+    connection,
+    store,
+    send: (prompt) => actions.send(prompt),
+    continueSession: (sessionId) => actions.continueSession(sessionId),
+  });
   chat = new ChatViewProvider(
     context.extensionUri,
     store,
-    onWebviewMessage(actions, () => connection.restart(), () => connection.refreshSessions()),
+    onWebviewMessage(actions, rewinding, () => connection.restart(), () => connection.refreshSessions()),
   );
 
   context.subscriptions.push(
@@ -62,7 +72,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, chat, { webviewOptions: { retainContextWhenHidden: true } }),
     chat,
     createStatusBar(store),
-    ...registerCommands(actions, { restart: () => connection.restart(), showLog: () => log.show() }),
+    ...registerCommands(actions, rewinding, { restart: () => connection.restart(), showLog: () => log.show() }),
     registerDoctor(connection, documents, String(context.extension.packageJSON.version)),
     registerMemory(connection),
     runningContextKey(store),

@@ -105,7 +105,19 @@ export interface LogDecision {
 
 export type LogErrorCode = 'not_found' | 'invalid_input' | 'permission_denied' | 'timeout' | 'execution_failed' | 'conflict' | 'cancelled';
 
-export type LogEvent = LogSessionStarted | LogRunStarted | LogUserMessage | LogModelRequest | LogModelOutput | LogUsageEvent | LogContextProjected | LogContextSummary | LogToolIntent | LogDecision | LogObservationEvent | LogToolResults | LogModeChanged | LogCheckpointStarted | LogCheckpoint | LogUndo | LogProblems | LogRulesSaved | LogSessionRules | LogNotice | LogGuidance | LogHookRun | LogRunFinished | LogRunClosed;
+export type LogEvent = LogSessionStarted | LogRunStarted | LogUserMessage | LogModelRequest | LogModelOutput | LogUsageEvent | LogContextProjected | LogContextSummary | LogToolIntent | LogDecision | LogObservationEvent | LogToolResults | LogModeChanged | LogCheckpointStarted | LogCheckpoint | LogUndo | LogRewound | LogProblems | LogRulesSaved | LogSessionRules | LogNotice | LogGuidance | LogHookRun | LogRunFinished | LogRunClosed;
+
+/**
+ * Where a forked session came from: its history is that session's, up to (before) an
+ * ask or whole.
+ */
+export interface LogForkOrigin {
+  sessionId: string;
+  /** the history ends before this ask (1-based); null: the whole session */
+  ask: number | null;
+  /** how many of that session's asks the history holds */
+  asks: number;
+}
 
 /** What a run was told besides its prompt: the instruction files and memories. */
 export interface LogGuidance {
@@ -276,6 +288,37 @@ export interface LogResultUsage {
   costUsd: number | null;
 }
 
+/**
+ * A rewind to before ask `ask` (asks are numbered from 1 in the order of their
+ * run_started events, taken back or not). With `conversation`, the asks in `asks`
+ * leave the history the model sees; with `files`, the files their checkpointed turns
+ * changed went back, those changed since kept as they are.
+ */
+export interface LogRewound {
+  v: number;
+  seq: number;
+  ts: number;
+  kind: 'rewound';
+  run: string | null;
+  turn: number | null;
+  /** the ask rewound to: it and every later one */
+  ask: number;
+  /** the asks taken back from the history */
+  asks: number[];
+  /** their runs, in the same order */
+  runs: string[];
+  conversation: boolean;
+  files: boolean;
+  /** the checkpointed turns undone */
+  turns: number[];
+  restored: string[];
+  removed: string[];
+  /** changed since those turns: kept as they are */
+  kept: string[];
+  /** not put back: a link leads them out of the workspace */
+  refused: string[];
+}
+
 export interface LogRulesSaved {
   v: number;
   seq: number;
@@ -367,6 +410,8 @@ export interface LogSessionStarted {
   model: string;
   /** ISO 8601 */
   createdAt: string;
+  /** the session this one was forked from */
+  forkedFrom: LogForkOrigin | null;
 }
 
 export interface LogTextRecord {

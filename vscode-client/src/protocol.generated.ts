@@ -17,6 +17,9 @@ export interface Commands {
   'agentls.answer': { params: AnswerParams; result: Answered };
   'agentls.showDiff': { params: QuestionParams; result: DiffShown };
   'agentls.undo': { params: UndoParams; result: UndoResult };
+  'agentls.asks': { params: AsksParams; result: AskEntry[] };
+  'agentls.rewind': { params: RewindParams; result: RewindResult };
+  'agentls.fork': { params: ForkParams; result: Forked };
   'agentls.mcp': { params?: McpParams; result: McpServerReport[] };
   'agentls.doctor': { params?: DoctorParams; result: DoctorReport };
   'agentls.memory': { params?: MemoryParams; result: MemoryResult };
@@ -24,7 +27,7 @@ export interface Commands {
 
 export type CommandName = keyof Commands;
 
-export const COMMAND_NAMES = ['agentls.ask', 'agentls.cancel', 'agentls.sessions', 'agentls.showTranscript', 'agentls.setMode', 'agentls.answer', 'agentls.showDiff', 'agentls.undo', 'agentls.mcp', 'agentls.doctor', 'agentls.memory'] as const;
+export const COMMAND_NAMES = ['agentls.ask', 'agentls.cancel', 'agentls.sessions', 'agentls.showTranscript', 'agentls.setMode', 'agentls.answer', 'agentls.showDiff', 'agentls.undo', 'agentls.asks', 'agentls.rewind', 'agentls.fork', 'agentls.mcp', 'agentls.doctor', 'agentls.memory'] as const;
 
 export type AgentEvent = RunStarted | TextEvent | ToolStarted | ToolFinished | ApprovalAsked | ApprovalAnswered | QuestionAsked | QuestionClosed | EditProposed | EditApplied | EditRejected | WaitingForSave | UsageEvent | HookNoticeEvent | RunFinished;
 
@@ -71,6 +74,18 @@ export interface ApprovalAsked {
   rule: string;
 }
 
+export interface AskEntry {
+  /** its number, from 1, as `agentls show` prints it */
+  ask: number;
+  runId: string;
+  /** the person's words (the prompt's first paragraph) */
+  prompt: string;
+  /** how its run ended, or `unfinished` */
+  outcome: string;
+  /** a rewind took it back: the model no longer sees it */
+  rewound: boolean;
+}
+
 /** The answer to an ask with `"wait": true`. */
 export interface AskFinished {
   sessionId: string;
@@ -101,6 +116,10 @@ export interface AskStarted {
   sessionId: string;
   runId: string;
   status: 'started';
+}
+
+export interface AsksParams {
+  sessionId: string;
 }
 
 /** The limit a run hit, and by how much. */
@@ -203,6 +222,19 @@ export interface EditorIntegration {
 export interface Folders {
   state: string;
   config: string;
+}
+
+export interface ForkParams {
+  sessionId: string;
+  /** the history ends before this ask; without it: whole */
+  ask?: number | null;
+}
+
+export interface Forked {
+  /** the new session */
+  sessionId: string;
+  forkedFrom: string;
+  ask: number | null;
 }
 
 /**
@@ -408,6 +440,45 @@ export interface Range {
   end: Position;
 }
 
+export interface RewindParams {
+  sessionId: string;
+  /** rewind to before this ask */
+  ask?: number | null;
+  /** or the ask by its run's id */
+  runId?: string | null;
+  /** take the asks back from the history */
+  conversation?: boolean;
+  /** put back the files they changed */
+  files?: boolean;
+  /** say what it would do; change nothing */
+  dryRun?: boolean;
+}
+
+export interface RewindResult {
+  /** rewound to before this ask */
+  ask: number;
+  /** the asks taken back from the history */
+  asks: number[];
+  /** their runs */
+  runs: string[];
+  /** their words, one short line each */
+  prompts: string[];
+  conversation: boolean;
+  files: boolean;
+  /** the checkpointed turns undone */
+  turns: number[];
+  restored: string[];
+  removed: string[];
+  /** changed since: kept as they are, not put back */
+  kept: string[];
+  /** not put back: a link leads them out of the workspace */
+  refused: string[];
+  /** nothing was changed: this is what a rewind would do */
+  dryRun: boolean;
+  /** what was done (or would be), in a sentence */
+  summary: string;
+}
+
 export interface RipgrepInfo {
   found: boolean;
   path: string | null;
@@ -455,6 +526,10 @@ export interface SessionInfo {
   runs: number;
   costUsd: number | null;
   running: boolean;
+  /** a fork's: the session it was forked from */
+  forkedFrom?: string;
+  /** a fork's: its history ends before that session's ask N */
+  forkedAtAsk?: number;
 }
 
 export interface SetModeParams {

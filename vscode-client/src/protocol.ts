@@ -19,6 +19,12 @@ export const COMMANDS = {
   // turns; {sessionId, turn} only that turn (see UndoResult). Undo Last Ask is shown only
   // when the server advertises this command.
   undo: 'agentls.undo',
+  // A session's asks, numbered as `agentls show` prints them; a rewind to one of them
+  // (by number or run id, `dryRun` to preview); a fork before one of them (RewindResult,
+  // Forked). Rewind and Fork are shown only when the server advertises agentls.rewind.
+  asks: 'agentls.asks',
+  rewind: 'agentls.rewind',
+  fork: 'agentls.fork',
 } as const satisfies Record<string, CommandName>;
 
 export const MODES = ['default', 'accept-edits', 'plan', 'bypass'] as const satisfies readonly Mode[];

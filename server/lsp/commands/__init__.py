@@ -14,6 +14,9 @@ the handlers: they load after `initialize`, with the first command.
 - `answer.py`: `agentls.answer`: the person answers a waiting question.
 - `show_diff.py`: `agentls.showDiff`: a waiting review's diff, opened.
 - `undo.py`: `agentls.undo`: undo the last ask, or one turn.
+- `rewind.py`: `agentls.asks` (a session's asks, numbered as `agentls show` prints them),
+  `agentls.rewind` (to before one of them: the conversation, the files, or both; a dry run
+  says what it would do) and `agentls.fork` (a new session branched before one of them).
 - `mcp.py`: `agentls.mcp`: the MCP servers, their status and tools.
 - `doctor.py`: `agentls.doctor`: the report of `agentls doctor --json`.
 - `memory.py`: `agentls.memory`: list, add or forget what the agent remembers (one call

@@ -38,6 +38,8 @@ def register(server: AgentServer) -> None:
                         # As the run's events say it: no price for a scripted model.
                         cost_usd=info.cost_usd if shows_cost(info.model) else None,
                         running=conversation is not None and conversation.running,
+                        forked_from=info.forked_from,
+                        forked_at_ask=info.forked_at,
                     ).wire()
                 )
         return listed

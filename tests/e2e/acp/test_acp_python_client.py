@@ -52,7 +52,7 @@ async def test_a_prompt_streams_text(isolated_state: Path, workspace: Path, tmp_
     assert usage["size"] > 0
     commands = next(u for u in client.updates if u["sessionUpdate"] == "available_commands_update")
     names = {c["name"] for c in commands["availableCommands"]}
-    assert names == {"undo", "mode", "compact", "memory"}
+    assert names == {"undo", "rewind", "mode", "compact", "memory"}
     assert session.modes is not None and session.modes.current_mode_id == "default"
 
 
@@ -445,7 +445,7 @@ async def test_compact_summarises_the_older_history_now(
     assert early.stop_reason == answer.stop_reason == after.stop_reason == "end_turn"
     assert client.text().endswith("Three.")
     shown = agentls(isolated_state, workspace, "show", sid)
-    assert shown.returncode == 0 and "Run 3 — say three" in shown.stdout
+    assert shown.returncode == 0 and "Ask 3 — say three" in shown.stdout
     assert "nothing to compact yet" in client.text()
     assert "compacted: the older history is summarised" in client.text()
     (log,) = (isolated_state / "sessions").glob("*.jsonl")

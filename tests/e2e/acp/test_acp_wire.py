@@ -51,7 +51,11 @@ def test_malformed_messages_are_answered_and_the_agent_keeps_serving(
         request(4, "session/new", {"cwd": "relative/dir", "mcpServers": []}),
         request(5, "session/prompt", {"sessionId": "nope", "prompt": []}),
         request(6, "session/new", {"cwd": str(workspace), "mcpServers": []}),
-    ], {1, 2, 3, 4, 5, 6}, "--model", "scripted:demo")  # fmt: skip
+        # Served with the SDK's unstable protocol on (for session/fork): the unstable
+        # methods agentls does not offer are still MethodNotFound.
+        request(7, "session/resume", {"sessionId": "x", "cwd": str(workspace)}),
+        request(8, "session/close", {"sessionId": "x"}),
+    ], {1, 2, 3, 4, 5, 6, 7, 8}, "--model", "scripted:demo")  # fmt: skip
     by_id = {a.get("id"): a for a in answers if "id" in a and ("result" in a or "error" in a)}
     assert by_id[1]["result"]["protocolVersion"] == 1
     caps = by_id[1]["result"]["agentCapabilities"]
@@ -63,6 +67,8 @@ def test_malformed_messages_are_answered_and_the_agent_keeps_serving(
     assert "not an absolute folder" in by_id[4]["error"]["message"]
     assert by_id[5]["error"]["message"].startswith("agentls: no session 'nope' open here")
     assert by_id[6]["result"]["sessionId"]  # still serving
+    assert by_id[7]["error"]["code"] == by_id[8]["error"]["code"] == -32601
+    assert caps["sessionCapabilities"]["fork"] == {}
 
 
 def test_a_missing_api_key_asks_for_authentication(isolated_state: Path, workspace: Path) -> None:

@@ -12,6 +12,7 @@ on stdin, which is where Emacs in batch mode reads the minibuffer from.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -365,3 +366,49 @@ def test_agentls_el_cancels_from_the_code_action_and_the_doctor_finds_the_worksp
     here = f"emacs 0.1.0 ({EDITORS / 'emacs'}, loaded here)"
     assert re.search(rf"^editors +{re.escape(here)}$", doctor, re.M), doctor
     assert "no agentls editor client found" not in doctor
+
+
+def test_agentls_el_rewinds_and_forks_from_a_pick_list(
+    fake: FakeAnthropic, root: Path, model_env: dict[str, str], tmp_path: Path
+) -> None:
+    (root / "a.py").write_text("A = 1\n")
+    fake.add(
+        turn(tool_calls=[("toolu_a1", "edit_file",
+                          {"path": "a.py", "old_text": "A = 1", "new_text": "A = 2"})]),
+        turn("answer 1"),
+        turn(tool_calls=[("toolu_b1", "run_command", {"command": "echo made > made.txt"})]),
+        turn("answer 2"),
+        turn("answer 4"),
+        turn("answer forked"),
+    )  # fmt: skip
+    home = tmp_path / "home"
+    home.mkdir()
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    env = {**model_env, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
+           "LANG": "C.UTF-8", "PATH": path}  # fmt: skip
+    typed = "2: second: make made.txt\nrewind\n2: second: make made.txt\n"
+    outcome = run_editor(
+        ["emacs", "--batch", "-L", str(EDITORS / "emacs"),
+         "-l", str(HERE / "emacs_rewind_person.el")],
+        cwd=root, env=env, report=tmp_path / "report.json", stdin=typed,
+    )  # fmt: skip
+    report = outcome.report
+    assert report and report["errors"] == [], (report, outcome.stderr[-3000:])
+    assert report["results"] == ["completed"] * 4, report.get("log")
+    picked, confirmed, forked = report["prompts"]
+    assert picked["choices"] == ["1: first: set A to 2", "2: second: make made.txt"]
+    assert "would take back ask 2 “second: make made.txt”" in confirmed["prompt"]
+    assert "remove made.txt" in confirmed["prompt"]
+    assert confirmed["choices"] == ["rewind", "conversation", "files"]
+    assert report["madeBefore"] is True and report["madeAfter"] is False
+    assert report["rewind"]["asks"] == [2] and report["rewind"]["removed"] == ["made.txt"]
+    assert "↶ rewound to before ask 2: took back ask 2" in report["log"]
+    assert forked["choices"][:3] == ["whole session", "1: first: set A to 2",
+                                     "2: second: make made.txt"]  # fmt: skip
+    assert report["fork"] != report["session"] and "⑂ forked" in report["log"]
+    for body, prompt in ((fake.requests[-2].body, "fourth"), (fake.requests[-1].body, "forked")):
+        texts = json.dumps(body["messages"])
+        assert "first: set A to 2" in texts and prompt in texts
+        assert "second: make made.txt" not in texts and "toolu_b1" not in texts
+    assert (root / "a.py").read_text() == "A = 2\n"
+    assert outcome.returncode == 0

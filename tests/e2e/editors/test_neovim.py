@@ -10,6 +10,7 @@ is on disk before the command runs.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -339,3 +340,44 @@ def test_neovim_without_the_plugin_says_a_dismissed_question_is_a_no(
     ]
     assert not (root / "ran.txt").exists() and greet.read_text() == GREET
     assert "agentls answered: " + ANSWER in report["shown"]
+
+
+def test_neovim_plugin_rewinds_and_forks_from_a_pick_list(
+    fake: FakeAnthropic, root: Path, model_env: dict[str, str], tmp_path: Path
+) -> None:
+    (root / "a.py").write_text("A = 1\n")
+    fake.add(
+        turn(tool_calls=[("toolu_a1", "edit_file",
+                          {"path": "a.py", "old_text": "A = 1", "new_text": "A = 2"})]),
+        turn("answer 1"),
+        turn(tool_calls=[("toolu_b1", "run_command", {"command": "echo made > made.txt"})]),
+        turn("answer 2"),
+        turn("answer 4"),
+        turn("answer forked"),
+    )  # fmt: skip
+    outcome = run_editor(
+        ["nvim", "--headless", "--clean", "--cmd", f"set rtp^={EDITORS / 'neovim'}",
+         "-c", f"luafile {HERE / 'nvim_rewind_person.lua'}"],
+        cwd=root, env=isolated_env(model_env, tmp_path), report=tmp_path / "report.json",
+    )  # fmt: skip
+    report = outcome.report
+    assert report and report["errors"] == [], (report, outcome.stderr[-3000:])
+    assert report["results"] == ["completed"] * 4, report.get("log")
+    picked, confirmed, forked = report["prompts"]
+    assert picked["choices"] == ["Ask 1: first: set A to 2", "Ask 2: second: make made.txt"]
+    assert "would take back ask 2 “second: make made.txt”" in confirmed["prompt"]
+    assert "remove made.txt" in confirmed["prompt"]
+    assert confirmed["choices"][0] == "Rewind"
+    assert report["made_before"] is True and report["made_after"] is False
+    assert report["rewind"]["asks"] == [2] and report["rewind"]["removed"] == ["made.txt"]
+    assert "↶ rewound to before ask 2: took back ask 2" in report["log"]
+    assert forked["choices"][:3] == ["The whole session", "Before Ask 1: first: set A to 2",
+                                     "Before Ask 2: second: make made.txt"]  # fmt: skip
+    assert report["fork"] != report["session"] and "⑂ forked" in report["log"]
+    fourth, in_fork = fake.requests[-2].body, fake.requests[-1].body
+    for body, prompt in ((fourth, "fourth"), (in_fork, "forked")):
+        texts = json.dumps(body["messages"])
+        assert "first: set A to 2" in texts and prompt in texts
+        assert "second: make made.txt" not in texts and "toolu_b1" not in texts
+    assert (root / "a.py").read_text() == "A = 2\n"  # ask 1's edit stays
+    assert outcome.returncode == 0

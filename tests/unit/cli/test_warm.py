@@ -271,7 +271,10 @@ def test_an_ask_the_warm_process_runs_ends_as_its_own_process_would(
     workspace, env, command = setup(tmp_path, state, delay=1.0)
     (workspace / "a.py").write_text("x = 1\n")
     search = {"name": "search", "input": {"pattern": "x"}}
-    turns = [{"toolCalls": [search], "delaySeconds": 1.0}, {"text": "warm answer"}]
+    # The ask waits for the test's word after its search, so its scratch folder is seen
+    # however slowly this machine polls.
+    wait = {"name": "run_command", "input": {"command": "until [ -e go ]; do sleep 0.05; done"}}
+    turns = [{"toolCalls": [search]}, {"toolCalls": [wait]}, {"text": "warm answer"}]
     Path(command[command.index("--model") + 1].removeprefix("scripted:")).write_text(
         json.dumps({"turns": turns})
     )
@@ -279,15 +282,18 @@ def test_an_ask_the_warm_process_runs_ends_as_its_own_process_would(
     scratch.mkdir()
     env["TMPDIR"] = str(scratch)
     path = socket_of(state, env)
+    (workspace / "go").touch()
     first = subprocess.run(command, cwd=workspace, env=env, capture_output=True, text=True)
     assert answer(first) == "warm answer"  # in its own process: it starts the warm one
     assert list(scratch.glob("agentls-rg-*")) == []
+    (workspace / "go").unlink()
     until(lambda: listening(path), "the warm process listens")
     [server] = warm_processes(state)
     second = subprocess.Popen(command, cwd=workspace, env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True)  # fmt: skip
     until(lambda: children_of(server), "the warm process forks the ask")
     until(lambda: list(scratch.glob("agentls-rg-*")), "the search makes its scratch folder")
+    (workspace / "go").touch()
     out, err = second.communicate(timeout=WAIT_SECONDS)
     assert answer(subprocess.CompletedProcess(command, second.returncode, out, err)) == (
         "warm answer"

@@ -89,7 +89,7 @@ def test_a_schema_1_log_folds_to_the_same_state_and_transcript() -> None:
     """The fixture was written by the schema 1 release (every kind), with what it folded to."""
     events = read_events(V1_LOG)
     assert len(events) == len(V1_LOG.read_text().splitlines())
-    newer = {ev.SESSION_RULES, ev.NOTICE, ev.GUIDANCE, ev.HOOK_RUN}
+    newer = {ev.SESSION_RULES, ev.NOTICE, ev.GUIDANCE, ev.HOOK_RUN, ev.REWOUND}
     assert {e.kind for e in events} == set(ev.EVENT_TYPES) - newer  # every kind it had
     expected = json.loads((FIXTURES / "v1-session.state.json").read_text("utf-8"))
     assert state_as_json(reduce(events)) == expected
@@ -163,10 +163,13 @@ async def test_every_writer_writes_valid_events(tmp_path: Path) -> None:
     manager.close()
     again, _, manager = conversation(tmp_path, [{"text": "ok"}], session_id=path.stem)
     await again.ask("resume", approver=AutoApprover())
+    await again.rewind(3, files=False)  # the rewound event
+    fork = manager.store.fork(path.stem, None)  # a fork's copied lines
     manager.close()
 
     kinds = valid_lines(path)
     assert set(kinds) == set(ev.EVENT_TYPES)
+    assert "rewound" in valid_lines(manager.store.path_for(fork))
 
 
 def _problems_found() -> Any:

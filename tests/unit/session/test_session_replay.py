@@ -151,7 +151,7 @@ def test_transcript_shows_prompt_calls_decisions_and_results(
 ) -> None:
     text = render_transcript(events)
     assert text.startswith("# Session s1\n")
-    assert "## Run 1 — fix the failing test\n" in text
+    assert "## Ask 1 — fix the failing test\n" in text
     assert "> fix the failing test\n> in foo.py" in text
     assert "> fix it" in text  # the user message differed from the prompt
     assert "> (thinking) The test fails on import.…" in text
@@ -162,7 +162,7 @@ def test_transcript_shows_prompt_calls_decisions_and_results(
     assert "✗ permission_denied (not retryable)" in text
     assert "**Result:** completed — 2 turns, 1,234 in / 567 out tokens, $0.0123" in text
     assert "_Mode: plan_" in text
-    assert "## Run 2 — now rename it" in text
+    assert "## Ask 2 — now rename it" in text
     assert "→ edit_file path=a.py old_text=x new_text=y" in text
     assert "(no result: the run stopped first)" in text
     assert text.rstrip().endswith(

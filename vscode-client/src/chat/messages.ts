@@ -3,7 +3,7 @@
 import type { ApprovalTitle } from '../protocol';
 import { sessionLabel } from '../commands/sessionLabels';
 import { type Activity, runActivity } from './activity';
-import { type ChatItem, type ChatState, NEW_SESSION, type ServerState, sessionTotals } from './model';
+import { type ChatState, NEW_SESSION, type ServerState, type SessionView, type ShownItem, sessionTotals } from './model';
 import { usageLine } from '../status/statusText';
 
 export interface SessionChoice {
@@ -16,7 +16,7 @@ export interface WebviewModel {
   sessionId: string;
   title: string;
   running: boolean;
-  items: ChatItem[];
+  items: ShownItem[];
   sessions: SessionChoice[];
   usage: string;
   /** What the running run does now (null between runs). */
@@ -37,7 +37,9 @@ export type FromWebview =
   | { type: 'refreshSessions' }
   | { type: 'openTranscript' }
   | { type: 'restartServer' }
-  | { type: 'openFile'; path: string };
+  | { type: 'openFile'; path: string }
+  /** The person edited an earlier prompt: rewind to its ask, then ask `prompt` (after a confirmation). */
+  | { type: 'editAsk'; runId: string; prompt: string };
 
 export function webviewModel(state: ChatState, now: Date = new Date()): WebviewModel {
   const view = state.views[state.current];
@@ -57,9 +59,21 @@ export function webviewModel(state: ChatState, now: Date = new Date()): WebviewM
     sessionId: state.current,
     title: view?.title ?? '',
     running: Boolean(view?.runningRunId),
-    items: view?.items ?? [],
+    items: view ? shownItems(view) : [],
     sessions,
     usage: view ? usageLine(sessionTotals(view)) : '',
     activity: view ? runActivity(view) : null,
   };
+}
+
+function shownItems(view: SessionView): ShownItem[] {
+  const rewound = new Set(view.rewoundRuns);
+  const idle = view.runningRunId === null;
+  return view.items.map((item) => {
+    const run = 'runId' in item ? item.runId : undefined;
+    if (run !== undefined && rewound.has(run)) {
+      return { ...item, rewound: true };
+    }
+    return item.type === 'user' && run && idle && !item.pending ? { ...item, editable: true } : item;
+  });
 }

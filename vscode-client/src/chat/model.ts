@@ -109,6 +109,13 @@ export type ChatItem =
   | RunEndItem
   | NoticeItem;
 
+/**
+ * An item as the chat view draws it: struck through when a rewind took its run back;
+ * a prompt of the person's that may be edited and sent again (a finished run still in
+ * the conversation, no run going).
+ */
+export type ShownItem = ChatItem & { rewound?: boolean; editable?: boolean };
+
 /** Token and cost totals; cost stays unknown once any part of it was. */
 export interface Totals {
   inputTokens: number;
@@ -131,6 +138,8 @@ export interface SessionView {
   runUsage: Usage | null;
   /** Finished runs; their cost is the session list's once it lists the session. */
   done: Totals;
+  /** Runs a rewind took back: shown struck through, the model no longer sees them. */
+  rewoundRuns: string[];
 }
 
 export type ServerState = 'starting' | 'running' | 'stopped' | 'failed';
@@ -144,7 +153,7 @@ export interface ChatState {
 }
 
 export function emptyView(sessionId: string, title = ''): SessionView {
-  return { sessionId, title, items: [], runningRunId: null, runUsage: null, done: NO_TOTALS };
+  return { sessionId, title, items: [], runningRunId: null, runUsage: null, done: NO_TOTALS, rewoundRuns: [] };
 }
 
 export function initialState(): ChatState {

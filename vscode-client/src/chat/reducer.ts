@@ -30,7 +30,9 @@ export type ChatAction =
   | { type: 'approval_prompted'; callId: string; via: 'prompt' | 'modal' }
   /** The edit cards `ids` are one review, now in `phase`. */
   | { type: 'review_phase'; ids: string[]; phase: ReviewPhase }
-  | { type: 'notice'; text: string; tone: 'info' | 'error' };
+  | { type: 'notice'; text: string; tone: 'info' | 'error' }
+  /** A rewind took these runs of the session back (agentls.rewind's `runs`). */
+  | { type: 'rewound'; sessionId: string; runs: string[] };
 
 export function reduce(state: ChatState, action: ChatAction): ChatState {
   switch (action.type) {
@@ -69,6 +71,11 @@ export function reduce(state: ChatState, action: ChatAction): ChatState {
       }
       return { ...state, views };
     }
+    case 'rewound':
+      return mapView(state, action.sessionId, (view) => ({
+        ...view,
+        rewoundRuns: [...view.rewoundRuns, ...action.runs.filter((run) => !view.rewoundRuns.includes(run))],
+      }));
     case 'notice': {
       const [id, next] = newId(state, 'notice');
       return mapView(next, next.current, (view) => push(view, { type: 'notice', id, text: action.text, tone: action.tone }));

@@ -53,6 +53,10 @@ export class AgentConnection implements vscode.Disposable {
     return this.feature?.canUndo() ?? false;
   }
 
+  canRewind(): boolean {
+    return this.feature?.canRewind() ?? false;
+  }
+
   start(): Promise<void> {
     this.starting ??= this.doStart().finally(() => {
       this.starting = undefined;

@@ -54,4 +54,8 @@ export class AgentlsFeature implements StaticFeature {
   canUndo(): boolean {
     return this.has(COMMANDS.undo);
   }
+
+  canRewind(): boolean {
+    return this.has(COMMANDS.rewind);
+  }
 }

@@ -10,6 +10,8 @@ export const CLIENT_COMMANDS = {
   openTranscript: 'agentls.client.openTranscript',
   setMode: 'agentls.client.setMode',
   undoLastTurn: 'agentls.client.undoLastTurn',
+  rewind: 'agentls.client.rewind',
+  fork: 'agentls.client.fork',
   restartServer: 'agentls.client.restartServer',
   showServerLog: 'agentls.client.showServerLog',
   doctor: 'agentls.client.doctor',

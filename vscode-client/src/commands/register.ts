@@ -3,10 +3,12 @@ import * as vscode from 'vscode';
 import type { FromWebview } from '../chat/messages';
 import type { Actions } from './actions';
 import { CLIENT_COMMANDS } from './ids';
+import type { Rewinding } from './rewind';
 
 
 export function registerCommands(
   actions: Actions,
+  rewinding: Rewinding,
   extra: { restart: () => Promise<void>; showLog: () => void },
 ): vscode.Disposable[] {
   const table: Record<string, () => unknown> = {
@@ -19,6 +21,8 @@ export function registerCommands(
     [CLIENT_COMMANDS.openTranscript]: () => actions.openTranscript(),
     [CLIENT_COMMANDS.setMode]: () => actions.setMode(),
     [CLIENT_COMMANDS.undoLastTurn]: () => actions.undoLastTurn(),
+    [CLIENT_COMMANDS.rewind]: () => rewinding.rewind(),
+    [CLIENT_COMMANDS.fork]: () => rewinding.fork(),
     [CLIENT_COMMANDS.restartServer]: () => extra.restart(),
     [CLIENT_COMMANDS.showServerLog]: () => extra.showLog(),
     [CLIENT_COMMANDS.applyEdit]: () => actions.review('apply'),
@@ -28,7 +32,12 @@ export function registerCommands(
   return Object.entries(table).map(([id, run]) => vscode.commands.registerCommand(id, run));
 }
 
-export function onWebviewMessage(actions: Actions, restart: () => Promise<void>, refreshSessions: () => Promise<void>) {
+export function onWebviewMessage(
+  actions: Actions,
+  rewinding: Rewinding,
+  restart: () => Promise<void>,
+  refreshSessions: () => Promise<void>,
+) {
   return (message: FromWebview): void => {
     switch (message.type) {
       case 'ask':
@@ -67,6 +76,9 @@ export function onWebviewMessage(actions: Actions, restart: () => Promise<void>,
         return;
       case 'openFile':
         void actions.openFile(message.path);
+        return;
+      case 'editAsk':
+        void rewinding.editAndAsk(message.runId, message.prompt);
         return;
       case 'ready':
         return;

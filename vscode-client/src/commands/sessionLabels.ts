@@ -17,6 +17,9 @@ export function sessionLabel(info: SessionInfo, now: Date = new Date()): Session
     parts.push(info.outcome);
   }
   parts.push(`${info.runs} run${info.runs === 1 ? '' : 's'}`);
+  if (info.forkedFrom) {
+    parts.push(info.forkedAtAsk ? `fork before ask ${info.forkedAtAsk}` : 'fork');
+  }
   const cost = costText(info.costUsd);
   if (cost) {
     parts.push(cost);

@@ -1,6 +1,6 @@
 // Draws chat items as DOM elements. Each item is rebuilt only when its data
 // changed, so an open tool row stays open and focus survives streaming.
-import type { ApprovalItem, ApprovalStatus, ChatItem, EditItem, QuestionItem, RunEndItem, ToolItem } from '../chat/model';
+import type { ApprovalItem, ApprovalStatus, EditItem, QuestionItem, RunEndItem, ShownItem, ToolItem, UserItem } from '../chat/model';
 import type { FromWebview } from '../chat/messages';
 import { APPROVAL_ACTIONS } from '../protocol';
 import { runEndNumbers } from '../chat/numbers';
@@ -38,7 +38,7 @@ export class ItemList {
     private readonly post: Post,
   ) {}
 
-  update(items: ChatItem[]): void {
+  update(items: ShownItem[]): void {
     const nearBottom = this.root.scrollHeight - this.root.scrollTop - this.root.clientHeight < 48;
     const keep = new Set<string>();
     let previous: HTMLElement | null = null;
@@ -72,16 +72,19 @@ export class ItemList {
     }
   }
 
-  private build(item: ChatItem): HTMLElement {
+  private build(item: ShownItem): HTMLElement {
+    const element = this.buildItem(item);
+    if (item.rewound) {
+      element.classList.add('rewound');
+      element.title = 'Taken back by a rewind: the model no longer sees this';
+    }
+    return element;
+  }
+
+  private buildItem(item: ShownItem): HTMLElement {
     switch (item.type) {
-      case 'user': {
-        const box = el('div', `item user${item.pending ? ' pending' : ''}`);
-        box.append(el('div', 'who', 'You'), el('div', 'text', item.text));
-        if (item.context) {
-          box.append(el('div', 'context', item.context));
-        }
-        return box;
-      }
+      case 'user':
+        return this.user(item);
       case 'answer': {
         const box = el('div', 'item answer markdown');
         box.innerHTML = renderMarkdown(item.markdown); // markdown-it with html off: escaped
@@ -100,6 +103,64 @@ export class ItemList {
       case 'notice':
         return el('div', `item notice ${item.tone}`, item.text);
     }
+  }
+
+  private user(item: UserItem & { editable?: boolean }): HTMLElement {
+    const box = el('div', `item user${item.pending ? ' pending' : ''}`);
+    const head = el('div', 'who', 'You');
+    const text = el('div', 'text', item.text);
+    box.append(head, text);
+    if (item.context) {
+      box.append(el('div', 'context', item.context));
+    }
+    const runId = item.runId;
+    if (item.editable && runId) {
+      const edit = button('Edit', true, () => {
+        edit.hidden = true;
+        this.editPrompt(box, text, runId, item.text, () => {
+          edit.hidden = false;
+        });
+      });
+      edit.classList.add('edit');
+      edit.title = 'Edit this prompt and ask again: the session is first rewound to it (you confirm what that undoes)';
+      head.append(edit);
+    }
+    return box;
+  }
+
+  /** The prompt's text as an editor in place; Send posts it, Cancel puts the text back. */
+  private editPrompt(box: HTMLElement, text: HTMLElement, runId: string, original: string, done: () => void): void {
+    const area = el('textarea', 'edit-prompt');
+    area.value = original;
+    area.rows = Math.min(10, Math.max(2, original.split('\n').length));
+    area.setAttribute('aria-label', 'The edited prompt');
+    const close = (): void => {
+      editor.replaceWith(text);
+      done();
+    };
+    const send = (): void => {
+      const prompt = area.value.trim();
+      if (prompt) {
+        this.post({ type: 'editAsk', runId, prompt });
+      }
+      close();
+    };
+    area.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        send();
+      } else if (event.key === 'Escape') {
+        event.preventDefault();
+        close();
+      }
+    });
+    const buttons = el('div', 'buttons');
+    buttons.append(button('Send', false, send), button('Cancel', true, close));
+    const editor = el('div', 'editing');
+    editor.append(area, buttons);
+    text.replaceWith(editor);
+    area.focus();
+    box.scrollIntoView({ block: 'nearest' });
   }
 
   private tool(item: ToolItem): HTMLElement {

@@ -1,4 +1,5 @@
--- agentls for Neovim (0.7 and later): :AgentAsk, :AgentCancel, a log buffer
+-- agentls for Neovim (0.7 and later): :AgentAsk, :AgentCancel, :AgentUndo,
+-- :AgentRewind and :AgentFork (an ask picked with vim.ui.select), a log buffer
 -- that renders the run, approvals through vim.ui.select, and a review of every
 -- edit (the diff in a split, then Apply or Reject) before it reaches a buffer.
 -- While a run goes on, the log's last line and its window's status line say
@@ -29,6 +30,7 @@ M.state = {
   session = nil, -- the session :AgentAsk continues
   running = false,
   last_result = nil, -- the run_finished event of the last run
+  last_rewind = nil, -- what the last :AgentRewind did (agentls.rewind's answer)
   log_buf = nil,
   in_text = false, -- the log's last line is answer text still streaming
   language_servers = nil, -- the last agentls/languageServers: what agentls runs itself
@@ -753,6 +755,120 @@ function M.undo()
   end)
 end
 
+-- Rewind and fork. Asks are numbered from 1 as `agentls show` prints them (agentls.asks);
+-- without a number, the person picks one with vim.ui.select.
+local function pick_ask(title, entries, on_pick)
+  vim.ui.select(entries, {
+    prompt = title,
+    kind = 'agentls',
+    format_item = function(entry)
+      return entry.label
+    end,
+  }, function(entry)
+    if entry then
+      on_pick(entry)
+    end
+  end)
+end
+
+local function ask_entries(on_entries)
+  execute('agentls.asks', { sessionId = M.state.session }, function(asks)
+    local entries = {}
+    for _, entry in ipairs(asks) do
+      local words = vim.split(entry.prompt, '\n', true)[1]
+      table.insert(entries, {
+        ask = entry.ask,
+        rewound = entry.rewound,
+        label = 'Ask ' .. entry.ask .. ': ' .. words,
+      })
+    end
+    on_entries(entries)
+  end)
+end
+
+local REWIND_CHOICES = {
+  { label = 'Rewind', conversation = true, files = true },
+  { label = 'Conversation only (leave the files)', conversation = true, files = false },
+  { label = 'Files only (keep the asks)', conversation = false, files = true },
+}
+
+-- Rewind the session to before ask `ask`: it and every later ask leave the conversation,
+-- the files they changed go back (those changed since are kept and named). What it will
+-- undo is shown first (a dry run), and the person picks how far it goes.
+function M.rewind(ask)
+  if not M.state.session then
+    notify('no session to rewind')
+    return
+  end
+  local session = M.state.session
+  local function confirm(number)
+    execute('agentls.rewind', { sessionId = session, ask = number, dryRun = true }, function(preview)
+      vim.ui.select(REWIND_CHOICES, {
+        prompt = 'agentls: ' .. preview.summary .. '. Rewind?',
+        kind = 'agentls',
+        format_item = function(choice)
+          return choice.label
+        end,
+      }, function(choice)
+        if not choice then
+          return
+        end
+        local argument = { sessionId = session, ask = number, conversation = choice.conversation, files = choice.files }
+        execute('agentls.rewind', argument, function(result)
+          M.state.last_rewind = result
+          append({ '', '↶ ' .. result.summary })
+        end)
+      end)
+    end)
+  end
+  if ask then
+    confirm(ask)
+    return
+  end
+  ask_entries(function(entries)
+    local live = vim.tbl_filter(function(entry)
+      return not entry.rewound
+    end, entries)
+    if #live == 0 then
+      notify('no ask to rewind to')
+      return
+    end
+    pick_ask('Rewind to before which ask?', live, function(entry)
+      confirm(entry.ask)
+    end)
+  end)
+end
+
+-- Fork the session: a new one whose history ends before ask `ask` (or is the whole of
+-- it); :AgentAsk goes on in the fork. No file changes.
+function M.fork(ask)
+  if not M.state.session then
+    notify('no session to fork')
+    return
+  end
+  local session = M.state.session
+  local function fork(number)
+    execute('agentls.fork', { sessionId = session, ask = number }, function(result)
+      M.state.session = result.sessionId
+      local where = number and ('before ask ' .. number) or 'whole'
+      append({ '', '⑂ forked ' .. session .. ' (' .. where .. '): this is now ' .. result.sessionId })
+    end)
+  end
+  if ask then
+    fork(ask)
+    return
+  end
+  ask_entries(function(entries)
+    local choices = { { label = 'The whole session' } }
+    for _, entry in ipairs(entries) do
+      table.insert(choices, { ask = entry.ask, label = 'Before ' .. entry.label })
+    end
+    pick_ask('Fork the session: its history up to where?', choices, function(entry)
+      fork(entry.ask)
+    end)
+  end)
+end
+
 -- What the agent remembers here (agentls.memory): one line each, in the log; with an id,
 -- that memory is forgotten first. Like an ask, it starts the server if none runs yet.
 local function memory_where()
@@ -818,6 +934,12 @@ function M.setup(opts)
   command('AgentLog', M.show_log, { desc = 'Show the agentls log' })
   command('AgentTranscript', M.transcript, { desc = 'Open the session transcript' })
   command('AgentUndo', M.undo, { desc = 'Undo last ask (agentls)' })
+  command('AgentRewind', function(o)
+    M.rewind(tonumber(o.args))
+  end, { nargs = '?', desc = 'Rewind the agentls session to before an ask (picked, or N)' })
+  command('AgentFork', function(o)
+    M.fork(tonumber(o.args))
+  end, { nargs = '?', desc = 'Fork the agentls session before an ask (picked, or N)' })
   command('AgentMemory', M.memory, { desc = 'What agentls remembers here' })
   command('AgentForget', function(o)
     M.forget_memory(o.args)
