@@ -9,6 +9,7 @@ The faces import the names they need from here: `AskedPrompt`, `CommandCatalog`,
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from agentls.contracts.tooling import Risk
 from agentls.conversation.settings_files import SettingsFiles
@@ -33,6 +34,7 @@ __all__ = [
     "CommandUse",
     "PromptCommand",
     "UnknownPromptCommand",
+    "command_listing",
     "load_commands",
     "plain",
     "use_event",
@@ -51,6 +53,30 @@ def load_commands(
         return settings_files is not None and settings_files.approved(path, digest)
 
     return find_commands(root, config_dir(), approved=approved, known_tools=known)
+
+
+def command_listing(catalog: CommandCatalog) -> dict[str, Any]:
+    """The commands and what was skipped, JSON-ready (`CommandsInfo`): the doctor's
+    section and `agentls.commands`' answer."""
+    return {
+        "commands": [
+            {
+                "name": c.name,
+                "description": c.description,
+                "argumentHint": c.argument_hint,
+                "inputHint": c.input_hint,
+                "path": c.shown_as,
+                "scope": c.scope,
+                "trusted": c.trusted,
+                "allowedTools": list(c.allowed_tools),
+                "rules": [str(rule) for rule in c.rules],
+                "notes": list(c.notes),
+                "shadows": list(c.shadows),
+            }
+            for c in catalog.commands
+        ],
+        "problems": list(catalog.problems),
+    }
 
 
 def use_event(use: CommandUse, run_id: str) -> ev.PromptCommandUsed:

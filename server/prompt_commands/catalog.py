@@ -35,7 +35,8 @@ class PromptCommand:
     sha256: str  # of the file's bytes
     trusted: bool  # the person's own file, or a workspace file approved with `agentls trust`
     allowed_tools: tuple[str, ...] = ()  # as the file writes them
-    rules: tuple[Rule, ...] = ()  # what they allow: only from a trusted file
+    requested_rules: tuple[Rule, ...] = ()  # them as allow rules (entries left out noted)
+    rules: tuple[Rule, ...] = ()  # those in force: only from a trusted file
     notes: tuple[str, ...] = ()  # what of the file is not used, and why
     shadows: tuple[str, ...] = ()  # files of the same name this one hides
 

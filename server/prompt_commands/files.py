@@ -23,7 +23,6 @@ from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from agentls.permissions.rules import Rule
 from agentls.prompt_commands.allowed_tools import allow_rules
 from agentls.prompt_commands.catalog import (
     RESERVED,
@@ -147,13 +146,9 @@ class _Reading:
             raise _Skipped("no text after its frontmatter; not offered")
         digest = hashlib.sha256(raw).hexdigest()
         trusted = source.scope == "user" or self.approved(path, digest)
-        notes: list[str] = []
-        rules: tuple[Rule, ...] = ()
-        if allowed and trusted:
-            translated = allow_rules(allowed, self.known_tools)
-            rules = translated.rules
-            notes += translated.notes
-        elif allowed:
+        translated = allow_rules(allowed, self.known_tools)
+        notes = list(translated.notes)
+        if translated.rules and not trusted:
             notes.append("its allowed-tools add no rule until you approve the file: agentls trust")
         model = as_text(keys.get("model"))
         if model:
@@ -170,7 +165,8 @@ class _Reading:
             sha256=digest,
             trusted=trusted,
             allowed_tools=tuple(allowed),
-            rules=rules,
+            requested_rules=translated.rules,
+            rules=translated.rules if trusted else (),
             notes=tuple(f"/{name}: {note}" for note in notes),
         )
 
