@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
 from tests.e2e.lsp.editor import Editor
@@ -105,3 +106,25 @@ async def test_allowed_tools_of_the_person_s_own_file_allow_and_a_workspace_s_do
     (asked,) = editor.prompts  # the call still asks
     assert "touch made" in asked.message
     assert not (root / "made").exists()
+
+
+async def test_an_agentls_line_naming_a_command_is_a_code_action_that_expands_it(
+    editor: Editor, fake: FakeAnthropic, root: Path
+) -> None:
+    _write(root / ".agentls/commands/review.md", "Review $1 for $2.\n")
+    (root / "a.py").write_text("# agentls: /review a.py naming\nx = 1\n")
+    uri = editor.open("a.py")
+    actions = await editor.client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=types.Range(types.Position(0, 0), types.Position(0, 0)),
+            context=types.CodeActionContext(diagnostics=[]),
+        )
+    )
+    (action,) = [a for a in actions if a.title.startswith("Ask agentls: /review")]
+    assert action.command is not None
+    fake.add(turn("Reviewed."))
+    (argument,) = action.command.arguments
+    result = await editor.ask(argument["prompt"], uri=argument["uri"], wait=True)
+    assert result["terminalReason"] == "completed"
+    assert _sent(fake) == "Review a.py for naming.\n\n(The person is looking at a.py.)"
