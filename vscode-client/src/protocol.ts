@@ -19,6 +19,8 @@ export const COMMANDS = {
   // turns; {sessionId, turn} only that turn (see UndoResult). Undo Last Ask is shown only
   // when the server advertises this command.
   undo: 'agentls.undo',
+  // {uri?}: the prompt commands (`/name` files) an ask in that folder may start with.
+  commands: 'agentls.commands',
 } as const satisfies Record<string, CommandName>;
 
 export const MODES = ['default', 'accept-edits', 'plan', 'bypass'] as const satisfies readonly Mode[];

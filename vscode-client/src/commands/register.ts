@@ -28,7 +28,12 @@ export function registerCommands(
   return Object.entries(table).map(([id, run]) => vscode.commands.registerCommand(id, run));
 }
 
-export function onWebviewMessage(actions: Actions, restart: () => Promise<void>, refreshSessions: () => Promise<void>) {
+export function onWebviewMessage(
+  actions: Actions,
+  restart: () => Promise<void>,
+  refreshSessions: () => Promise<void>,
+  refreshCommands: () => Promise<void> = () => Promise.resolve(),
+) {
   return (message: FromWebview): void => {
     switch (message.type) {
       case 'ask':
@@ -58,6 +63,9 @@ export function onWebviewMessage(actions: Actions, restart: () => Promise<void>,
         return;
       case 'refreshSessions':
         void refreshSessions();
+        return;
+      case 'refreshCommands':
+        void refreshCommands();
         return;
       case 'openTranscript':
         void actions.openTranscript();
