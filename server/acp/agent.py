@@ -232,8 +232,8 @@ class AgentlsAgent:
                 raise invalid_request("a prompt is running: cancel it first")
             told = await commands.run_command(session, *command)
             return await self._finish(session, "end_turn", told)
-        try:  # `/name args`: a command file's text, read on a thread
-            asked = await asyncio.to_thread(self.manager.prompt, session.workspace.root, text)
+        try:  # `/name args`: a command file's text
+            asked = await self.manager.prompt_async(session.workspace.root, text)
         except UnknownPromptCommand as exc:
             return await self._finish(session, "end_turn", str(exc))
         calls: dict[str, ToolIntent] = {}  # the run's open calls: what a request is about

@@ -110,6 +110,11 @@ class ConversationManager:
         asked = plain(prompt)
         return asked if asked is not None else self.prompt_commands(root).prompt(prompt, root)
 
+    async def prompt_async(self, root: Path, prompt: str) -> AskedPrompt:
+        """As `prompt`, a command file read on a thread (a prompt naming none reads none)."""
+        asked = plain(prompt)
+        return asked if asked is not None else await asyncio.to_thread(self.prompt, root, prompt)
+
     async def mcp_report(
         self, root: Path, settings: Settings, *, start: bool, restart: bool = False
     ) -> list[ServerReport]:

@@ -111,14 +111,14 @@ def _in_thread(function: Any, *args: Any) -> None:
 
 
 async def _asked(ls: AgentServer, params: AskParams, root: Path) -> AskedPrompt:
-    """The prompt as the model is given it: a `/name` prompt expanded from its command file
-    (read on a thread), in the open session's folder or ``root``."""
+    """The prompt as the model is given it: a `/name` prompt expanded from its command file,
+    in the open session's folder or ``root``."""
     from agentls.conversation.command_files import UnknownPromptCommand
 
     known = ls.manager.get(params.session_id) if params.session_id else None
     where = known.root if known is not None else root
     try:
-        return await asyncio.to_thread(ls.manager.prompt, where, params.prompt)
+        return await ls.manager.prompt_async(where, params.prompt)
     except UnknownPromptCommand as exc:
         raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
 
