@@ -756,8 +756,10 @@ function M.undo()
 end
 
 -- What the agent remembers here (agentls.memory): one line each, in the log; with an id,
--- that memory is forgotten first.
-local function this_folder()
+-- that memory is forgotten first. Like an ask, it starts the server if none runs yet.
+local function memory_where()
+  M.attach(0)
+  M.show_log()
   local name = vim.api.nvim_buf_get_name(0)
   return name ~= '' and { uri = vim.uri_from_fname(name) } or {}
 end
@@ -777,16 +779,22 @@ local function show_memories(result, said)
 end
 
 function M.memory()
-  execute('agentls.memory', this_folder(), function(result)
+  execute('agentls.memory', memory_where(), function(result)
     show_memories(result)
   end)
 end
 
 function M.forget_memory(id)
-  local argument = vim.tbl_extend('force', this_folder(), { action = 'forget', id = id })
+  local argument = vim.tbl_extend('force', memory_where(), { action = 'forget', id = id })
   execute('agentls.memory', argument, function(result)
     show_memories(result, '🧠 forgot ' .. result.changed .. '; memory:')
   end)
+end
+
+-- The current file, for the prompt commands of its folder (nothing started or shown).
+local function this_folder()
+  local name = vim.api.nvim_buf_get_name(0)
+  return name ~= '' and { uri = vim.uri_from_fname(name) } or {}
 end
 
 -- Prompt commands (agentls.commands): the workspace's and your own `/name` files, which
@@ -829,6 +837,8 @@ function M.complete_ask(arglead, cmdline, cursorpos)
 end
 
 function M.list_commands()
+  M.attach(0) -- like an ask, it starts the server if none runs yet
+  M.show_log()
   execute('agentls.commands', this_folder(), function(result)
     local lines = { '', '⌘ commands (:AgentAsk /name …):' }
     for _, command in ipairs(result.commands or {}) do
