@@ -15,6 +15,7 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from agentls.cli.approve import TerminalApprover
@@ -29,8 +30,7 @@ from agentls.conversation.one_session import Conversation, SessionBusy
 from agentls.conversation.open_sessions import ConversationManager
 from agentls.conversation.run_builder import finish_telemetry
 from agentls.conversation.settings import Settings
-from agentls.conversation.settings_files import SettingsFiles
-from agentls.conversation.settings_layers import SettingsLayer
+from agentls.conversation.settings_layers import LoadedSettings, SettingsLayer
 from agentls.permissions.approvers import Approver, AutoApprover, DenyAllApprover
 from agentls.permissions.modes import Mode
 from agentls.session.store import SessionNotFound, SessionStore, default_state_dir
@@ -39,7 +39,9 @@ from agentls.workspace.roots import too_broad
 from agentls.workspace.sandbox import startup_warning
 
 
-def settings_from_args(args: argparse.Namespace, root: Path, files: SettingsFiles) -> Settings:
+def settings_from_args(
+    args: argparse.Namespace, root: Path, load: Callable[[Path, SettingsLayer], LoadedSettings]
+) -> Settings:
     """Defaults < the person's file < the workspace file < flags (rule lists add up)."""
     flags = {
         "model": args.model,
@@ -50,7 +52,7 @@ def settings_from_args(args: argparse.Namespace, root: Path, files: SettingsFile
         "timeoutSeconds": args.timeout,
         "permissions": {"allow": args.allow, "ask": args.ask, "deny": args.deny},
     }
-    loaded = files.load(root, SettingsLayer(flags))
+    loaded = load(root, SettingsLayer(flags))
     for note in loaded.notes:
         say(note)
     return loaded.settings
@@ -117,7 +119,7 @@ def _run_ask(args: argparse.Namespace, termination: Termination) -> int:
         return EXIT_USAGE
     manager = ConversationManager(SessionStore(default_state_dir()), notify=say)
     try:
-        settings = settings_from_args(args, root.resolve(), manager.settings_files)
+        settings = settings_from_args(args, root.resolve(), manager.load_settings)
         # `/name args` is expanded from its command file before any session is made.
         asked = manager.prompt(root.resolve(), args.prompt)
         workspace = LocalWorkspace(root.resolve(), sandbox=settings.sandbox)

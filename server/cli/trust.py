@@ -12,7 +12,7 @@ from agentls.contracts.errors import ConfigError
 from agentls.contracts.outcomes import EXIT_USAGE
 from agentls.conversation.command_files import PromptCommand
 from agentls.conversation.open_sessions import ConversationManager
-from agentls.conversation.settings_files import WORKSPACE_FILE, read_json
+from agentls.conversation.settings_files import WORKSPACE_FILE, SettingsFiles, read_json
 from agentls.session.store import SessionStore, default_state_dir
 
 
@@ -24,8 +24,9 @@ def run_trust(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         say(str(exc))
         return EXIT_USAGE
-    manager = ConversationManager(SessionStore(default_state_dir()))
-    files = manager.settings_files
+    state_dir = default_state_dir()
+    manager = ConversationManager(SessionStore(state_dir))
+    files = SettingsFiles(state_dir)  # the manager's own judge the same approvals
     commands = _commands_to_approve(manager, root) if root.is_dir() else []
     if data is None and not commands:
         say(f"there is no {path} and no command file with allowed-tools to approve")

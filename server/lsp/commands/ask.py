@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +24,6 @@ from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
 if TYPE_CHECKING:
     from agentls.conversation.command_files import AskedPrompt
     from agentls.protocol.commands import AskParams
-    from agentls.workspace.interface import Workspace
 
 ASK = "agentls.ask"
 
@@ -55,8 +55,7 @@ def register(server: AgentServer) -> None:
             conversation = await ls.conversation_for_async(params.session_id, root)
         except JsonRpcInvalidParams as exc:
             raise JsonRpcInvalidParams(message=for_editors(exc.message)) from None
-        workspace = conversation.workspace
-        prompt = await with_editor_context(ls, workspace, params, asked.text)
+        prompt = await with_editor_context(ls, conversation.relative, params, asked.text)
         observer = LspRunObserver(ls, conversation.session_id, params.prompt)
         observer.show_cost = conversation.shows_cost
         approver = LspApprover(
@@ -64,7 +63,6 @@ def register(server: AgentServer) -> None:
         )
         from agentls.conversation.one_session import SessionBusy  # loaded: the session opened
         from agentls.lsp.ask_guidance import folder_of, with_guidance
-        from agentls.lsp.files.lsp_workspace import LspWorkspace
         from agentls.session.transcript import write_transcript
 
         try:
@@ -78,8 +76,9 @@ def register(server: AgentServer) -> None:
         told = [*asked.lines(), *handle.guidance.lines()]
         observer.title = with_guidance(observer.title, told)
         observer.run_started()
-        if isinstance(workspace, LspWorkspace):
-            workspace.link.attach(observer.edit)  # bound to the session when it opened
+        link = ls.link_of(conversation.session_id)
+        if link is not None:
+            link.attach(observer.edit)  # bound to the session when it opened
         ls.last_session = conversation.session_id
         ls.runs[handle.run_id] = handle
         handle.task.add_done_callback(lambda _: ls.runs.pop(handle.run_id, None))
@@ -124,7 +123,7 @@ async def _asked(ls: AgentServer, params: AskParams, root: Path) -> AskedPrompt:
 
 
 async def with_editor_context(
-    server: AgentServer, workspace: Workspace, params: AskParams, words: str
+    server: AgentServer, relative: Callable[[str], str], params: AskParams, words: str
 ) -> str:
     """``words`` (the prompt, expanded) plus the file and selection it was asked about."""
     from agentls.conversation.prompt_context import LookingAt, Selection, prompt_with_context
@@ -133,7 +132,7 @@ async def with_editor_context(
         return words
     path = Path(to_fs_path(params.uri) or "")
     try:
-        rel = workspace.relative(str(path))
+        rel = relative(str(path))
     except Exception:
         return words
     if params.range is None:
