@@ -114,7 +114,7 @@ class ConversationManager:
     def prompt_commands(self, root: Path | None) -> CommandCatalog:
         """The prompt commands of ``root`` and the person's own, with what was skipped
         (reads the command files: a face's event loop calls this on a thread)."""
-        return load_commands(root, self.settings_files, self.registry)
+        return load_commands(root, self._settings_files, self._registry)
 
     def prompt(self, root: Path, prompt: str) -> AskedPrompt:
         """``prompt`` as the model is given it: a `/name` prompt expanded from its command

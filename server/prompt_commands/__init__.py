@@ -11,8 +11,10 @@ or skipped with a note; `sources`.
 
 `catalog.py`: `PromptCommand` (name, description, argument hint, path, sha256, trust,
 `allowed-tools` as written and as rules, notes, the files it hides), `CommandCatalog`
-(`use`: a prompt's command expanded, or `UnknownPromptCommand` listing those there),
-`CommandUse`, `RESERVED` (the built-in command names no file takes).
+(`prompt`: a prompt as the model is given it, an `AskedPrompt`, its command expanded,
+or `UnknownPromptCommand` listing those there), `CommandUse`, `plain` (a prompt that
+names no command, known without reading a file), `RESERVED` (the built-in command names
+no file takes).
 
 `expansion.py`: `invocation` (`/name args`; `//` escapes), `expand` (`$ARGUMENTS`,
 `$1`…`$9`; a prompt file's `${input:name}` and `${workspaceFolder}`; a missing argument
