@@ -19,6 +19,9 @@
 ;;   `agentls-cancel', `agentls-transcript', `agentls-undo' (undo last ask),
 ;;   `agentls-rewind' and `agentls-fork' (the ask picked from a list; a
 ;;   rewind names what it will undo and asks first), `agentls-set-mode';
+;; - prompt commands: an ask that starts with /name (TAB completes it) asks with
+;;   that command file; `agentls-run-command' picks one, `agentls-commands'
+;;   lists them;
 ;; - the *agentls* buffer, where the run is written as it happens (the
 ;;   `agentls/event' notifications): the answer, tool calls, approvals, edits
 ;;   and the end of the run with its usage;
@@ -577,7 +580,8 @@ It names the language servers agentls runs itself.")
   "Ask agentls PROMPT about this file (and the region, if active).
 The session goes on from the last ask, unless NEW-SESSION (a prefix argument)."
   (interactive
-   (list (read-string (if (use-region-p) "Ask agentls about the region: " "Ask agentls: "))
+   (list (agentls--read-prompt
+          (if (use-region-p) "Ask agentls about the region: " "Ask agentls: "))
          current-prefix-arg))
   (when (string-empty-p (string-trim prompt))
     (user-error "agentls: nothing to ask"))
@@ -774,6 +778,98 @@ ask is picked from the session's asks."
     (agentls--insert (concat "\n🧠 " title ":\n"
                              (string-join (append warnings (or lines '("  no memories"))) "\n")))
     (agentls-show-log)))
+
+;;;; Prompt commands
+
+(defvar-local agentls--asked-from nil
+  "The server and the file's folder an ask's minibuffer completes /name for.")
+
+(defun agentls--commands (&optional server where)
+  "The prompt commands of WHERE (a :uri plist; nil: the first folder), from SERVER."
+  (append (plist-get (jsonrpc-request (or server (agentls--current-server))
+                                      :workspace/executeCommand
+                                      (list :command "agentls.commands"
+                                            :arguments (vector (or where (make-hash-table)))))
+                     :commands)
+          nil))
+
+(defun agentls--command-table (&optional server where)
+  "A completion table of \"/name\" for the prompt commands, each described.
+The server is asked once, when the table is first used."
+  (let ((commands 'unread))
+    (cl-flet ((read-them ()
+                (when (eq commands 'unread)
+                  (setq commands
+                        (mapcar (lambda (c) (cons (concat "/" (plist-get c :name)) c))
+                                (ignore-errors (agentls--commands server where)))))
+                commands))
+      (lambda (string predicate action)
+        (if (eq action 'metadata)
+            `(metadata
+              (annotation-function
+               . ,(lambda (name)
+                    (when-let ((command (cdr (assoc name (read-them)))))
+                      (concat " " (or (plist-get command :argumentHint) "")
+                              " — " (plist-get command :description))))))
+          (complete-with-action action (read-them) string predicate))))))
+
+(defun agentls-command-completion-at-point ()
+  "Complete a prompt command's /name at the start of an ask's text."
+  (let ((start (if (minibufferp) (minibuffer-prompt-end) (line-beginning-position))))
+    (when (and (eq (char-after start) ?/)
+               (not (save-excursion (re-search-backward "[ \t\n]" start t))))
+      (list start (point)
+            (agentls--command-table (car agentls--asked-from) (cdr agentls--asked-from))
+            :exclusive 'no))))
+
+(defvar agentls-ask-minibuffer-map
+  (let ((map (make-sparse-keymap)))
+    (define-key map (kbd "TAB") #'completion-at-point)
+    map)
+  "Keys while typing an ask: TAB completes a prompt command's /name.")
+
+(defun agentls--read-prompt (prompt)
+  "Read an ask with PROMPT; TAB completes a /name at its start."
+  (let ((from (cons (ignore-errors (agentls--current-server)) (agentls--memory-where))))
+    (minibuffer-with-setup-hook
+        (lambda ()
+          (setq agentls--asked-from from)
+          (add-hook 'completion-at-point-functions
+                    #'agentls-command-completion-at-point nil t)
+          (use-local-map (make-composed-keymap agentls-ask-minibuffer-map
+                                               (current-local-map))))
+      (read-string prompt))))
+
+;;;###autoload
+(defun agentls-run-command (name arguments)
+  "Ask agentls with the prompt command NAME and its ARGUMENTS (the text after it)."
+  (interactive
+   (let* ((table (agentls--command-table nil (agentls--memory-where)))
+          (name (completing-read "agentls command: " table nil t "/")))
+     (list (string-remove-prefix "/" name)
+           (read-string (format "%s " name)))))
+  (agentls-ask (string-trim-right (concat "/" name " " arguments))))
+
+;;;###autoload
+(defun agentls-commands ()
+  "List the prompt commands agentls offers here in *agentls*, with skipped files."
+  (interactive)
+  (agentls--execute
+   "agentls.commands" (agentls--memory-where)
+   (lambda (result)
+     (let ((lines (mapcar (lambda (c)
+                            (format "  /%s%s — %s (%s)" (plist-get c :name)
+                                    (if (plist-get c :argumentHint)
+                                        (concat " " (plist-get c :argumentHint)) "")
+                                    (plist-get c :description) (plist-get c :path)))
+                          (append (plist-get result :commands) nil)))
+           (problems (mapcar (lambda (p) (concat "  ✗ " p))
+                             (append (plist-get result :problems) nil))))
+       (agentls--insert
+        (concat "\n⌘ commands (M-x agentls-run-command, or /name in an ask):\n"
+                (string-join (or (append lines problems)
+                                 '("  none: add .agentls/commands/NAME.md"))
+                             "\n")))))))
 
 ;; M-x agentls-doctor is in agentls-doctor.el; loaded with this file from
 ;; `load-path' (not as a package, whose autoloads name it), it is found here.

@@ -29,8 +29,10 @@ prompt)
 `approver.py` (each request's title, kind and locations; a read the gate asks about goes
 as kind `other`)
 
-`auth.py` (the typed `env_var` login), `prompt_blocks.py`, `history_updates.py`, `commands.py`
-(the slash commands; `/rewind` in `rewind_command.py`, `/memory` in `memory_command.py`),
+`auth.py` (the typed `env_var` login), `prompt_blocks.py`, `history_updates.py`,
+`commands.py` (the built-in slash commands, `/rewind` in `rewind_command.py`, `/memory` in
+`memory_command.py`; then the prompt commands, sent again after a prompt when they
+changed; a `/name` prompt is expanded by the core),
 `modes.py`, `stop_reasons.py`, `errors.py`;
 
 `opening.py` refuses a `cwd` that is the home folder or `/` (`workspace/roots.py`'s

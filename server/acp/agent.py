@@ -52,6 +52,7 @@ from agentls.acp.session import AcpSession
 from agentls.acp.stop_reasons import stop_reason
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.tooling import ToolIntent
+from agentls.conversation.command_files import UnknownPromptCommand
 from agentls.conversation.one_session import SessionBusy
 from agentls.conversation.open_sessions import ConversationManager
 from agentls.conversation.settings import Settings, load_settings
@@ -126,7 +127,7 @@ class AgentlsAgent:
         self, cwd: str, mcp_servers: list[Any] | None = None, **kwargs: Any
     ) -> NewSessionResponse:
         session = await self._open(cwd, None, mcp_servers)
-        self._announce(session)
+        await self._announce(session)
         return NewSessionResponse(
             session_id=session.id,
             modes=mode_state(session.mode),
@@ -146,7 +147,7 @@ class AgentlsAgent:
         for update in history:
             session.updates.push(update)
         await session.updates.flush()  # the history arrives before the answer
-        self._announce(session)
+        await self._announce(session)
         return LoadSessionResponse(
             modes=mode_state(session.mode),
             config_options=config_options(session.mode, session.conversation.model_id),
@@ -171,7 +172,7 @@ class AgentlsAgent:
         except (SessionNotFound, ValueError) as exc:
             raise invalid_params(f"agentls: {exc}") from None
         session = await self._open(cwd, forked, mcp_servers)
-        self._announce(session)
+        await self._announce(session)
         return ForkSessionResponse(
             session_id=session.id,
             modes=mode_state(session.mode),
@@ -210,11 +211,17 @@ class AgentlsAgent:
         # A second load of one session while the first was opening: the first stays.
         return self.sessions.setdefault(session.id, session)
 
-    def _announce(self, session: AcpSession) -> None:
-        # Pushed last in the handler: the answer is written before the pump runs.
+    async def _announce(self, session: AcpSession, *, if_changed: bool = False) -> None:
+        """The session's commands (the command files read on a thread), pushed last in the
+        handler: the answer is written before the pump runs."""
+        catalog = await asyncio.to_thread(self.manager.prompt_commands, session.workspace.root)
+        available = commands.available_commands(catalog)
+        if if_changed and available == session.commands:
+            return
+        session.commands = available
         session.updates.push(
             AvailableCommandsUpdate(
-                session_update="available_commands_update", available_commands=commands.COMMANDS
+                session_update="available_commands_update", available_commands=available
             )
         )
 
@@ -257,6 +264,10 @@ class AgentlsAgent:
                 raise invalid_request("a prompt is running: cancel it first")
             told = await commands.run_command(session, *command)
             return await self._finish(session, "end_turn", told)
+        try:  # `/name args`: a command file's text
+            asked = await self.manager.prompt_async(session.workspace.root, text)
+        except UnknownPromptCommand as exc:
+            return await self._finish(session, "end_turn", str(exc))
         calls: dict[str, ToolIntent] = {}  # the run's open calls: what a request is about
         observer = AcpObserver(
             updates=session.updates,
@@ -274,15 +285,16 @@ class AgentlsAgent:
         )
         try:
             session.handle = await session.conversation.start(
-                text, approver=approver, observer=observer
+                asked.text, approver=approver, observer=observer, command=asked.command
             )
         except SessionBusy as exc:  # here, or in another agentls process
             raise invalid_request(f"agentls: {exc}") from None
-        said = told_guidance(session.handle.guidance.lines())
-        if said is not None:  # the run's first message: which instruction files it uses
+        said = told_guidance([*asked.lines(), *session.handle.guidance.lines()])
+        if said is not None:  # the run's first message: its command file, instruction files
             session.updates.push(said)
         result = await session.handle.result()
         reason, note = stop_reason(result)
+        await self._announce(session, if_changed=True)  # a command file the run wrote
         return await self._finish(session, reason, note)
 
     async def _finish(self, session: AcpSession, reason: Any, note: str | None) -> PromptResponse:

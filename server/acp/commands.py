@@ -1,5 +1,7 @@
 """The session's slash commands: /undo, /rewind, /mode and /memory without the model;
-/compact with one summary call, as a run compacts when its context fills."""
+/compact with one summary call, as a run compacts when its context fills; then the
+workspace's and the person's prompt commands (a prompt naming one is expanded by the
+core, as in every face), listed after these, which no command file may take the name of."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from agentls.acp.memory_command import MEMORY_COMMAND, run_memory
 from agentls.acp.rewind_command import REWIND_COMMAND, run_rewind
 from agentls.acp.session import AcpSession
 from agentls.contracts.model_io import ModelError
+from agentls.conversation.command_files import CommandCatalog
 from agentls.conversation.one_session import SessionBusy
 from agentls.conversation.undo import UndoRefused
 from agentls.permissions.modes import parse_mode
@@ -38,6 +41,20 @@ COMMANDS.append(
 COMMANDS.append(MEMORY_COMMAND)
 COMMANDS.append(REWIND_COMMAND)
 NAMES = frozenset(c.name for c in COMMANDS)
+
+
+def available_commands(catalog: CommandCatalog) -> list[AvailableCommand]:
+    """The built-in commands first, then the prompt commands, each with its input hint."""
+    prompts = [
+        AvailableCommand(
+            name=command.name,
+            description=f"{command.description or command.shown_as} "
+            f"({'project' if command.scope == 'workspace' else 'user'})",
+            input=AvailableCommandInput(UnstructuredCommandInput(hint=command.input_hint)),
+        )
+        for command in catalog.commands
+    ]
+    return [*COMMANDS, *prompts]
 
 
 def command_of(text: str) -> tuple[str, str] | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from acp.schema import ConfigOptionUpdate, CurrentModeUpdate
+from acp.schema import AvailableCommand, ConfigOptionUpdate, CurrentModeUpdate
 
 from agentls.acp.modes import config_options
 from agentls.acp.permission import PermissionAsker
@@ -21,6 +21,8 @@ class AcpSession:
     updates: UpdateStream
     asker: PermissionAsker
     handle: RunHandle | None = field(default=None, repr=False)
+    # The commands the client was last told of (sent again only when they change).
+    commands: list[AvailableCommand] = field(default_factory=list, repr=False)
 
     @property
     def id(self) -> str:

@@ -17,8 +17,12 @@ characters as escapes; `json_visible` for `--json`).
 `output.py`: `agentls ask`'s stdout and stderr written by one thread, in order, so a
 full pipe never holds the event loop;
 
-`ask.py`: SIGINT, SIGTERM and SIGHUP abort the run (its end logged) and end the process
-within a bound.
+`ask.py`: a `/name args` prompt expanded from its command file before any session is
+made (an unknown name exits 2, listing those there); SIGINT, SIGTERM and SIGHUP abort
+the run (its end logged) and end the process within a bound.
+
+`trust.py`: `agentls trust` approves the workspace settings file and the command files
+whose `allowed-tools` would add rules, each at the bytes shown.
 
 `warm.py`: `agentls ask` served by a warm process (unless `AGENTLS_WARM=0`) that forks per
 ask from the descriptors, arguments, folder, umask and environment handed over on its

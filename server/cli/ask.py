@@ -25,6 +25,7 @@ from agentls.cli.visible import json_visible, say
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.observer import RunObserver
 from agentls.contracts.outcomes import EXIT_CODES, EXIT_USAGE, RunResult, TerminalReason
+from agentls.conversation.command_files import AskedPrompt, UnknownPromptCommand
 from agentls.conversation.one_session import Conversation, SessionBusy
 from agentls.conversation.open_sessions import ConversationManager
 from agentls.conversation.run_builder import finish_telemetry
@@ -119,11 +120,13 @@ def _run_ask(args: argparse.Namespace, termination: Termination) -> int:
     manager = ConversationManager(SessionStore(default_state_dir()), notify=say)
     try:
         settings = settings_from_args(args, root.resolve(), manager.load_settings)
+        # `/name args` is expanded from its command file before any session is made.
+        asked = manager.prompt(root.resolve(), args.prompt)
         workspace = LocalWorkspace(root.resolve(), sandbox=settings.sandbox)
         # A --mode named here wins over the mode a resumed session keeps, and is logged.
         named = Mode(args.mode) if args.mode else None
         conversation = manager.open(workspace, settings, args.session, mode=named)
-    except (ConfigError, SessionNotFound, ValueError) as exc:
+    except (ConfigError, SessionNotFound, UnknownPromptCommand, ValueError) as exc:
         say(str(exc))
         return EXIT_USAGE
     warning = startup_warning(settings.sandbox)
@@ -140,7 +143,7 @@ def _run_ask(args: argparse.Namespace, termination: Termination) -> int:
     )
     try:
         result = asyncio.run(
-            _ask(manager, conversation, args.prompt, choose_approver(args), observer, termination)
+            _ask(manager, conversation, asked, choose_approver(args), observer, termination)
         )
     except SessionBusy as exc:  # another process (an editor, another ask) is running it
         say(str(exc))
@@ -158,7 +161,7 @@ def _run_ask(args: argparse.Namespace, termination: Termination) -> int:
 async def _ask(
     manager: ConversationManager,
     conversation: Conversation,
-    prompt: str,
+    asked: AskedPrompt,
     approver: Approver,
     observer: RunObserver,
     termination: Termination,
@@ -170,9 +173,10 @@ async def _ask(
         loop.add_signal_handler(signum, termination, conversation)
     try:
         handle = await conversation.start(
-            prompt, approver=approver, observer=observer, folder=Path.cwd()
-        )
-        for line in handle.guidance.lines():
+            asked.text, approver=approver, observer=observer, folder=Path.cwd(),
+            command=asked.command,
+        )  # fmt: skip
+        for line in [*asked.lines(), *handle.guidance.lines()]:
             say(line)
         return await handle.result()
     finally:

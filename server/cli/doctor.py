@@ -51,6 +51,21 @@ def _yes(flag: bool | None, yes: str = "yes", no: str = "no") -> str:
     return yes if flag else no
 
 
+def _command_rows(commands: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """The prompt commands: their names, then one row each (its file, what it allows)."""
+    rows = [("commands", ", ".join(f"/{c['name']}" for c in commands) or "none")]
+    for command in commands:
+        facts = [command["path"]]
+        if command["allowedTools"] and not command["trusted"]:
+            facts.append("allowed-tools NOT approved (agentls trust)")
+        if command["rules"]:
+            facts.append("allows " + ", ".join(command["rules"]))
+        if command["shadows"]:
+            facts.append("hides " + ", ".join(command["shadows"]))
+        rows.append((f"  /{command['name']}", "; ".join(facts)))
+    return rows
+
+
 def render(report: dict[str, Any]) -> str:
     model = report["model"]
     if model["keySet"] is None:
@@ -115,6 +130,7 @@ def render(report: dict[str, Any]) -> str:
         (", ".join(files) or "no AGENTS.md here") + f"; {memories}"
         if guidance["enabled"] else "off",
     ))  # fmt: skip
+    rows += _command_rows(report["commands"]["commands"])
     if "warmProcess" in report:
         rows.append(("warm process", _warm(report["warmProcess"])))
     rows.append(("MCP servers", ", ".join(report["mcpServers"]) or "none configured"))

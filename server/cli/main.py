@@ -108,7 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
     doctor.add_argument("--model", metavar="PROVIDER:NAME", help="check this model instead")
     doctor.add_argument("--json", action="store_true", help="print one JSON object")
 
-    trust = sub.add_parser("trust", help="approve the workspace's .agentls/settings.json")
+    trust = sub.add_parser(
+        "trust", help="approve the workspace settings file and its commands' allowed-tools"
+    )
     trust.add_argument("--workspace", metavar="DIR", default=".", help="workspace root")
 
     memory = sub.add_parser("memory", help="what the agent remembers across sessions")

@@ -100,4 +100,10 @@ said yes to, kept with its source worked out from the session's log.
 
 `prompt_context.py`: the prompt plus what the person points at (the document, a
 selection's lines), for the language server and ACP alike.
+
+`command_files.py`: prompt commands for the faces (`load_commands`: the workspace's and
+the person's, trust from `SettingsFiles.approved`, only tools a rule may allow;
+`command_listing`, the doctor's section and `agentls.commands`' answer; `use_event`);
+`ConversationManager.prompt` expands a `/name args` prompt before any session is made,
+and `Conversation.start(command=)` logs the file and adds its rules for the session.
 """

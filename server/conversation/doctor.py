@@ -22,6 +22,7 @@ from typing import Any, cast
 from agentls import __version__
 from agentls.context.policy import choose_window, needs_server_window
 from agentls.contracts.errors import ConfigError
+from agentls.conversation.command_files import command_listing, load_commands
 from agentls.conversation.guidance import load_guidance
 from agentls.conversation.settings import Settings, masked_data
 from agentls.conversation.settings_files import (
@@ -34,7 +35,9 @@ from agentls.conversation.settings_managed import read_managed
 from agentls.intelligence import ServerStatus, describe_language_servers, missing_here
 from agentls.memory.instructions import InstructionsWire
 from agentls.providers.windows import learn_window
+from agentls.runtime.registry import ToolRegistry
 from agentls.telemetry.config import TelemetryConfig
+from agentls.tools import BUILTIN_TOOLS
 from agentls.workspace.control import managed_settings_path
 from agentls.workspace.filesearch import ripgrep_path
 from agentls.workspace.sandbox import bwrap_problem
@@ -80,6 +83,7 @@ def build_report(
         "settings": settings_part,
         "telemetry": _telemetry(settings, warnings),
         "instructions": _instructions(root, state_dir, settings, warnings),
+        "commands": _commands(root, files, warnings),
         "mcpServers": sorted(settings.mcp_servers) if settings is not None else [],
         "languageServers": language_servers,
         "editors": editor_integrations(),
@@ -145,6 +149,14 @@ def _instructions(
         "leftOut": list(found.left_out),
         "memories": len(guidance.memory_ids),
     }
+
+
+def _commands(root: Path | None, files: SettingsFiles, warnings: list[str]) -> dict[str, Any]:
+    """The prompt commands an ask here may name; files skipped are warnings."""
+    catalog = load_commands(root, files, ToolRegistry(BUILTIN_TOOLS))
+    warnings.extend(f"command file {problem}" for problem in catalog.problems)
+    warnings.extend(note for command in catalog.commands for note in command.notes)
+    return command_listing(catalog)
 
 
 def _telemetry(settings: Settings | None, warnings: list[str]) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from agentls.contracts.observer import HookNotice, NullObserver, RunObserver
 from agentls.contracts.outcomes import RunResult, TerminalReason
 from agentls.contracts.usage import add_cost, has_real_cost
 from agentls.contracts.waiting import to_its_end
+from agentls.conversation.command_files import CommandUse, use_event
 from agentls.conversation.guidance import NO_GUIDANCE, Guidance, load_guidance
 from agentls.conversation.remembering import SessionMemory
 from agentls.conversation.rewind import AskRef, RewindResult, rewind
@@ -362,9 +363,12 @@ class Conversation:
         approver: Approver | None = None,
         observer: RunObserver | None = None,
         folder: Path | None = None,
+        command: CommandUse | None = None,
     ) -> RunHandle:
         """Start a run on ``prompt`` as a task; the handle cancels it or waits for it.
         ``folder``: where the ask is about (instruction files are read down to it).
+        ``command``: the prompt command ``prompt`` was expanded from (`manager.prompt`),
+        logged with its file, its `allowed-tools` rules added for the session.
 
         What another process wrote to the session meanwhile is read first, on a worker
         thread (a whole read of the log: an editor's event loop does not wait for it)."""
@@ -378,7 +382,7 @@ class Conversation:
             await self._catch_up_off_loop()
         try:
             guidance = await asyncio.to_thread(self.guidance, folder)
-            return self._start(prompt, approver, observer, guidance)
+            return self._start(prompt, approver, observer, guidance, command)
         except BaseException:
             self._drop_claim()
             raise
@@ -405,16 +409,21 @@ class Conversation:
         approver: Approver | None,
         observer: RunObserver | None,
         guidance: Guidance = NO_GUIDANCE,
+        command: CommandUse | None = None,
     ) -> RunHandle:
         run_id = f"run-{secrets.token_hex(4)}"
         mode = self.policy.mode  # settings.mode until agentls.setMode changes it
         if self._mode_unlogged:  # set while another process ran the session
             self.log.append(ev.ModeChanged(mode=mode.value))
             self._mode_unlogged = False
+        # A command's run is listed under what the person typed; the model gets its text.
+        asked = command.invocation if command is not None else prompt
         self.log.append(ev.RunStarted(
-            run=run_id, prompt=prompt, settings=self.settings.to_log(),
+            run=run_id, prompt=asked, settings=self.settings.to_log(),
             mode=mode.value, reviewed=self.policy.edits_reviewed_by_workspace,
         ))  # fmt: skip
+        if command is not None:
+            self._use_command(run_id, command)
         if guidance.text or guidance.warnings:
             self.log.append(guidance.event(run_id))
         planning = mode is Mode.PLAN
@@ -468,6 +477,15 @@ class Conversation:
         task.add_done_callback(self._run_ended)
         handle = self.current = RunHandle(self.session_id, run_id, task, config, guidance)
         return handle
+
+    def _use_command(self, run_id: str, command: CommandUse) -> None:
+        """Log the command file a run was asked with; its `allowed-tools` (only a trusted
+        file has rules) become session allow rules, logged as an "always" answer's are."""
+        self.log.append(use_event(command, run_id))
+        new = [r for r in command.command.rules if r not in self.policy.session_allow]
+        if new:
+            self.policy.remember(new)
+            self.log.append(ev.SessionRules(run=run_id, allow=[str(r) for r in new]))
 
     def _session_start(self) -> str | None:
         """The SessionStart source of this object's first run ("startup" for a new session,
@@ -689,9 +707,10 @@ class Conversation:
         *,
         approver: Approver | None = None,
         observer: RunObserver | None = None,
+        command: CommandUse | None = None,
     ) -> RunResult:
         """Run the agent on ``prompt`` to its end; cancelling this coroutine aborts the run."""
-        handle = await self.start(prompt, approver=approver, observer=observer)
+        handle = await self.start(prompt, approver=approver, observer=observer, command=command)
         return await handle.result()
 
     def cancel(self) -> bool:

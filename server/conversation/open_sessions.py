@@ -16,6 +16,7 @@ from typing import Any
 from agentls.checkpoints.undo import RestoreTarget
 from agentls.context.policy import needs_server_window
 from agentls.contracts.errors import ConfigError
+from agentls.conversation.command_files import AskedPrompt, CommandCatalog, load_commands, plain
 from agentls.conversation.forking import fork_stored
 from agentls.conversation.one_session import (
     Conversation,
@@ -113,6 +114,23 @@ class ConversationManager:
     def stored_sessions(self, workspace: Path | None = None) -> list[SessionInfo]:
         """The sessions in the state folder, of ``workspace`` or all (reads every log)."""
         return self.store.list(workspace)
+
+    def prompt_commands(self, root: Path | None) -> CommandCatalog:
+        """The prompt commands of ``root`` and the person's own, with what was skipped
+        (reads the command files: a face's event loop calls this on a thread)."""
+        return load_commands(root, self._settings_files, self._registry)
+
+    def prompt(self, root: Path, prompt: str) -> AskedPrompt:
+        """``prompt`` as the model is given it: a `/name` prompt expanded from its command
+        file (read now: on a thread from an event loop), anything else as typed (`//…`
+        with one slash). UnknownPromptCommand names the commands there are."""
+        asked = plain(prompt)
+        return asked if asked is not None else self.prompt_commands(root).prompt(prompt, root)
+
+    async def prompt_async(self, root: Path, prompt: str) -> AskedPrompt:
+        """As `prompt`, a command file read on a thread (a prompt naming none reads none)."""
+        asked = plain(prompt)
+        return asked if asked is not None else await asyncio.to_thread(self.prompt, root, prompt)
 
     async def mcp_report(
         self, root: Path, settings: Settings, *, start: bool, restart: bool = False

@@ -52,6 +52,7 @@ from agentls.mcp.config import McpServerConfig
 from agentls.mcp.tools import PREFIX as MCP_PREFIX
 from agentls.mcp.tools import recorded_definition
 from agentls.permissions.modes import Mode
+from agentls.permissions.rules import Rule, parse_rule
 from agentls.providers.base import ProviderBase
 from agentls.runtime.registry import ToolRegistry
 from agentls.session import events as ev
@@ -85,6 +86,8 @@ class ReplayReport:
     configs: dict[str, RunConfig] = field(default_factory=dict)  # how each run was rebuilt
     # Instruction files whose bytes differ now from what a run read ("run: path").
     instructions_changed: list[str] = field(default_factory=list)
+    # Command files likewise: the recorded prompt is replayed, not the file as it is now.
+    commands_changed: list[str] = field(default_factory=list)
 
     @property
     def same(self) -> bool:
@@ -94,6 +97,10 @@ class ReplayReport:
         changed = (
             "\ninstructions changed since: " + ", ".join(self.instructions_changed)
             if self.instructions_changed
+            else ""
+        ) + (
+            "\ncommand files changed since: " + ", ".join(self.commands_changed)
+            if self.commands_changed
             else ""
         )
         if self.divergence is None:
@@ -295,6 +302,13 @@ async def _replay_run(
     report.instructions_changed.extend(
         f"{path} ({run_id})" for path in _changed_instructions(root, recorded)
     )
+    report.commands_changed.extend(
+        f"{path} ({run_id})" for path in _changed_commands(root, recorded)
+    )
+    # A command file's allowed-tools, as the run recorded them, before its first call.
+    for rule in _command_rules(recorded):
+        if rule not in session_allow:
+            session_allow.append(rule)
     outputs = [e for e in recorded if isinstance(e, ev.ModelOutput)]
     model = _RecordedModel(settings.model.id, outputs, _model_usages(recorded))
     live = RunConfig.of(settings, model_id=model.model_id, root=root, mode=mode)
@@ -353,6 +367,30 @@ def _changed_instructions(root: Path, recorded: list[SessionEvent]) -> list[str]
             if now != item.sha256:
                 changed.append(item.path)
     return changed
+
+
+def _changed_commands(root: Path, recorded: list[SessionEvent]) -> list[str]:
+    """The command file a run was asked with, if its bytes are not the same now."""
+    changed: list[str] = []
+    for event in recorded:
+        if isinstance(event, ev.PromptCommandUsed):
+            path = Path(event.path) if Path(event.path).is_absolute() else root / event.path
+            try:
+                now = hashlib.sha256(path.read_bytes()).hexdigest()
+            except OSError:
+                now = None
+            if now != event.sha256:
+                changed.append(event.path)
+    return changed
+
+
+def _command_rules(recorded: list[SessionEvent]) -> list[Rule]:
+    return [
+        parse_rule(text)
+        for event in recorded
+        if isinstance(event, ev.PromptCommandUsed)
+        for text in event.rules
+    ]
 
 
 def _model_usages(recorded: list[SessionEvent]) -> list[Usage]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -107,12 +108,22 @@ class SettingsFiles:
         recorded = self._recorded().get(str(path.resolve()))
         return recorded is not None and recorded == _digest(path)
 
+    def approved(self, path: Path, digest: str) -> bool:
+        """Whether ``path`` was approved with exactly these bytes (their sha256), as a
+        command file read once is judged by what was read."""
+        return self._recorded().get(str(path.resolve())) == digest
+
     def trust(self, path: Path) -> None:
         digest = _digest(path)
         if digest is None:
             raise ConfigError(f"cannot read {path} to approve it")
+        self.approve([(path, digest)])
+
+    def approve(self, files: Sequence[tuple[Path, str]]) -> None:
+        """Approve each file with the bytes it had when the person was shown it (sha256)."""
         recorded = self._recorded()
-        recorded[str(path.resolve())] = digest
+        for path, digest in files:
+            recorded[str(path.resolve())] = digest
         self.trust_file.parent.mkdir(parents=True, exist_ok=True)
         replace_atomically(self.trust_file, json.dumps(recorded, indent=2) + "\n")
 

@@ -13,7 +13,7 @@ from pydantic import Field, JsonValue, model_validator
 
 from agentls.permissions.modes import Mode
 from agentls.protocol.common import Range, RunOutcome
-from agentls.protocol.reports import DoctorReport, McpServerReport
+from agentls.protocol.reports import CommandsInfo, DoctorReport, McpServerReport
 from agentls.protocol.wire import Omittable, Params, WireModel
 
 MODE_NAMES: list[JsonValue] = [mode.value for mode in Mode]
@@ -251,6 +251,13 @@ class MemoryResult(WireModel):
     warnings: list[str] = Field(default_factory=list, description="stores that did not load")
 
 
+# --- agentls.commands -----------------------------------------------------------------
+
+
+class CommandsParams(Params):
+    uri: str | None = Field(default=None, description="the folder of this document")
+
+
 # --- the table -----------------------------------------------------------------------
 
 
@@ -276,4 +283,5 @@ COMMANDS: dict[str, Command] = {
     "agentls.mcp": Command(McpParams, list[McpServerReport], argument_optional=True),
     "agentls.doctor": Command(DoctorParams, DoctorReport, argument_optional=True),
     "agentls.memory": Command(MemoryParams, MemoryResult, argument_optional=True),
+    "agentls.commands": Command(CommandsParams, CommandsInfo, argument_optional=True),
 }

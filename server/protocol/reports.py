@@ -118,6 +118,25 @@ class InstructionsInfo(WireModel):
     memories: int = Field(description="memories an ask here is shown")
 
 
+class PromptCommandInfo(WireModel):
+    name: str = Field(description="without the slash; a subfolder's as `folder:name`")
+    description: str
+    argument_hint: str | None = Field(description="the file's argument-hint; null: none")
+    input_hint: str = Field(description="what to type after the name (argumentHint or a default)")
+    path: str = Field(description="workspace-relative, or the person's own file")
+    scope: Literal["workspace", "user"]
+    trusted: bool = Field(description="the person's own, or approved with `agentls trust`")
+    allowed_tools: list[str] = Field(description="the file's allowed-tools, as written")
+    rules: list[str] = Field(description="the allow rules an ask with it adds (trusted only)")
+    notes: list[str] = Field(description="what of the file is not used, and why")
+    shadows: list[str] = Field(description="files of the same name it hides")
+
+
+class CommandsInfo(WireModel):
+    commands: list[PromptCommandInfo] = Field(description="by name; `/name args` asks with one")
+    problems: list[str] = Field(description="command files skipped, and why")
+
+
 class LanguageServerInfo(WireModel):
     name: str = Field(description="as the languageServers setting names it")
     command: str
@@ -147,6 +166,7 @@ class DoctorReport(WireModel):
     settings: SettingsFiles
     telemetry: TelemetryInfo
     instructions: InstructionsInfo
+    commands: CommandsInfo
     mcp_servers: list[str] = Field(description="names; none is started")
     language_servers: list[LanguageServerInfo]
     editors: list[EditorIntegration]

@@ -69,6 +69,7 @@ SESSION_RULES: Final = "session_rules"
 NOTICE: Final = "notice"
 GUIDANCE: Final = "guidance"
 HOOK_RUN: Final = "hook_run"
+PROMPT_COMMAND: Final = "prompt_command"
 RUN_FINISHED: Final = "run_finished"
 RUN_CLOSED: Final = "run_closed"
 
@@ -366,6 +367,26 @@ class HookRun(Event):
 
 
 @dataclass(kw_only=True, slots=True)
+class PromptCommandUsed(Event):
+    """The command file a run's prompt named (`/name args`), as it was read: the run's
+    user message is its text with the arguments in place."""
+
+    kind: Literal["prompt_command"] = "prompt_command"
+    name: Annotated[str, Field(description="without the slash")]
+    path: Annotated[str, Field(description="workspace-relative, or the person's own file")]
+    sha256: Annotated[str, Field(description="of the file's bytes as read")]
+    scope: Annotated[str, Field(description='"workspace" or "user"')]
+    arguments: str
+    trusted: Annotated[bool, Field(description="the person's own, or approved (agentls trust)")]
+    rules: Annotated[
+        list[str], Field(description="allow rules its allowed-tools added to the session")
+    ] = field(default_factory=list)
+    notes: Annotated[list[str], Field(description="what of the file was not used")] = field(
+        default_factory=list
+    )
+
+
+@dataclass(kw_only=True, slots=True)
 class RunFinished(Event):
     kind: Literal["run_finished"] = "run_finished"
     result: RunResultRecord
@@ -405,6 +426,7 @@ SessionEvent = Annotated[
         Notice,
         Guidance,
         HookRun,
+        PromptCommandUsed,
         RunFinished,
         RunClosed,
     ],

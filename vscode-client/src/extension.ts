@@ -12,6 +12,7 @@ import { effectiveSettings, SECTION } from './client/settings';
 import { Actions } from './commands/actions';
 import { registerDoctor } from './commands/doctor';
 import { registerMemory } from './commands/memory';
+import { registerPromptCommands } from './commands/promptCommands';
 import { ReadOnlyDocuments } from './documents/readOnly';
 import { onWebviewMessage, registerCommands } from './commands/register';
 import { Rewinding } from './commands/rewind';
@@ -61,7 +62,13 @@ export function activate(context: vscode.ExtensionContext): void {
   chat = new ChatViewProvider(
     context.extensionUri,
     store,
-    onWebviewMessage(actions, rewinding, () => connection.restart(), () => connection.refreshSessions()),
+    onWebviewMessage(
+      actions,
+      rewinding,
+      () => connection.restart(),
+      () => connection.refreshSessions(),
+      () => connection.refreshCommands(),
+    ),
   );
 
   context.subscriptions.push(
@@ -75,6 +82,7 @@ export function activate(context: vscode.ExtensionContext): void {
     ...registerCommands(actions, rewinding, { restart: () => connection.restart(), showLog: () => log.show() }),
     registerDoctor(connection, documents, String(context.extension.packageJSON.version)),
     registerMemory(connection),
+    registerPromptCommands(connection, actions),
     runningContextKey(store),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (RESTART_KEYS.some((key) => event.affectsConfiguration(`${SECTION}.${key}`))) {

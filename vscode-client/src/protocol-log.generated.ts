@@ -105,7 +105,7 @@ export interface LogDecision {
 
 export type LogErrorCode = 'not_found' | 'invalid_input' | 'permission_denied' | 'timeout' | 'execution_failed' | 'conflict' | 'cancelled';
 
-export type LogEvent = LogSessionStarted | LogRunStarted | LogUserMessage | LogModelRequest | LogModelOutput | LogUsageEvent | LogContextProjected | LogContextSummary | LogToolIntent | LogDecision | LogObservationEvent | LogToolResults | LogModeChanged | LogCheckpointStarted | LogCheckpoint | LogUndo | LogRewound | LogProblems | LogRulesSaved | LogSessionRules | LogNotice | LogGuidance | LogHookRun | LogRunFinished | LogRunClosed;
+export type LogEvent = LogSessionStarted | LogRunStarted | LogUserMessage | LogModelRequest | LogModelOutput | LogUsageEvent | LogContextProjected | LogContextSummary | LogToolIntent | LogDecision | LogObservationEvent | LogToolResults | LogModeChanged | LogCheckpointStarted | LogCheckpoint | LogUndo | LogRewound | LogProblems | LogRulesSaved | LogSessionRules | LogNotice | LogGuidance | LogHookRun | LogPromptCommandUsed | LogRunFinished | LogRunClosed;
 
 /**
  * Where a forked session came from: its history is that session's, up to (before) an
@@ -272,6 +272,34 @@ export interface LogProblems {
   unsettled: string[];
   /** the text added to the tool results that follow */
   note: string;
+}
+
+/**
+ * The command file a run's prompt named (`/name args`), as it was read: the run's
+ * user message is its text with the arguments in place.
+ */
+export interface LogPromptCommandUsed {
+  v: number;
+  seq: number;
+  ts: number;
+  kind: 'prompt_command';
+  run: string | null;
+  turn: number | null;
+  /** without the slash */
+  name: string;
+  /** workspace-relative, or the person's own file */
+  path: string;
+  /** of the file's bytes as read */
+  sha256: string;
+  /** "workspace" or "user" */
+  scope: string;
+  arguments: string;
+  /** the person's own, or approved (agentls trust) */
+  trusted: boolean;
+  /** allow rules its allowed-tools added to the session */
+  rules: string[];
+  /** what of the file was not used */
+  notes: string[];
 }
 
 export interface LogRedactedThinkingRecord {

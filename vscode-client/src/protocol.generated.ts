@@ -23,11 +23,12 @@ export interface Commands {
   'agentls.mcp': { params?: McpParams; result: McpServerReport[] };
   'agentls.doctor': { params?: DoctorParams; result: DoctorReport };
   'agentls.memory': { params?: MemoryParams; result: MemoryResult };
+  'agentls.commands': { params?: CommandsParams; result: CommandsInfo };
 }
 
 export type CommandName = keyof Commands;
 
-export const COMMAND_NAMES = ['agentls.ask', 'agentls.cancel', 'agentls.sessions', 'agentls.showTranscript', 'agentls.setMode', 'agentls.answer', 'agentls.showDiff', 'agentls.undo', 'agentls.asks', 'agentls.rewind', 'agentls.fork', 'agentls.mcp', 'agentls.doctor', 'agentls.memory'] as const;
+export const COMMAND_NAMES = ['agentls.ask', 'agentls.cancel', 'agentls.sessions', 'agentls.showTranscript', 'agentls.setMode', 'agentls.answer', 'agentls.showDiff', 'agentls.undo', 'agentls.asks', 'agentls.rewind', 'agentls.fork', 'agentls.mcp', 'agentls.doctor', 'agentls.memory', 'agentls.commands'] as const;
 
 export type AgentEvent = RunStarted | TextEvent | ToolStarted | ToolFinished | ApprovalAsked | ApprovalAnswered | QuestionAsked | QuestionClosed | EditProposed | EditApplied | EditRejected | WaitingForSave | UsageEvent | HookNoticeEvent | RunFinished;
 
@@ -142,6 +143,18 @@ export interface CancelResult {
   sessionIds?: string[];
 }
 
+export interface CommandsInfo {
+  /** by name; `/name args` asks with one */
+  commands: PromptCommandInfo[];
+  /** command files skipped, and why */
+  problems: string[];
+}
+
+export interface CommandsParams {
+  /** the folder of this document */
+  uri?: string | null;
+}
+
 export interface ContextWindowInfo {
   tokens: number;
   /** where the figure came from: a setting, the model table, the model's server, or assumed */
@@ -170,6 +183,7 @@ export interface DoctorReport {
   settings: SettingsFiles;
   telemetry: TelemetryInfo;
   instructions: InstructionsInfo;
+  commands: CommandsInfo;
   /** names; none is started */
   mcpServers: string[];
   languageServers: LanguageServerInfo[];
@@ -396,6 +410,29 @@ export interface ModelInfo {
 export interface Position {
   line: number;
   character: number;
+}
+
+export interface PromptCommandInfo {
+  /** without the slash; a subfolder's as `folder:name` */
+  name: string;
+  description: string;
+  /** the file's argument-hint; null: none */
+  argumentHint: string | null;
+  /** what to type after the name (argumentHint or a default) */
+  inputHint: string;
+  /** workspace-relative, or the person's own file */
+  path: string;
+  scope: 'workspace' | 'user';
+  /** the person's own, or approved with `agentls trust` */
+  trusted: boolean;
+  /** the file's allowed-tools, as written */
+  allowedTools: string[];
+  /** the allow rules an ask with it adds (trusted only) */
+  rules: string[];
+  /** what of the file is not used, and why */
+  notes: string[];
+  /** files of the same name it hides */
+  shadows: string[];
 }
 
 export interface PythonInfo {

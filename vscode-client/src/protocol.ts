@@ -25,6 +25,8 @@ export const COMMANDS = {
   asks: 'agentls.asks',
   rewind: 'agentls.rewind',
   fork: 'agentls.fork',
+  // {uri?}: the prompt commands (`/name` files) an ask in that folder may start with.
+  commands: 'agentls.commands',
 } as const satisfies Record<string, CommandName>;
 
 export const MODES = ['default', 'accept-edits', 'plan', 'bypass'] as const satisfies readonly Mode[];

@@ -69,6 +69,27 @@ describe('the doctor report', () => {
     assert.doesNotMatch(text, /differs from the server/);
   });
 
+  it('lists the prompt commands, each with its file and what it allows', () => {
+    const commands = {
+      commands: [
+        {
+          name: 'review', description: 'Review', argumentHint: null, inputHint: 'arguments', path: '.agentls/commands/review.md', scope: 'workspace',
+          trusted: false, allowedTools: ['Bash(git diff:*)'], rules: [], notes: [], shadows: [],
+        },
+        {
+          name: 'mine', description: 'Mine', argumentHint: null, inputHint: 'arguments', path: '/c/commands/mine.md', scope: 'user',
+          trusted: true, allowedTools: ['Read'], rules: ['read_file'], notes: [], shadows: [],
+        },
+      ],
+      problems: [],
+    };
+    const text = renderDoctor({ ...report, commands }, '0.1.0');
+    assert.match(text, /\| prompt commands \| `\/review`, `\/mine` \|/);
+    assert.match(text, /\| \/review \| `.agentls\/commands\/review.md`; allowed-tools \*\*not approved\*\* \(`agentls trust`\) \|/);
+    assert.match(text, /\| \/mine \| `\/c\/commands\/mine.md`; allows read_file \|/);
+    assert.doesNotMatch(renderDoctor(report, '0.1.0'), /prompt commands/); // an older server sent none
+  });
+
   it('names each language server that would not run, why, and how to install it', () => {
     const text = renderDoctor(report, '0.1.0');
     assert.match(text, /\| pyright \| not used: basedpyright runs instead \(both serve the same files\) \|/);

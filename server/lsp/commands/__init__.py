@@ -21,4 +21,6 @@ the handlers: they load after `initialize`, with the first command.
 - `doctor.py`: `agentls.doctor`: the report of `agentls doctor --json`.
 - `memory.py`: `agentls.memory`: list, add or forget what the agent remembers (one call
   onto `conversation/memory_ops.py`).
+- `prompt_commands.py`: `agentls.commands`: the prompt commands of a folder, for the
+  editors' lists and completion (`ConversationManager.prompt_commands`).
 """

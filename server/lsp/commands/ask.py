@@ -22,6 +22,7 @@ from agentls.lsp.commands.arguments import parse
 from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
 
 if TYPE_CHECKING:
+    from agentls.conversation.command_files import AskedPrompt
     from agentls.protocol.commands import AskParams
 
 ASK = "agentls.ask"
@@ -50,10 +51,11 @@ def register(server: AgentServer) -> None:
         params = parse(AskParams, args, ASK)
         try:
             root = await ls.root_for_async(params.uri)
+            asked = await _asked(ls, params, root)  # before a new session is made
             conversation = await ls.conversation_for_async(params.session_id, root)
         except JsonRpcInvalidParams as exc:
             raise JsonRpcInvalidParams(message=for_editors(exc.message)) from None
-        prompt = await with_editor_context(ls, conversation.relative, params)
+        prompt = await with_editor_context(ls, conversation.relative, params, asked.text)
         observer = LspRunObserver(ls, conversation.session_id, params.prompt)
         observer.show_cost = conversation.shows_cost
         approver = LspApprover(
@@ -65,12 +67,14 @@ def register(server: AgentServer) -> None:
 
         try:
             handle = await conversation.start(
-                prompt, approver=approver, observer=observer, folder=folder_of(params.uri)
-            )
+                prompt, approver=approver, observer=observer, folder=folder_of(params.uri),
+                command=asked.command,
+            )  # fmt: skip
         except SessionBusy as exc:
             raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
         observer.run_id = handle.run_id
-        observer.title = with_guidance(observer.title, handle.guidance.lines())
+        told = [*asked.lines(), *handle.guidance.lines()]
+        observer.title = with_guidance(observer.title, told)
         observer.run_started()
         link = ls.link_of(conversation.session_id)
         if link is not None:
@@ -105,21 +109,34 @@ def _in_thread(function: Any, *args: Any) -> None:
     asyncio.get_running_loop().run_in_executor(None, function, *args).add_done_callback(done)
 
 
+async def _asked(ls: AgentServer, params: AskParams, root: Path) -> AskedPrompt:
+    """The prompt as the model is given it: a `/name` prompt expanded from its command file,
+    in the open session's folder or ``root``."""
+    from agentls.conversation.command_files import UnknownPromptCommand
+
+    known = ls.manager.get(params.session_id) if params.session_id else None
+    where = known.root if known is not None else root
+    try:
+        return await ls.manager.prompt_async(where, params.prompt)
+    except UnknownPromptCommand as exc:
+        raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
+
+
 async def with_editor_context(
-    server: AgentServer, relative: Callable[[str], str], params: AskParams
+    server: AgentServer, relative: Callable[[str], str], params: AskParams, words: str
 ) -> str:
-    """The prompt plus the file and selection it was asked about, if any."""
+    """``words`` (the prompt, expanded) plus the file and selection it was asked about."""
     from agentls.conversation.prompt_context import LookingAt, Selection, prompt_with_context
 
     if params.uri is None:
-        return params.prompt
+        return words
     path = Path(to_fs_path(params.uri) or "")
     try:
         rel = relative(str(path))
     except Exception:
-        return params.prompt
+        return words
     if params.range is None:
-        return prompt_with_context([params.prompt, LookingAt(rel)])
+        return prompt_with_context([words, LookingAt(rel)])
     first, last = params.range.start.line, params.range.end.line
     lines = (await server.editor.document_lines(params.uri))[first : last + 1]
-    return prompt_with_context([params.prompt, Selection(rel, first + 1, last + 1, "".join(lines))])
+    return prompt_with_context([words, Selection(rel, first + 1, last + 1, "".join(lines))])

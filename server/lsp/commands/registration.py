@@ -11,6 +11,7 @@ from agentls.lsp.commands import (
     doctor,
     mcp,
     memory,
+    prompt_commands,
     rewind,
     sessions,
     set_mode,
@@ -33,6 +34,7 @@ MODULES: tuple[ModuleType, ...] = (
     mcp,
     doctor,
     memory,
+    prompt_commands,
 )
 
 

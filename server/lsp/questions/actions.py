@@ -99,6 +99,8 @@ async def marker_actions(
             continue
         request = found.group(1)
         prompt = f"{request}\n\n(The person wrote this request at line {number + 1} of this file.)"
+        if request.startswith("/"):  # `/name args`: the words after the name are its own
+            prompt = request
         title = f"Ask agentls: {_short(request)}"
         actions.append(
             types.CodeAction(

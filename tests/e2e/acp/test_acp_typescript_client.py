@@ -234,3 +234,23 @@ def test_a_request_the_client_fails_to_answer_cancels_the_prompt(
     report = drive(node, workspace, model, prompts=["touch", "/mode"], answers=["error"])
     assert report["stops"] == ["cancelled", "end_turn"]
     assert len(report["permissions"]) == 1 and not (workspace / "ran").exists()
+
+
+def test_prompt_commands_are_offered_and_expand(
+    node: str, isolated_state: Path, workspace: Path, tmp_path: Path
+) -> None:
+    command = workspace / ".agentls" / "commands" / "review.md"
+    command.parent.mkdir(parents=True)
+    command.write_text("---\nargument-hint: FILE FOCUS\n---\nReview $1 for $2.\n")
+    expect = {"lastMessageContains": "Review a.py for speed."}
+    model = write_script(tmp_path / "s.json", [{"expect": expect, "text": "Reviewed."}])
+    report = drive(node, workspace, model, prompts=["/review a.py speed"])
+    assert report["stops"] == ["end_turn"]
+    (listed,) = [
+        u["availableCommands"]
+        for u in report["updates"]
+        if u["sessionUpdate"] == "available_commands_update"
+    ]
+    assert [c["name"] for c in listed] == ["undo", "mode", "compact", "memory", "rewind", "review"]
+    assert listed[-1]["input"] == {"hint": "FILE FOCUS"}
+    assert texts(report).endswith("Reviewed.")

@@ -412,3 +412,38 @@ def test_agentls_el_rewinds_and_forks_from_a_pick_list(
         assert "second: make made.txt" not in texts and "toolu_b1" not in texts
     assert (root / "a.py").read_text() == "A = 2\n"
     assert outcome.returncode == 0
+
+
+def test_agentls_el_completes_asks_with_and_lists_prompt_commands(
+    fake: FakeAnthropic, root: Path, model_env: dict[str, str], tmp_path: Path
+) -> None:
+    make_workspace(root)
+    commands = root / ".agentls" / "commands"
+    commands.mkdir(parents=True)
+    (commands / "review.md").write_text(
+        "---\ndescription: Review a file\nargument-hint: FILE\n---\nReview $1 for $2.\n"
+    )
+    (commands / "release-notes.md").write_text("Write release notes.\n")
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {**model_env, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
+           "LANG": "C.UTF-8"}  # fmt: skip
+    fake.add(turn("Reviewed."))
+    outcome = run_editor(
+        ["emacs", "--batch", "-L", str(EDITORS / "emacs"),
+         "-l", str(HERE / "emacs_commands_person.el")],
+        cwd=root, env=env, report=tmp_path / "report.json", stdin="/review\ngreet.py speed\n",
+    )  # fmt: skip
+    report = outcome.report
+    assert report, f"no report\n{outcome.stdout}\n{outcome.stderr}"
+    assert report["errors"] == [], (report["errors"], outcome.stderr[-3000:])
+    assert report["connected"], outcome.stderr[-3000:]
+    assert report["completed"] == ["/release-notes", "/review"]
+    assert report["annotation"] == " FILE — Review a file"
+    assert report["notFirstWord"] is False
+    assert report["asked"] is True, (report.get("log"), outcome.stderr[-3000:])
+    assert report["result"]["terminalReason"] == "completed"
+    sent = fake.requests[0].body["messages"][0]["content"]
+    assert sent[0]["text"] == "Review greet.py for speed.\n\n(The person is looking at greet.py.)"
+    assert report["listed"] is True
+    assert "  /review FILE — Review a file (.agentls/commands/review.md)" in report["log"]

@@ -381,3 +381,38 @@ def test_neovim_plugin_rewinds_and_forks_from_a_pick_list(
         assert "second: make made.txt" not in texts and "toolu_b1" not in texts
     assert (root / "a.py").read_text() == "A = 2\n"  # ask 1's edit stays
     assert outcome.returncode == 0
+
+
+def test_neovim_plugin_completes_asks_with_and_lists_prompt_commands(
+    fake: FakeAnthropic, root: Path, model_env: dict[str, str], tmp_path: Path
+) -> None:
+    make_workspace(root)
+    review = root / ".agentls" / "commands" / "review.md"
+    review.parent.mkdir(parents=True)
+    review.write_text(
+        "---\ndescription: Review a file\nargument-hint: FILE\n---\nReview $1 for $2.\n"
+    )
+    (root / ".agentls" / "commands" / "release-notes.md").write_text("Write release notes.\n")
+    env = isolated_env(model_env, tmp_path)
+    mine = Path(env["XDG_CONFIG_HOME"]) / "agentls" / "commands" / "mine.md"
+    mine.parent.mkdir(parents=True)
+    mine.write_text("The person's own.\n")
+    fake.add(turn("Reviewed."))
+    outcome = run_editor(
+        ["nvim", "--headless", "--clean", "--cmd", f"set rtp^={EDITORS / 'neovim'}",
+         "-c", f"luafile {HERE / 'nvim_commands_person.lua'}"],
+        cwd=root, env=env, report=tmp_path / "report.json",
+    )  # fmt: skip
+    report = outcome.report
+    assert report, f"no report\n{outcome.stdout}\n{outcome.stderr}"
+    assert report["errors"] == [], report["errors"]
+    assert report["completed"] == ["/release-notes", "/review"]
+    assert report["all"] == ["/mine", "/release-notes", "/review"]
+    assert report["second_word"] == []  # only the first word names a command
+    assert report["asked"] is True and report["result"]["terminalReason"] == "completed"
+    sent = fake.requests[0].body["messages"][0]["content"]
+    assert sent[0]["text"] == "Review greet.py for speed.\n\n(The person is looking at greet.py.)"
+    assert report["listed"] is True
+    log = report["log"]
+    assert "  /review FILE — Review a file (.agentls/commands/review.md)" in log
+    assert f"  /mine — The person's own. ({mine})" in log

@@ -25,7 +25,9 @@ def ask(**fields: Any) -> AskParams:
 
 
 async def test_the_prompt_alone_without_a_document(tmp_path: Path) -> None:
-    prompt = await with_editor_context(editor_with([]), LocalWorkspace(tmp_path).relative, ask())
+    prompt = await with_editor_context(
+        editor_with([]), LocalWorkspace(tmp_path).relative, ask(), "why?"
+    )
     assert prompt == "why?"
 
 
@@ -34,7 +36,7 @@ async def test_the_document_looked_at_is_named_by_its_path_in_the_workspace(
 ) -> None:
     uri = (tmp_path / "src" / "a.py").as_uri()
     prompt = await with_editor_context(
-        editor_with([]), LocalWorkspace(tmp_path).relative, ask(uri=uri)
+        editor_with([]), LocalWorkspace(tmp_path).relative, ask(uri=uri), "why?"
     )
     assert prompt == "why?\n\n(The person is looking at src/a.py.)"
 
@@ -44,7 +46,7 @@ async def test_a_selection_carries_its_lines_numbered_from_one(tmp_path: Path) -
     selected = {"start": {"line": 1, "character": 0}, "end": {"line": 2, "character": 3}}
     editor = editor_with(["one\n", "two\n", "three\n", "four\n"])
     prompt = await with_editor_context(
-        editor, LocalWorkspace(tmp_path).relative, ask(uri=uri, range=selected)
+        editor, LocalWorkspace(tmp_path).relative, ask(uri=uri, range=selected), "why?"
     )
     assert prompt == "why?\n\nFrom a.py, lines 2-3:\n```\ntwo\nthree\n```"
 
@@ -53,6 +55,18 @@ async def test_a_document_outside_the_workspace_is_not_named(tmp_path: Path) -> 
     (tmp_path / "ws").mkdir()
     uri = (tmp_path / "elsewhere.py").as_uri()
     prompt = await with_editor_context(
-        editor_with([]), LocalWorkspace(tmp_path / "ws"), ask(uri=uri)
+        editor_with([]), LocalWorkspace(tmp_path / "ws").relative, ask(uri=uri), "why?"
     )
     assert prompt == "why?"
+
+
+async def test_a_command_s_text_comes_first_and_what_the_person_looks_at_after_it(
+    tmp_path: Path,
+) -> None:
+    """The words given (a `/name` prompt's expansion) take the place of the prompt."""
+    uri = (tmp_path / "a.py").as_uri()
+    params = ask(prompt="/review a.py", uri=uri)
+    prompt = await with_editor_context(
+        editor_with([]), LocalWorkspace(tmp_path).relative, params, "Review a.py closely."
+    )
+    assert prompt == "Review a.py closely.\n\n(The person is looking at a.py.)"

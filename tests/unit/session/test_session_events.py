@@ -24,6 +24,7 @@ from agentls.session.reader import parse_event, read_events
 from agentls.session.reducer import reduce
 from agentls.session.state import SessionState
 from agentls.session.transcript import render_transcript
+from agentls.workspace.control import config_dir
 from agentls.workspace.language import Problem, ProblemReport, Withheld
 from agentls.workspace.local import LocalWorkspace
 from tests.unit.helpers import call, conversation
@@ -89,7 +90,7 @@ def test_a_schema_1_log_folds_to_the_same_state_and_transcript() -> None:
     """The fixture was written by the schema 1 release (every kind), with what it folded to."""
     events = read_events(V1_LOG)
     assert len(events) == len(V1_LOG.read_text().splitlines())
-    newer = {ev.SESSION_RULES, ev.NOTICE, ev.GUIDANCE, ev.HOOK_RUN, ev.REWOUND}
+    newer = {ev.SESSION_RULES, ev.NOTICE, ev.GUIDANCE, ev.HOOK_RUN, ev.REWOUND, ev.PROMPT_COMMAND}
     assert {e.kind for e in events} == set(ev.EVENT_TYPES) - newer  # every kind it had
     expected = json.loads((FIXTURES / "v1-session.state.json").read_text("utf-8"))
     assert state_as_json(reduce(events)) == expected
@@ -138,7 +139,12 @@ async def test_every_writer_writes_valid_events(tmp_path: Path) -> None:
         settings={"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}},
     )  # fmt: skip
     (conv.workspace.root / "AGENTS.md").write_text("Use tabs.\n")  # the guidance event
-    result = await conv.ask("write a.py", approver=AutoApprover())
+    commands = config_dir() / "commands"  # the person's own: its allowed-tools apply
+    commands.mkdir(parents=True)
+    (commands / "write.md").write_text("---\nallowed-tools: Read(docs/**)\n---\nwrite $1\n")
+    asked = manager.prompt(conv.workspace.root, "/write a.py")  # the prompt_command event
+    assert asked.text == "write a.py"
+    result = await conv.ask(asked.text, approver=AutoApprover(), command=asked.command)
     assert result.text == "Done."
     conv.set_mode(Mode.PLAN)
     assert conv.save_rules([parse_rule("run_command(pytest *)")]) is not None

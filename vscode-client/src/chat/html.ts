@@ -41,8 +41,9 @@ export function chatHtml(inputs: HtmlInputs): string {
 <main id="log" class="log" role="log" aria-live="polite" aria-label="agentls conversation"></main>
 <div id="activity" class="activity" role="status" aria-live="polite" hidden><span class="icon" aria-hidden="true"></span><span class="text"></span><span class="elapsed"></span></div>
 <footer class="composer">
+  <ul id="suggest" class="suggest" role="listbox" aria-label="Prompt commands" hidden></ul>
   <label class="visually-hidden" for="prompt">Ask agentls</label>
-  <textarea id="prompt" rows="3" placeholder="Ask agentls… (Enter to send, Shift+Enter for a new line)"></textarea>
+  <textarea id="prompt" rows="3" placeholder="Ask agentls… (Enter to send, Shift+Enter for a new line, / for a prompt command)"></textarea>
   <div class="actions">
     <button id="cancel" class="secondary" type="button" hidden>Cancel run</button>
     <button id="send" type="button" disabled>Ask</button>

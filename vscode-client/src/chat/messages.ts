@@ -1,6 +1,7 @@
 // Messages between the extension and the chat webview. Shared by both sides:
 // types only, plus the one function that builds what the webview draws.
 import type { ApprovalTitle } from '../protocol';
+import { type CommandSuggestion, commandSuggestions } from '../commands/promptCommandItems';
 import { sessionLabel } from '../commands/sessionLabels';
 import { type Activity, runActivity } from './activity';
 import { type ChatState, NEW_SESSION, type ServerState, type SessionView, type ShownItem, sessionTotals } from './model';
@@ -21,6 +22,8 @@ export interface WebviewModel {
   usage: string;
   /** What the running run does now (null between runs). */
   activity: Activity | null;
+  /** The prompt commands a prompt may start with (`/name`). */
+  commands: CommandSuggestion[];
 }
 
 export type ToWebview = { type: 'model'; model: WebviewModel } | { type: 'focusInput' };
@@ -35,6 +38,7 @@ export type FromWebview =
   | { type: 'review'; action: 'apply' | 'reject' | 'pick' | 'diff' }
   | { type: 'pickSession'; sessionId: string }
   | { type: 'refreshSessions' }
+  | { type: 'refreshCommands' }
   | { type: 'openTranscript' }
   | { type: 'restartServer' }
   | { type: 'openFile'; path: string }
@@ -63,6 +67,7 @@ export function webviewModel(state: ChatState, now: Date = new Date()): WebviewM
     sessions,
     usage: view ? usageLine(sessionTotals(view)) : '',
     activity: view ? runActivity(view) : null,
+    commands: commandSuggestions(state.commands),
   };
 }
 

@@ -1,7 +1,7 @@
 // What the chat view shows, as plain data: the reducer builds it from the
 // server's events, the webview draws it. No vscode here.
 import type { ReviewPhase } from '../approvals/reviews';
-import type { AnswerOption, Budget, SessionInfo, Usage } from '../protocol';
+import type { AnswerOption, Budget, PromptCommandInfo, SessionInfo, Usage } from '../protocol';
 
 export interface UserItem {
   type: 'user';
@@ -148,6 +148,8 @@ export interface ChatState {
   current: string;
   views: Record<string, SessionView>;
   sessions: SessionInfo[];
+  /** The prompt commands the server lists (`/name` in an ask). */
+  commands: PromptCommandInfo[];
   server: { state: ServerState; message: string };
   nextId: number;
 }
@@ -161,6 +163,7 @@ export function initialState(): ChatState {
     current: NEW_SESSION,
     views: { [NEW_SESSION]: emptyView(NEW_SESSION) },
     sessions: [],
+    commands: [],
     server: { state: 'starting', message: '' },
     nextId: 1,
   };

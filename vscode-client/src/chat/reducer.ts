@@ -2,7 +2,7 @@
 // actions into the chat state. Pure: the same inputs give the same state, so
 // the tests drive it with recorded event sequences.
 import type { ReviewPhase } from '../approvals/reviews';
-import type { AgentEvent, SessionInfo, Usage } from '../protocol';
+import type { AgentEvent, PromptCommandInfo, SessionInfo, Usage } from '../protocol';
 import {
   addUsage,
   type ApprovalStatus,
@@ -26,6 +26,7 @@ export type ChatAction =
   | { type: 'ask_failed'; localId: string; message: string }
   | { type: 'show_session'; sessionId: string; info?: SessionInfo }
   | { type: 'sessions_listed'; sessions: SessionInfo[] }
+  | { type: 'commands_listed'; commands: PromptCommandInfo[] }
   | { type: 'server'; state: ServerState; message?: string }
   | { type: 'approval_prompted'; callId: string; via: 'prompt' | 'modal' }
   /** The edit cards `ids` are one review, now in `phase`. */
@@ -48,6 +49,8 @@ export function reduce(state: ChatState, action: ChatAction): ChatState {
       return onShowSession(state, action.sessionId, action.info);
     case 'sessions_listed':
       return withListedCosts({ ...state, sessions: action.sessions });
+    case 'commands_listed':
+      return { ...state, commands: action.commands };
     case 'server':
       return { ...state, server: { state: action.state, message: action.message ?? '' } };
     case 'approval_prompted': {

@@ -16,7 +16,7 @@ import type { ReviewBroker } from '../approvals/reviews';
 import { applyThenSave } from '../approvals/saving';
 import { vscodeSaveHost } from '../approvals/vscodeUi';
 import type { ChatStore } from '../chat/store';
-import { type AskParams, type AskStarted, asAgentEvent, COMMANDS, EVENT_METHOD } from '../protocol';
+import { type AskParams, type AskStarted, asAgentEvent, COMMANDS, type CommandsInfo, EVENT_METHOD } from '../protocol';
 import { describe, INSTALL_HINT } from '../server/resolve';
 import { locateServer } from '../server/locate';
 import { scopedServerSettings, serverEnvironment } from '../settings/serverSettings';
@@ -110,6 +110,7 @@ export class AgentConnection implements vscode.Disposable {
       await client.start();
       store.dispatch({ type: 'server', state: 'running' });
       void this.refreshSessions();
+      void this.refreshCommands();
     } catch (error) {
       const message = `the server did not start (${errorText(error)}).`;
       log.error(message);
@@ -198,6 +199,18 @@ export class AgentConnection implements vscode.Disposable {
       throw new Error('the agentls server is not running (agentls: Restart Server starts it)');
     }
     return (await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args })) as T;
+  }
+
+  /** The prompt commands of the active file's folder, for the chat view's suggestions. */
+  async refreshCommands(): Promise<void> {
+    try {
+      const document = vscode.window.activeTextEditor?.document.uri;
+      const where = document?.scheme === 'file' ? { uri: document.toString() } : {};
+      const listed = await this.command<CommandsInfo>(COMMANDS.commands, [where]);
+      this.context.store.dispatch({ type: 'commands_listed', commands: listed?.commands ?? [] });
+    } catch (error) {
+      this.context.log.warn(`listing prompt commands: ${errorText(error)}`);
+    }
   }
 
   async refreshSessions(): Promise<void> {

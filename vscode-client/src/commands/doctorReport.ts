@@ -31,6 +31,18 @@ function telemetryRows(r: DoctorReport): string[] {
   return [`| telemetry | on: ${t.protocol} to ${t.endpoint}${content}${t.exporting ? '' : ', **cannot export here**'} |`];
 }
 
+/** The prompt commands an ask here may start with, each with its file (the files skipped are warnings). */
+function commandRows(r: DoctorReport): string[] {
+  const listed = r.commands;
+  if (!listed) return []; // an older server
+  const rows = [`| prompt commands | ${listed.commands.map((c) => `\`/${c.name}\``).join(', ') || 'none'} |`];
+  for (const c of listed.commands) {
+    const allows = c.rules.length ? `; allows ${c.rules.join(', ')}` : c.allowedTools.length && !c.trusted ? '; allowed-tools **not approved** (`agentls trust`)' : '';
+    rows.push(`| /${c.name} | \`${c.path}\`${allows} |`);
+  }
+  return rows;
+}
+
 export function renderDoctor(data: unknown, clientVersion: string): string {
   const r = data as DoctorReport;
   if (!r || typeof r !== 'object' || typeof r.version !== 'string') {
@@ -62,6 +74,7 @@ export function renderDoctor(data: unknown, clientVersion: string): string {
     `| config | \`${r.folders.config}\` |`,
     ...settings,
     ...telemetryRows(r),
+    ...commandRows(r),
     `| MCP servers | ${r.mcpServers.join(', ') || 'none configured'} |`,
     ...languageServerRows(r.languageServers),
     `| editors | ${editors.join(', ') || 'none found'} |`,

@@ -16,6 +16,7 @@ export const CLIENT_COMMANDS = {
   showServerLog: 'agentls.client.showServerLog',
   doctor: 'agentls.client.doctor',
   memory: 'agentls.client.memory',
+  runPromptCommand: 'agentls.client.runPromptCommand',
   applyEdit: 'agentls.client.applyEdit',
   rejectEdit: 'agentls.client.rejectEdit',
   pickChanges: 'agentls.client.pickChanges',

@@ -37,6 +37,7 @@ export function onWebviewMessage(
   rewinding: Rewinding,
   restart: () => Promise<void>,
   refreshSessions: () => Promise<void>,
+  refreshCommands: () => Promise<void> = () => Promise.resolve(),
 ) {
   return (message: FromWebview): void => {
     switch (message.type) {
@@ -67,6 +68,9 @@ export function onWebviewMessage(
         return;
       case 'refreshSessions':
         void refreshSessions();
+        return;
+      case 'refreshCommands':
+        void refreshCommands();
         return;
       case 'openTranscript':
         void actions.openTranscript();

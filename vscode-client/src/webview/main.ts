@@ -1,6 +1,7 @@
 // The chat view's script (runs in the webview, bundled for the browser). It
 // only draws the model the extension sends and posts back what the person did.
 import type { FromWebview, ToWebview, WebviewModel } from '../chat/messages';
+import { completed, matching } from '../commands/promptCommandItems';
 import { ItemList } from './render';
 
 interface VsCodeApi {
@@ -22,6 +23,7 @@ const session = byId('session') as HTMLSelectElement;
 const usage = byId('usage');
 const server = byId('server');
 const activity = byId('activity');
+const suggest = byId('suggest');
 const items = new ItemList(log, post);
 let model: WebviewModel | undefined;
 
@@ -48,7 +50,12 @@ function ask(): void {
 }
 
 prompt.addEventListener('keydown', (event) => {
-  if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+  const name = event.key === 'Tab' && !event.shiftKey ? completed(prompt.value, model?.commands ?? []) : null;
+  if (name !== null) {
+    event.preventDefault();
+    prompt.value = name;
+    drawSuggestions();
+  } else if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
     event.preventDefault();
     ask();
   } else if (event.key === 'Escape' && model?.running) {
@@ -56,7 +63,35 @@ prompt.addEventListener('keydown', (event) => {
     post({ type: 'cancel' });
   }
 });
-prompt.addEventListener('input', () => vscode.setState({ draft: prompt.value }));
+prompt.addEventListener('input', () => {
+  vscode.setState({ draft: prompt.value });
+  drawSuggestions();
+});
+// The list is asked for again each time the prompt is entered: a command file added meanwhile shows.
+prompt.addEventListener('focus', () => post({ type: 'refreshCommands' }));
+
+/** Under the prompt while its text is `/` and the start of a name: the commands it may name. */
+function drawSuggestions(): void {
+  const found = matching(prompt.value, model?.commands ?? []);
+  suggest.hidden = found.length === 0;
+  suggest.replaceChildren(
+    ...found.map((command) => {
+      const item = document.createElement('li');
+      item.setAttribute('role', 'option');
+      const name = document.createElement('span');
+      name.className = 'name';
+      name.textContent = `/${command.name}`;
+      item.append(name, ` ${command.hint} — ${command.description}`);
+      item.addEventListener('mousedown', (event) => {
+        event.preventDefault(); // the prompt keeps the focus
+        prompt.value = `/${command.name} `;
+        vscode.setState({ draft: prompt.value });
+        drawSuggestions();
+      });
+      return item;
+    }),
+  );
+}
 send.addEventListener('click', ask);
 cancel.addEventListener('click', () => post({ type: 'cancel' }));
 session.addEventListener('change', () => post({ type: 'pickSession', sessionId: session.value }));
@@ -149,6 +184,7 @@ function draw(next: WebviewModel): void {
   document.body.dataset.server = next.server.state;
   send.disabled = next.running;
   send.title = next.running ? 'A run is going on in this session' : '';
+  drawSuggestions();
   if (next.items.length === 0) {
     log.replaceChildren();
     const empty = document.createElement('div');

@@ -5,6 +5,8 @@
 -- While a run goes on, the log's last line and its window's status line say
 -- what it does (thinking, running a command, waiting for you) and for how long;
 -- require('agentls').status() gives the same for a statusline of your own.
+-- :AgentAsk /name args asks with a prompt command (completed with <Tab>);
+-- :AgentCommands lists them.
 --
 --   require('agentls').setup({ settings = { model = 'anthropic:claude-sonnet-4-5' } })
 --
@@ -905,6 +907,71 @@ function M.forget_memory(id)
   end)
 end
 
+-- The current file, for the prompt commands of its folder (nothing started or shown).
+local function this_folder()
+  local name = vim.api.nvim_buf_get_name(0)
+  return name ~= '' and { uri = vim.uri_from_fname(name) } or {}
+end
+
+-- Prompt commands (agentls.commands): the workspace's and your own `/name` files, which
+-- :AgentAsk /name args asks with. commands_now() asks the server and waits (at most
+-- `timeout_ms`; the first completion may start the server, which takes a few seconds),
+-- for completion; :AgentCommands lists them in the log.
+function M.commands_now(timeout_ms)
+  local bufnr = vim.api.nvim_get_current_buf()
+  if not client() then
+    M.attach(bufnr)
+  end
+  local c = client()
+  if not c then
+    return nil
+  end
+  local params = { command = 'agentls.commands', arguments = { this_folder() } }
+  local answer
+  if NEW_API then
+    answer = c:request_sync('workspace/executeCommand', params, timeout_ms or 15000, bufnr)
+  else
+    answer = c.request_sync('workspace/executeCommand', params, timeout_ms or 15000, bufnr)
+  end
+  return answer and not answer.err and answer.result or nil
+end
+
+--- :AgentAsk's completion: the command names for a first word that starts with `/`.
+function M.complete_ask(arglead, cmdline, cursorpos)
+  local typed = cmdline:sub(1, cursorpos):match('^%S*Agent%a+%s+(.*)$') or ''
+  if not vim.startswith(arglead, '/') or typed ~= arglead then
+    return {}
+  end
+  local names = {}
+  for _, command in ipairs((M.commands_now() or {}).commands or {}) do
+    local name = '/' .. command.name
+    if vim.startswith(name, arglead) then
+      table.insert(names, name)
+    end
+  end
+  return names
+end
+
+function M.list_commands()
+  M.attach(0) -- like an ask, it starts the server if none runs yet
+  M.show_log()
+  execute('agentls.commands', this_folder(), function(result)
+    local lines = { '', '⌘ commands (:AgentAsk /name …):' }
+    for _, command in ipairs(result.commands or {}) do
+      local hint = command.argumentHint and (' ' .. command.argumentHint) or ''
+      table.insert(lines, string.format('  /%s%s — %s (%s)', command.name, hint,
+        command.description, command.path))
+    end
+    if #(result.commands or {}) == 0 then
+      table.insert(lines, '  none: add .agentls/commands/NAME.md')
+    end
+    for _, problem in ipairs(result.problems or {}) do
+      table.insert(lines, '  ✗ ' .. problem)
+    end
+    append(lines)
+  end)
+end
+
 function M.set_mode(mode)
   if not client() then
     -- before the first ask: the server starts with this mode as its setting
@@ -926,10 +993,13 @@ function M.setup(opts)
   local command = vim.api.nvim_create_user_command
   command('AgentAsk', function(o)
     M.ask(o.args, { range = o.range > 0 and { o.line1, o.line2 } or nil })
-  end, { nargs = '*', range = true, desc = 'Ask agentls (continues the session)' })
+  end, { nargs = '*', range = true, complete = M.complete_ask,
+         desc = 'Ask agentls (continues the session); /name asks with a prompt command' })
   command('AgentNew', function(o)
     M.ask(o.args, { new = true, range = o.range > 0 and { o.line1, o.line2 } or nil })
-  end, { nargs = '*', range = true, desc = 'Ask agentls in a new session' })
+  end, { nargs = '*', range = true, complete = M.complete_ask,
+         desc = 'Ask agentls in a new session' })
+  command('AgentCommands', M.list_commands, { desc = 'The prompt commands agentls offers here' })
   command('AgentCancel', M.cancel, { desc = 'Cancel the agentls run' })
   command('AgentLog', M.show_log, { desc = 'Show the agentls log' })
   command('AgentTranscript', M.transcript, { desc = 'Open the session transcript' })
