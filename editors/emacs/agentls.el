@@ -358,6 +358,14 @@ A server that died ends the run's status."
             (if (and (numberp more) (> more 0))
                 (format " (+%s)" (agentls--plural more "more line")) ""))))
 
+(defun agentls--hook-line (event)
+  "What a settings hook told (EVENT), on one line as the CLI prints it.
+! marks an error (the run goes on), i a message the hook asked to show."
+  (concat (if (eq (plist-get event :error) t) "! " "i ")
+          (string-replace "\n" "\\n"
+                          (format "%s hook `%s`: %s" (plist-get event :event)
+                                  (plist-get event :command) (plist-get event :text)))))
+
 (defun agentls--render (server event)
   (let ((kind (plist-get event :kind))
         (summary (plist-get event :summary)))
@@ -400,6 +408,7 @@ A server that died ends the run's status."
       ("edit_rejected"
        (agentls--insert (format "✗ not applied to %s: %s"
                                 (plist-get event :path) (plist-get event :reason))))
+      ("hook" (agentls--insert (agentls--hook-line event)))
       ("run_finished"
        (setq agentls--last-result event agentls--tool nil)
        (agentls--set-doing nil)

@@ -131,6 +131,7 @@ def render(report: dict[str, Any]) -> str:
         if guidance["enabled"] else "off",
     ))  # fmt: skip
     rows += _command_rows(report["commands"]["commands"])
+    rows += _hook_rows(report["hooks"])
     if "warmProcess" in report:
         rows.append(("warm process", _warm(report["warmProcess"])))
     rows.append(("MCP servers", ", ".join(report["mcpServers"]) or "none configured"))
@@ -152,6 +153,24 @@ def render(report: dict[str, Any]) -> str:
     lines += [f"BLOCKING: {b}" for b in report["blocking"]]
     lines.append("ready to ask" if report["ok"] else "not ready: fix what is BLOCKING above")
     return "\n".join(lines)
+
+
+def _hook_rows(hooks: dict[str, Any]) -> list[tuple[str, str]]:
+    """A summary row, then one row per configured hook under its event."""
+    configured = hooks["configured"]
+    running = sum(1 for h in configured if h["runs"])
+    summary = f"{running} of {len(configured)} would run" if configured else "none configured"
+    if hooks["allowManagedHooksOnly"]:
+        summary += "; only the managed settings' hooks run here (allowManagedHooksOnly)"
+    elif hooks["disableAllHooks"]:
+        summary += "; disableAllHooks: only the managed settings' hooks run"
+    rows = [("hooks", summary)]
+    for hook in configured:
+        matcher = f"matcher {hook['matcher']}; " if hook["matcher"] else ""
+        where = f"{matcher}{hook['source']} settings"
+        ran = "" if hook["runs"] else f", NOT run: {hook['reason']}"
+        rows.append((f"  {hook['event']}", f"{hook['command']} ({where}){ran}"))
+    return rows
 
 
 def _warm(state: dict[str, Any]) -> str:

@@ -56,7 +56,9 @@ that does not load raises ConfigError.
 and trust.
 
 `doctor.py`: the report behind `agentls doctor` and `agentls.doctor` (every string in it
-masked as tool output is).
+masked as tool output is); `doctor_hooks.py`, its `hooks` part: each configured hook by
+event and settings layer, whether a session here runs it and why not, and the entries
+that do not load (it runs none).
 
 `checkpointing.py` (snapshots around each turn that may change files: a turn of reads
 takes none (nor a problems baseline or check, unless a tool took one), an edit turn

@@ -2,11 +2,12 @@
 
 `agentls doctor` prints it, the language server returns it from `agentls.doctor`,
 and the editors show it. It reads the environment and the settings files and
-runs a few `--version` probes; it never starts an MCP server and never shows a
-key's value, only whether one is set: every string in it is masked as tool output is
-(a URL's password in a base URL, a token in a server's command). `blocking` lists what
-would stop an ask (a managed settings file that does not load among them); it says
-whether a managed policy is in force and what it overrides, and where telemetry goes.
+runs a few `--version` probes; it never starts an MCP server, never runs a hook and
+never shows a key's value, only whether one is set: every string in it is masked as
+tool output is (a URL's password in a base URL, a token in a server's command).
+`blocking` lists what would stop an ask (a managed settings file that does not load
+among them); it says whether a managed policy is in force and what it overrides, where
+telemetry goes, and which hooks would run (doctor_hooks.py).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from agentls import __version__
 from agentls.context.policy import choose_window, needs_server_window
 from agentls.contracts.errors import ConfigError
 from agentls.conversation.command_files import command_listing, load_commands
+from agentls.conversation.doctor_hooks import hooks_report
 from agentls.conversation.guidance import load_guidance
 from agentls.conversation.settings import Settings, masked_data
 from agentls.conversation.settings_files import (
@@ -84,6 +86,7 @@ def build_report(
         "telemetry": _telemetry(settings, warnings),
         "instructions": _instructions(root, state_dir, settings, warnings),
         "commands": _commands(root, files, warnings),
+        "hooks": hooks_report(root, files, settings, warnings),
         "mcpServers": sorted(settings.mcp_servers) if settings is not None else [],
         "languageServers": language_servers,
         "editors": editor_integrations(),
@@ -105,7 +108,7 @@ def _settings_files(
         state["trusted"] = files.is_trusted(path) if state["exists"] else None
         if state["exists"] and not state["trusted"] and "error" not in state:
             warnings.append(
-                f"{path} is not approved: its allow rules, looser modes and MCP servers are "
+                f"{path} is not approved: its allow rules, looser modes, MCP servers and hooks are "
                 f"ignored until `agentls trust --workspace {root}`"
             )
         part["workspace"] = state

@@ -7,7 +7,8 @@ What each file holds (ARCHITECTURE.md has the package's borders and invariants):
 `PreToolUse`, `PostToolUse`, `UserPromptSubmit`, `Stop`, `SessionStart`, `SessionEnd`,
 `PreCompact`, `Notification`), matchers, and `HookSet`, the hooks a session runs (the
 settings' own unless `disableAllHooks`, and the managed settings', which nothing
-removes).
+removes); `read_entries`, one file's hooks entry by entry (the ones that load, and where
+and why each other one does not), for the doctor.
 
 `claude.py`: Claude Code's names for the tools and the permission modes, and its fields
 in a hook's `tool_input` and `tool_response`.

@@ -14,11 +14,11 @@ of them, anything else is a regular expression searched in the name.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 HookEvent = Literal[
     "PreToolUse",
@@ -60,12 +60,17 @@ class MatcherWire(BaseModel):
     @field_validator("matcher")
     @classmethod
     def _compiles(cls, value: str) -> str:
-        if not _PLAIN.fullmatch(value) and value not in ("", "*"):
-            try:
-                re.compile(value)
-            except re.error as exc:
-                raise ValueError(f"matcher {value!r} is not a regular expression: {exc}") from None
-        return value
+        return check_matcher(value)
+
+
+def check_matcher(value: str) -> str:
+    """``value`` when it is a matcher; ValueError naming it when it does not compile."""
+    if not _PLAIN.fullmatch(value) and value not in ("", "*"):
+        try:
+            re.compile(value)
+        except re.error as exc:
+            raise ValueError(f"matcher {value!r} is not a regular expression: {exc}") from None
+    return value
 
 
 HooksWire = dict[HookEvent, tuple[MatcherWire, ...]]
@@ -150,3 +155,87 @@ class HookSet:
 
 
 NO_HOOK_SET = HookSet()
+
+
+@dataclass(frozen=True, slots=True)
+class HookEntries:
+    """One settings file's `hooks`, entry by entry: the commands that load, and each entry
+    that does not, as (where, why): ``hooks.PreToolUse[0].hooks[1]``, what is wrong."""
+
+    commands: tuple[HookCommand, ...] = ()
+    problems: tuple[tuple[str, str], ...] = ()
+
+
+def read_entries(raw: Any, *, managed: bool = False) -> HookEntries:
+    """What of a settings file's raw ``hooks`` value loads. The settings' own loading
+    rejects the whole file at a bad entry; this names every bad entry and keeps the rest,
+    for a report (it runs nothing)."""
+    if raw is None:
+        return HookEntries()
+    if not isinstance(raw, dict):
+        return HookEntries(problems=(("hooks", "must be an object naming events"),))
+    commands: list[HookCommand] = []
+    problems: list[tuple[str, str]] = []
+    for event, matchers in raw.items():
+        for found in _event_entries(str(event), matchers, managed):
+            if isinstance(found, HookCommand):
+                commands.append(found)
+            else:
+                problems.append(found)
+    return HookEntries(tuple(commands), tuple(problems))
+
+
+def _event_entries(
+    event: str, matchers: Any, managed: bool
+) -> Iterator[HookCommand | tuple[str, str]]:
+    where = f"hooks.{event}"
+    if event not in EVENTS:
+        yield where, f"unknown event (agentls runs hooks at {', '.join(EVENTS)})"
+        return
+    if not isinstance(matchers, list):
+        yield where, "must be a list of matchers"
+        return
+    for i, entry in enumerate(matchers):
+        at = f"{where}[{i}]"
+        if not isinstance(entry, dict):
+            yield at, "must be an object with `matcher` and `hooks`"
+            continue
+        extra = sorted(str(k) for k in entry if k not in ("matcher", "hooks"))
+        matcher = entry.get("matcher", "")
+        hooks = entry.get("hooks")
+        if extra:
+            yield at, f"unknown key {', '.join(extra)}"
+            continue
+        if not isinstance(matcher, str):
+            yield f"{at}.matcher", "must be a string"
+            continue
+        try:
+            check_matcher(matcher)
+        except ValueError as exc:
+            yield f"{at}.matcher", str(exc)
+            continue
+        if not isinstance(hooks, list) or not hooks:
+            yield f"{at}.hooks", "must be a list of one or more commands"
+            continue
+        for j, hook in enumerate(hooks):
+            loaded = _command(hook)
+            if isinstance(loaded, str):
+                yield f"{at}.hooks[{j}]", loaded
+            else:
+                yield HookCommand(
+                    event, loaded.command, matcher, loaded.timeout, loaded.sandbox, managed
+                )
+
+
+def _command(hook: Any) -> CommandHookWire | str:
+    """The command entry, or why it does not load."""
+    kind = hook.get("type") if isinstance(hook, dict) else None
+    if kind in ("http", "prompt", "agent"):
+        return f"type {kind!r}: agentls runs only `command` hooks"
+    try:
+        return CommandHookWire.model_validate(hook, strict=True)
+    except ValidationError as exc:
+        return "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'entry'}: {e['msg']}"
+            for e in exc.errors(include_url=False)
+        )

@@ -137,6 +137,35 @@ class CommandsInfo(WireModel):
     problems: list[str] = Field(description="command files skipped, and why")
 
 
+class ConfiguredHook(WireModel):
+    event: str = Field(description="PreToolUse, PostToolUse, UserPromptSubmit, Stop, "
+                       "SessionStart, SessionEnd, PreCompact or Notification")  # fmt: skip
+    matcher: str = Field(description="empty: every target")
+    command: str
+    timeout: float = Field(description="seconds")
+    sandbox: bool = Field(description="runs in the sandbox")
+    source: Literal["user", "workspace", "editor", "managed"] = Field(
+        description="the settings layer it comes from"
+    )
+    path: str | None = Field(description="its settings file; null for the editor's settings")
+    runs: bool = Field(description="a session here runs it when its event matches")
+    reason: str | None = Field(description="why it does not run; null when it does")
+
+
+class HookProblem(WireModel):
+    source: Literal["user", "workspace", "managed"]
+    path: str
+    entry: str = Field(description="where in the file: hooks.PreToolUse[0].hooks[1]")
+    error: str
+
+
+class HooksInfo(WireModel):
+    disable_all_hooks: bool = Field(description="the person's and the workspace's hooks are off")
+    allow_managed_hooks_only: bool = Field(description="only the managed settings' hooks run")
+    configured: list[ConfiguredHook] = Field(description="by event; none is run by the doctor")
+    problems: list[HookProblem] = Field(description="entries that do not load")
+
+
 class LanguageServerInfo(WireModel):
     name: str = Field(description="as the languageServers setting names it")
     command: str
@@ -167,6 +196,7 @@ class DoctorReport(WireModel):
     telemetry: TelemetryInfo
     instructions: InstructionsInfo
     commands: CommandsInfo
+    hooks: HooksInfo
     mcp_servers: list[str] = Field(description="names; none is started")
     language_servers: list[LanguageServerInfo]
     editors: list[EditorIntegration]

@@ -9,7 +9,8 @@ from tests.e2e.conftest import Cli
 
 KEY = "sk-ant-secret-value-4242"
 TOP_LEVEL = {"version", "python", "workspace", "model", "ripgrep", "sandbox", "folders",
-             "telemetry", "instructions", "commands", "settings", "mcpServers", "languageServers",
+             "telemetry", "instructions", "commands", "hooks", "settings", "mcpServers",
+             "languageServers",
              "editors", "blocking", "warnings", "ok", "warmProcess"}  # fmt: skip
 
 
@@ -152,3 +153,55 @@ def test_the_doctor_lists_the_instruction_files_and_memories(cli: Cli, tmp_path:
     assert instructions["memories"] == 1
     text = cli.run("doctor", env=home_env(tmp_path, ANTHROPIC_API_KEY=KEY)).stdout
     assert "AGENTS.md (15 B); 1 memory" in text
+
+
+def test_the_doctor_lists_the_hooks_by_event_and_layer_and_runs_none(
+    cli: Cli, tmp_path: Path
+) -> None:
+    marker = tmp_path / "hook-ran"
+    user = tmp_path / "home/.config/agentls/settings.json"
+    user.parent.mkdir(parents=True)
+    user.write_text(json.dumps({"hooks": {
+        "SessionStart": [{"hooks": [{"type": "command", "command": f"touch {marker}"}]}],
+        "PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": f"touch {marker}", "timeout": 5},
+        ]}],
+    }}))  # fmt: skip
+    workspace = cli.workspace / ".agentls" / "settings.json"
+    workspace.parent.mkdir()
+    workspace.write_text(json.dumps({"hooks": {"PostToolUse": [{"matcher": "Edit|Write", "hooks": [
+        {"type": "command", "command": "./fmt.sh"},
+        {"type": "http", "url": "https://hooks.example/x"},
+    ]}]}}))  # fmt: skip
+    env = home_env(tmp_path, ANTHROPIC_API_KEY=KEY)
+    done = cli.run("doctor", "--json", env=env)
+    assert done.returncode == 0, done.stdout
+    hooks = json.loads(done.stdout)["hooks"]
+    assert [(h["event"], h["source"], h["runs"]) for h in hooks["configured"]] == [
+        ("PreToolUse", "user", True),
+        ("PostToolUse", "workspace", False),
+        ("SessionStart", "user", True),
+    ]
+    unapproved = hooks["configured"][1]
+    assert unapproved["reason"] == "the workspace settings file is not approved (`agentls trust`)"
+    assert hooks["problems"] == [{
+        "source": "workspace", "path": str(workspace.resolve()),
+        "entry": "hooks.PostToolUse[0].hooks[1]",
+        "error": "type 'http': agentls runs only `command` hooks",
+    }]  # fmt: skip
+    text = cli.run("doctor", env=env).stdout
+    assert "hooks               2 of 3 would run\n" in text
+    assert f"  PreToolUse        touch {marker} (matcher Bash; user settings)\n" in text
+    assert (
+        "  PostToolUse       ./fmt.sh (matcher Edit|Write; workspace settings), NOT run: " in text
+    )
+    assert "hooks.PostToolUse[0].hooks[1] does not load" in text
+    assert not marker.exists()  # the doctor reads hooks; it runs none
+    # Once approved, the workspace's hooks are loaded; its bad entry now stops every ask.
+    assert cli.run("trust", env=env).returncode == 0
+    blocked = cli.run("doctor", "--json", env=env)
+    assert blocked.returncode == 2
+    report = json.loads(blocked.stdout)
+    assert {h["reason"] for h in report["hooks"]["configured"]} == {"the settings do not load"}
+    assert any("hooks.PostToolUse.0.hooks.1" in b for b in report["blocking"])
+    assert not marker.exists()

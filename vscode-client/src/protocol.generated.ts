@@ -155,6 +155,26 @@ export interface CommandsParams {
   uri?: string | null;
 }
 
+export interface ConfiguredHook {
+  /** PreToolUse, PostToolUse, UserPromptSubmit, Stop, SessionStart, SessionEnd, PreCompact or Notification */
+  event: string;
+  /** empty: every target */
+  matcher: string;
+  command: string;
+  /** seconds */
+  timeout: number;
+  /** runs in the sandbox */
+  sandbox: boolean;
+  /** the settings layer it comes from */
+  source: 'user' | 'workspace' | 'editor' | 'managed';
+  /** its settings file; null for the editor's settings */
+  path: string | null;
+  /** a session here runs it when its event matches */
+  runs: boolean;
+  /** why it does not run; null when it does */
+  reason: string | null;
+}
+
 export interface ContextWindowInfo {
   tokens: number;
   /** where the figure came from: a setting, the model table, the model's server, or assumed */
@@ -184,6 +204,7 @@ export interface DoctorReport {
   telemetry: TelemetryInfo;
   instructions: InstructionsInfo;
   commands: CommandsInfo;
+  hooks: HooksInfo;
   /** names; none is started */
   mcpServers: string[];
   languageServers: LanguageServerInfo[];
@@ -266,6 +287,25 @@ export interface HookNoticeEvent {
   command: string;
   text: string;
   error: boolean;
+}
+
+export interface HookProblem {
+  source: 'user' | 'workspace' | 'managed';
+  path: string;
+  /** where in the file: hooks.PreToolUse[0].hooks[1] */
+  entry: string;
+  error: string;
+}
+
+export interface HooksInfo {
+  /** the person's and the workspace's hooks are off */
+  disableAllHooks: boolean;
+  /** only the managed settings' hooks run */
+  allowManagedHooksOnly: boolean;
+  /** by event; none is run by the doctor */
+  configured: ConfiguredHook[];
+  /** entries that do not load */
+  problems: HookProblem[];
 }
 
 export interface InstructionFileInfo {

@@ -98,6 +98,27 @@ describe('the doctor report', () => {
     assert.match(none, /\| language servers \| none would run \|/);
   });
 
+  it('lists each hook under its event and layer, and why one would not run', () => {
+    const hook = { matcher: '', timeout: 60, sandbox: true, runs: true, reason: null };
+    const hooks = {
+      disableAllHooks: true,
+      allowManagedHooksOnly: false,
+      configured: [
+        { ...hook, event: 'PreToolUse', matcher: 'Edit|Write', command: 'jq -r .tool_input | fmt', source: 'user', path: '/c/settings.json', runs: false, reason: 'disableAllHooks is set' },
+        { ...hook, event: 'SessionStart', command: 'echo `date`', source: 'managed', path: '/etc/agentls/managed-settings.json' },
+      ],
+      problems: [],
+    };
+    const text = renderDoctor({ ...report, hooks }, '0.1.0');
+    assert.match(text, /\| hooks \| 1 of 2 would run; `disableAllHooks`: only the managed settings' hooks run \|/);
+    // a `|` in a matcher or a command would end the table cell: escaped
+    assert.ok(text.includes('| PreToolUse | `jq -r .tool_input \\| fmt` (matcher `Edit\\|Write`; user settings), **not run**: disableAllHooks is set |'));
+    assert.ok(text.includes('| SessionStart | `` echo `date` `` (managed settings) |'));
+    const none = renderDoctor({ ...report, hooks: { ...hooks, disableAllHooks: false, configured: [] } }, '0.1.0');
+    assert.match(none, /\| hooks \| none configured \|/);
+    assert.doesNotMatch(renderDoctor(report, '0.1.0'), /\| hooks \|/); // an older server sent none
+  });
+
   it('says when the extension and the server differ, and when there is no report', () => {
     assert.match(renderDoctor({ ...report, ok: true, blocking: [] }, '0.2.0'), /ready to ask[\s\S]*0\.2\.0 \(\*\*differs from the server\*\*\)/);
     assert.match(renderDoctor(null, '0.1.0'), /no report/);

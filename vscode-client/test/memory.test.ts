@@ -21,4 +21,24 @@ describe('memory items', () => {
     }]);
     assert.deepEqual(memoryItems(null), []);
   });
+
+  it('shows a store that did not load, with what is wrong, before the memories', () => {
+    const warning = '/state/memory/user.json does not load (memories.0.content: Field required); it is left as it is';
+    const items = memoryItems({
+      memories: [
+        {
+          id: 'm-2', content: 'Run make check.', scope: 'project', source: 'explicit_user_rule', confidence: 'high',
+          createdAt: '2026-12-02T10:00:00+00:00', lastVerifiedAt: null, expiresAt: null, stale: false, line: 'm-2 ...',
+        },
+      ],
+      changed: null,
+      warnings: [warning],
+    });
+    assert.deepEqual(items.map((item) => [item.id, item.label, item.detail]), [
+      [undefined, '$(warning) a memory file did not load', warning],
+      ['m-2', 'Run make check.', 'project · explicit_user_rule · confidence high · since 2026-12-02'],
+    ]);
+    // a broken store alone still opens the picker: the person is told, not shown "no memories"
+    assert.deepEqual(memoryItems({ memories: [], changed: null, warnings: [warning] }).map((item) => item.detail), [warning]);
+  });
 });

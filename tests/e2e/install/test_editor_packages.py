@@ -4,6 +4,7 @@ byte-compiled without a warning, package-lint)."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -66,6 +67,21 @@ def test_neovim_checkhealth_passes_from_a_plugin_manager_folder(
     # Each language server the doctor knows: used, or why not and how to install it.
     gopls = "- INFO: language server gopls not used: gopls was not found on PATH; install it: "
     assert gopls in report
+
+
+@pytest.mark.skipif(NVIM is None, reason="neovim is not installed")
+def test_neovim_checkhealth_lists_the_hooks_and_runs_none(tmp_path: Path) -> None:
+    marker = tmp_path / "hook-ran"
+    settings = tmp_path / "config" / "agentls" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"disableAllHooks": True, "hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": f"touch {marker}"}]},
+    ]}}))  # fmt: skip
+    report = checkhealth(tmp_path, "lazy", ANTHROPIC_API_KEY=KEY)
+    line = f"- INFO: hook PreToolUse: touch {marker} (matcher Bash; user settings) not run: "
+    assert line + "disableAllHooks is set\n" in report
+    assert "- INFO: hooks: disableAllHooks, only the managed settings' hooks run" in report
+    assert not marker.exists()
 
 
 @pytest.mark.skipif(NVIM is None, reason="neovim is not installed")

@@ -23,6 +23,30 @@ function managedText(r: DoctorReport, scope: string): string {
   return `, **in force**: ${holds}${managed.overrides.length ? `; overrides ${managed.overrides.join('; ')}` : ''}`;
 }
 
+/** Text as inline code in a table cell: a fence longer than any backtick run in it, `|` escaped. */
+function code(text: string): string {
+  const fence = '`'.repeat(Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length)) + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text.replace(/\|/g, '\\|')}${pad}${fence}`;
+}
+
+/** Each configured hook under its event: its settings layer, and why it would not run (the doctor runs none). */
+function hookRows(r: DoctorReport): string[] {
+  const hooks = r.hooks;
+  if (!hooks) return []; // an older server
+  const running = hooks.configured.filter((h) => h.runs).length;
+  let summary = hooks.configured.length ? `${running} of ${hooks.configured.length} would run` : 'none configured';
+  if (hooks.allowManagedHooksOnly) summary += "; only the managed settings' hooks run here (`allowManagedHooksOnly`)";
+  else if (hooks.disableAllHooks) summary += "; `disableAllHooks`: only the managed settings' hooks run";
+  const rows = [`| hooks | ${summary} |`];
+  for (const h of hooks.configured) {
+    const matcher = h.matcher ? `matcher ${code(h.matcher)}; ` : '';
+    const notRun = h.runs ? '' : `, **not run**: ${(h.reason ?? '').replace(/\|/g, '\\|')}`;
+    rows.push(`| ${h.event} | ${code(h.command)} (${matcher}${h.source} settings)${notRun} |`);
+  }
+  return rows;
+}
+
 function telemetryRows(r: DoctorReport): string[] {
   const t = r.telemetry;
   if (!t) return []; // an older server
@@ -75,6 +99,7 @@ export function renderDoctor(data: unknown, clientVersion: string): string {
     ...settings,
     ...telemetryRows(r),
     ...commandRows(r),
+    ...hookRows(r),
     `| MCP servers | ${r.mcpServers.join(', ') || 'none configured'} |`,
     ...languageServerRows(r.languageServers),
     `| editors | ${editors.join(', ') || 'none found'} |`,

@@ -1,5 +1,6 @@
 // agentls: Memory — what the agent remembers here (the server's `agentls.memory`),
-// listed in a quick pick; the memory picked is forgotten after a yes.
+// listed in a quick pick with any store that did not load; the memory picked is forgotten
+// after a yes.
 import * as vscode from 'vscode';
 import type { AgentConnection } from '../client/connection';
 import type { MemoryResult } from '../protocol';
@@ -21,6 +22,11 @@ export function registerMemory(connection: AgentConnection): vscode.Disposable {
       }
       const picked = await vscode.window.showQuickPick(items, { title: 'agentls memory', placeHolder: 'Pick a memory to forget it' });
       if (picked === undefined) return;
+      if (picked.id === undefined) {
+        // a store that did not load: nothing in it can be forgotten until its file is fixed
+        void vscode.window.showWarningMessage(`agentls: ${picked.detail}`);
+        return;
+      }
       const answer = await vscode.window.showWarningMessage(`Forget “${picked.label}”?`, { modal: true }, 'Forget');
       if (answer !== 'Forget') return;
       await connection.command<MemoryResult>(MEMORY, [{ ...where, action: 'forget', id: picked.id }]);

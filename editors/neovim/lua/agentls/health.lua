@@ -69,6 +69,27 @@ local function model_line(h, model, blocking)
   end
 end
 
+-- Each configured hook, under its event and settings layer; the doctor runs none.
+local function hook_lines(h, hooks)
+  if type(hooks) ~= 'table' then
+    return -- an older server
+  end
+  for _, hook in ipairs(hooks.configured or {}) do
+    local matcher = hook.matcher ~= '' and ('matcher ' .. hook.matcher .. '; ') or ''
+    local text = 'hook ' .. hook.event .. ': ' .. hook.command .. ' (' .. matcher .. hook.source .. ' settings)'
+    if hook.runs then
+      h.ok(text)
+    else
+      h.info(text .. ' not run: ' .. tostring(hook.reason))
+    end
+  end
+  if hooks.allowManagedHooksOnly then
+    h.info("hooks: only the managed settings' hooks run here (allowManagedHooksOnly)")
+  elseif hooks.disableAllHooks then
+    h.info("hooks: disableAllHooks, only the managed settings' hooks run")
+  end
+end
+
 function M.check()
   local h = reporter()
   local version = require('agentls.version')
@@ -118,6 +139,7 @@ function M.check()
   if #report.mcpServers > 0 then
     h.info('MCP servers: ' .. table.concat(report.mcpServers, ', '))
   end
+  hook_lines(h, report.hooks)
   for _, warning in ipairs(report.warnings) do
     h.warn(warning)
   end

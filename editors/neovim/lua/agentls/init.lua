@@ -342,6 +342,14 @@ function M.finished_tool_line(ev)
   return line
 end
 
+-- "! PostToolUse hook `cmd`: exited with 1: …; the run goes on" (i for a message it asked
+-- to show), one line as the CLI prints it
+function M.hook_line(ev)
+  local said = (ev.event or '?') .. ' hook `' .. (ev.command or '') .. '`: ' .. (ev.text or '')
+  local one_line = said:gsub('\r?\n', '\\n')
+  return (ev.error and '! ' or 'i ') .. one_line
+end
+
 local render = {
   text = function(ev)
     set_doing('thinking')
@@ -390,6 +398,9 @@ local render = {
   end,
   edit_rejected = function(ev)
     append({ '✗ not applied to ' .. ev.path .. ': ' .. (ev.reason or '') })
+  end,
+  hook = function(ev)
+    append({ M.hook_line(ev) })
   end,
   run_finished = function(ev)
     M.state.running = false
