@@ -13,6 +13,7 @@ from pathlib import Path
 
 from agentls.session import events as ev
 from agentls.session.events import SessionEvent
+from agentls.session.images import SessionImages
 from agentls.session.labels import request_words
 from agentls.session.lock import SessionClaim
 from agentls.session.log import SessionLog
@@ -102,7 +103,8 @@ class SessionStore:
         return session_id, log
 
     def open(self, session_id: str) -> tuple[SessionLog, SessionState]:
-        """The session's log, reopened for appending, and its state folded from it."""
+        """The session's log, reopened for appending, and its state folded from it (its
+        prompts' images read back from the session's folder)."""
         path = self.path_for(session_id)
         try:
             events = read_events(path)
@@ -111,6 +113,7 @@ class SessionStore:
                 f"no session {session_id!r} in {self.sessions_dir} (see `agentls sessions`)"
             ) from None
         state = reduce(events)
+        state.messages = SessionImages.beside(path).filled(state.messages)
         return SessionLog(path, next_seq=state.last_seq + 1), state
 
     def list(self, workspace: Path | None = None) -> list[SessionInfo]:
