@@ -83,9 +83,8 @@ def traits_for(model_id: str) -> ModelTraits | None:
     style = entry.get("reasoning")
     if style is not None and style not in get_args(ReasoningStyle):
         raise ValueError(f"models.json: {model_id}: unknown reasoning style {style!r}")
-    efforts = {
-        level: str(word) for level, word in entry.get("efforts", {}).items() if level in REASONING_LEVELS
-    }
+    given = entry.get("efforts", {})
+    efforts = {level: str(word) for level, word in given.items() if level in REASONING_LEVELS}
     default = entry.get("defaultReasoning", "off")
     if default not in REASONING_LEVELS:
         raise ValueError(f"models.json: {model_id}: unknown defaultReasoning {default!r}")

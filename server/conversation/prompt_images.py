@@ -102,12 +102,9 @@ def kept_images(checked: Sequence[CheckedImage], images: SessionImages) -> tuple
     for image in checked:
         digest = images.keep(image.data)
         facts = image.facts
-        blocks.append(
-            ImageBlock(
-                facts.media_type, digest, len(image.data), facts.width, facts.height,
-                base64.b64encode(image.data).decode("ascii"),
-            )  # fmt: skip
-        )
+        encoded = base64.b64encode(image.data).decode("ascii")
+        size, width, height = len(image.data), facts.width, facts.height
+        blocks.append(ImageBlock(facts.media_type, digest, size, width, height, encoded))
     return tuple(blocks)
 
 

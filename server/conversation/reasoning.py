@@ -127,7 +127,5 @@ def _effort_style(
     limit = answer_tokens + LEVEL_TOKENS[level]
     if traits.max_output is not None:
         limit = min(limit, traits.max_output)
-    request = Reasoning(
-        level, "effort", effort=word if chosen else None, reasoning_model=True
-    )
+    request = Reasoning(level, "effort", effort=word if chosen else None, reasoning_model=True)
     return RunReasoning(level, chosen, request, max(limit, 1))
