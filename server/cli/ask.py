@@ -15,6 +15,7 @@ import os
 import signal
 import sys
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 
 from agentls.cli.approve import TerminalApprover
@@ -26,6 +27,7 @@ from agentls.contracts.observer import NullObserver, RunObserver
 from agentls.contracts.outcomes import EXIT_CODES, EXIT_USAGE, RunResult, TerminalReason
 from agentls.conversation.one_session import Conversation, SessionBusy
 from agentls.conversation.open_sessions import ConversationManager
+from agentls.conversation.prompt_images import PromptImage, read_image_file
 from agentls.conversation.run_builder import finish_telemetry
 from agentls.conversation.settings import Settings
 from agentls.conversation.settings_files import SettingsFiles
@@ -47,6 +49,7 @@ def settings_from_args(args: argparse.Namespace, root: Path, files: SettingsFile
         "maxTokens": args.max_tokens,
         "maxCostUsd": args.max_cost,
         "timeoutSeconds": args.timeout,
+        "reasoning": args.reasoning,
         "permissions": {"allow": args.allow, "ask": args.ask, "deny": args.deny},
     }
     loaded = files.load(root, SettingsLayer(flags))
@@ -114,13 +117,18 @@ def _run_ask(args: argparse.Namespace, termination: Termination) -> int:
     if not args.prompt.strip():
         say("the prompt is empty")
         return EXIT_USAGE
+    try:
+        images = [read_image_file(Path(name).expanduser()) for name in args.image]
+    except ConfigError as exc:
+        say(str(exc))
+        return EXIT_USAGE
     manager = ConversationManager(SessionStore(default_state_dir()), notify=say)
     try:
         settings = settings_from_args(args, root.resolve(), manager.settings_files)
         workspace = LocalWorkspace(root.resolve(), sandbox=settings.sandbox)
         # A --mode named here wins over the mode a resumed session keeps, and is logged.
         named = Mode(args.mode) if args.mode else None
-        conversation = manager.open(workspace, settings, args.session, mode=named)
+        conversation = manager.open(workspace, settings, args.session, mode=named, images=images)
     except (ConfigError, SessionNotFound, ValueError) as exc:
         say(str(exc))
         return EXIT_USAGE
@@ -134,13 +142,14 @@ def _run_ask(args: argparse.Namespace, termination: Termination) -> int:
             "for the real one."
         )
     observer: RunObserver = (
-        NullObserver() if args.json else TerminalPrinter(show_cost=conversation.shows_cost)
+        NullObserver()
+        if args.json
+        else TerminalPrinter(show_cost=conversation.shows_cost, show_thinking=args.show_thinking)
     )
+    ask = Ask(args.prompt, images, choose_approver(args), observer)
     try:
-        result = asyncio.run(
-            _ask(manager, conversation, args.prompt, choose_approver(args), observer, termination)
-        )
-    except SessionBusy as exc:  # another process (an editor, another ask) is running it
+        result = asyncio.run(_ask(manager, conversation, ask, termination))
+    except (SessionBusy, ConfigError) as exc:  # another process runs it; a refused image
         say(str(exc))
         return EXIT_USAGE
     finally:
@@ -153,13 +162,16 @@ def _run_ask(args: argparse.Namespace, termination: Termination) -> int:
     return result.exit_code
 
 
+@dataclass(frozen=True, slots=True)
+class Ask:
+    prompt: str
+    images: list[PromptImage]
+    approver: Approver
+    observer: RunObserver
+
+
 async def _ask(
-    manager: ConversationManager,
-    conversation: Conversation,
-    prompt: str,
-    approver: Approver,
-    observer: RunObserver,
-    termination: Termination,
+    manager: ConversationManager, conversation: Conversation, ask: Ask, termination: Termination
 ) -> RunResult:
     loop = asyncio.get_running_loop()
     # A termination signal cancels the run (killing a running command's process
@@ -168,8 +180,9 @@ async def _ask(
         loop.add_signal_handler(signum, termination, conversation)
     try:
         handle = await conversation.start(
-            prompt, approver=approver, observer=observer, folder=Path.cwd()
-        )
+            ask.prompt, approver=ask.approver, observer=ask.observer, folder=Path.cwd(),
+            images=ask.images,
+        )  # fmt: skip
         for line in handle.guidance.lines():
             say(line)
         return await handle.result()

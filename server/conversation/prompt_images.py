@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.images import ImageLimits
@@ -39,6 +40,23 @@ class CheckedImage:
 
 class ImageRefused(ConfigError):
     """An image the model or its API would not take; nothing was sent."""
+
+
+# No model API takes an image file this large: a file past it is refused unread.
+MAX_IMAGE_FILE_BYTES = 64 * 1024 * 1024
+
+
+def read_image_file(path: Path) -> PromptImage:
+    """The image file a person named (blocking); ImageRefused when it cannot be one."""
+    try:
+        size = path.stat().st_size
+        if not path.is_file():
+            raise ImageRefused(f"{path} is not a file")
+        if size > MAX_IMAGE_FILE_BYTES:
+            raise ImageRefused(f"{path} is {_megabytes(size)}; no model API takes an image so large")
+        return PromptImage(path.read_bytes(), str(path))
+    except OSError as exc:
+        raise ImageRefused(f"cannot read the image {path}: {exc.strerror or exc}") from None
 
 
 def check_images(
