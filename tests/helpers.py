@@ -55,7 +55,8 @@ def gif(frames: int = 1, width: int = 1, height: int = 1) -> bytes:
     head = b"GIF89a" + struct.pack("<HHBBB", width, height, 0x80, 0, 0) + b"\x00\x00\x00" * 2
     frame = (
         b"\x21\xf9\x04\x00\x0a\x00\x00\x00"  # graphic control: 0.1 s
-        + b"\x2c" + struct.pack("<HHHHB", 0, 0, width, height, 0)
+        + b"\x2c"
+        + struct.pack("<HHHHB", 0, 0, width, height, 0)
         + b"\x02\x02\x44\x01\x00"  # LZW min code size 2, one sub-block of data
     )
     return head + frame * frames + b"\x3b"

@@ -53,7 +53,8 @@ def read_image_file(path: Path) -> PromptImage:
         if not path.is_file():
             raise ImageRefused(f"{path} is not a file")
         if size > MAX_IMAGE_FILE_BYTES:
-            raise ImageRefused(f"{path} is {_megabytes(size)}; no model API takes an image so large")
+            too_large = f"{path} is {_megabytes(size)}; no model API takes an image so large"
+            raise ImageRefused(too_large)
         return PromptImage(path.read_bytes(), str(path))
     except OSError as exc:
         raise ImageRefused(f"cannot read the image {path}: {exc.strerror or exc}") from None
