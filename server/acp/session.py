@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from acp.schema import ConfigOptionUpdate, CurrentModeUpdate
 
@@ -10,6 +11,8 @@ from agentls.acp.modes import config_options
 from agentls.acp.permission import PermissionAsker
 from agentls.acp.updates import UpdateStream
 from agentls.acp.workspace import AcpWorkspace
+from agentls.contracts.errors import ConfigError
+from agentls.contracts.reasoning import ReasoningLevel
 from agentls.conversation.one_session import Conversation, RunHandle
 from agentls.permissions.modes import Mode
 
@@ -37,9 +40,22 @@ class AcpSession:
         )
         self.updates.push(
             ConfigOptionUpdate(
-                session_update="config_option_update",
-                config_options=config_options(mode, self.conversation.model_id),
+                session_update="config_option_update", config_options=self.config_options()
             )
+        )
+
+    def set_reasoning(self, level: ReasoningLevel) -> None:
+        """The level of the session's next prompts (ConfigError: the model cannot take it)."""
+        self.conversation.set_reasoning(level)
+
+    def config_options(self) -> list[Any]:
+        conversation = self.conversation
+        try:
+            level = conversation.reasoning.level
+        except ConfigError:  # the settings ask for a level the model cannot take
+            level = "off"
+        return config_options(
+            self.mode, conversation.model_id, level, conversation.reasoning_levels()
         )
 
     def cancel(self) -> bool:
