@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import base64
 from pathlib import Path
 
+import pytest
 from acp import (
     audio_block,
     embedded_blob_resource,
@@ -13,10 +15,6 @@ from acp import (
     resource_link_block,
     text_block,
 )
-
-import base64
-
-import pytest
 
 from agentls.acp.prompt_blocks import BadImage, prompt_parts
 from tests.helpers import png
