@@ -168,6 +168,7 @@ class ConversationManager:
         *,
         edits_reviewed_by_workspace: bool = False,
         mode: Mode | None = None,
+        images: Sequence[PromptImage] = (),
     ) -> Conversation:
         """As `open`, the provider made (its SDK imported) and the session log made or read
         (a resumed one whole) on a thread."""
@@ -175,7 +176,7 @@ class ConversationManager:
         if known is not None:
             return known
         provider, opened = await asyncio.to_thread(
-            self._provider_and_log, workspace, settings, session_id
+            self._provider_and_log, workspace, settings, session_id, images
         )
         known = self._known(session_id)
         if known is not None:  # opened meanwhile
