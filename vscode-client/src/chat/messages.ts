@@ -23,11 +23,18 @@ export interface WebviewModel {
   activity: Activity | null;
 }
 
+/** An image pasted or attached in the chat: its bytes as base64 (the server checks them). */
+export interface ImageAttachment {
+  name: string;
+  mimeType: string;
+  data: string;
+}
+
 export type ToWebview = { type: 'model'; model: WebviewModel } | { type: 'focusInput' };
 
 export type FromWebview =
   | { type: 'ready' }
-  | { type: 'ask'; prompt: string }
+  | { type: 'ask'; prompt: string; images?: ImageAttachment[] }
   | { type: 'cancel' }
   | { type: 'approve'; callId: string; title: ApprovalTitle }
   | { type: 'answer'; id: string; answer: string }

@@ -32,7 +32,7 @@ export function onWebviewMessage(actions: Actions, restart: () => Promise<void>,
   return (message: FromWebview): void => {
     switch (message.type) {
       case 'ask':
-        void actions.send(message.prompt);
+        void actions.send(message.prompt, { images: message.images });
         return;
       case 'cancel':
         void actions.cancel();
