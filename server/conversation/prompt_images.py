@@ -128,4 +128,6 @@ def kept_images(checked: Sequence[CheckedImage], images: SessionImages) -> tuple
 
 
 def _megabytes(size: int) -> str:
+    if size < 1024 * 1024:
+        return f"{size / 1024:.1f} KB"
     return f"{size / (1024 * 1024):.2f} MB"

@@ -7,7 +7,9 @@ answers, the tools' recorded results and the turn hooks' recorded notes
 (nothing touches the workspace), and the runtime's fresh
 decisions are compared with the recorded ones: permission verdicts and their
 reasons, error codes of calls that never ran, and how each run ended. The
-first difference is reported.
+first difference is reported. The prompts' images are read back from the
+session's folder, so the model is shown what the live run showed it; one that
+is gone or changed is named.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ from agentls.providers.base import ProviderBase
 from agentls.runtime.registry import ToolRegistry
 from agentls.session import events as ev
 from agentls.session.events import EventT, SessionEvent
+from agentls.session.images import SessionImages
 from agentls.session.reducer import Reducer
 from agentls.tools import BUILTIN_TOOLS
 from agentls.workspace.interface import ToolContext, ToolDefinition
@@ -81,6 +84,8 @@ class ReplayReport:
     configs: dict[str, RunConfig] = field(default_factory=dict)  # how each run was rebuilt
     # Instruction files whose bytes differ now from what a run read ("run: path").
     instructions_changed: list[str] = field(default_factory=list)
+    # Prompt images no longer in the session's folder as logged (their sha256).
+    images_missing: list[str] = field(default_factory=list)
 
     @property
     def same(self) -> bool:
@@ -92,6 +97,8 @@ class ReplayReport:
             if self.instructions_changed
             else ""
         )
+        if self.images_missing:
+            changed += "\nimages gone from the session's folder: " + ", ".join(self.images_missing)
         if self.divergence is None:
             return (
                 f"replayed {self.runs} run(s) and {self.calls} tool call(s): "
@@ -229,17 +236,24 @@ def _external_tools(recorded: Sequence[SessionEvent]) -> set[str]:
     }  # fmt: skip
 
 
-async def replay_session(events: Sequence[SessionEvent]) -> ReplayReport:
+async def replay_session(
+    events: Sequence[SessionEvent], images: SessionImages | None = None
+) -> ReplayReport:
+    """``images``: the session's folder of prompt images (the live run's, read back)."""
     report = ReplayReport()
     reducer = Reducer()
     runs = _split_runs(events)
     session_allow: list[Any] = []
+    if images is not None:
+        prompts = [e.message for e in events if isinstance(e, ev.UserMessage)]
+        report.images_missing = sorted(set(images.missing(prompts)))
     for event in events:
         if isinstance(event, ev.RunStarted) and event.run in runs:
-            history = [m for m in reducer.state.messages]
+            history = images.filled(reducer.state.messages) if images else reducer.state.messages
             divergence = await _replay_run(
-                reducer.state.workspace, event, runs[event.run], history, session_allow, report
-            )
+                reducer.state.workspace, event, runs[event.run], list(history), session_allow,
+                report, images,
+            )  # fmt: skip
             report.runs += 1
             if divergence is not None:
                 report.divergence = divergence
@@ -263,6 +277,7 @@ async def _replay_run(
     history: list[Message],
     session_allow: list[Any],
     report: ReplayReport,
+    images: SessionImages | None = None,
 ) -> Divergence | None:
     run_id = str(started.run)
     root = Path(workspace)
@@ -317,6 +332,8 @@ async def _replay_run(
     )
     first = next((e for e in recorded if isinstance(e, ev.UserMessage)), None)
     prompt = first.message if first else Message("user", ())
+    if images is not None and prompt.images:
+        (prompt,) = images.filled([prompt])
     result = await run.run(run_id, prompt, list(history))
     report.calls += sum(1 for e in capture.events if isinstance(e, ev.ToolIntent))
     return _first_difference(run_id, recorded, capture.events, result.reason, answers)

@@ -216,3 +216,21 @@ def test_the_doctor_says_the_reasoning_level_in_use(cli: Cli, workspace: Path) -
     }  # fmt: skip
     assert model["images"] is True
     assert re.search(r"^reasoning +medium \(the model's default\)$", plain.stdout, re.M)
+
+
+def test_replay_shows_the_model_the_same_image_and_names_one_that_is_gone(
+    cli: Cli, workspace: Path
+) -> None:
+    picture = png(3, 2)
+    (workspace / "a.png").write_bytes(picture)
+    with FakeAnthropic([turn("Reading.", tool_calls=[("toolu_1", "list_files", {})]),
+                        turn("A small image.")]) as fake:  # fmt: skip
+        proc = ask(cli, fake, SONNET, "look", "--image", "a.png", "--reasoning", "low", "--json")
+    session = json.loads(proc.stdout)["sessionId"]
+    same = cli.run("replay", session)
+    assert same.returncode == 0 and "the runtime made the same decisions" in same.stdout
+    assert "images gone" not in same.stdout
+    digest = hashlib.sha256(picture).hexdigest()
+    (cli.state / "sessions" / session / "images" / digest).unlink()
+    gone = cli.run("replay", session)
+    assert f"images gone from the session's folder: {digest}" in gone.stdout
