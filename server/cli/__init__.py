@@ -6,7 +6,9 @@ What each file holds (ARCHITECTURE.md has the package's borders and invariants):
 `mcp list`: argument parsing (each subcommand imported only when it runs), terminal
 approvals (`approve.py`: no "always" for a call no rule can cover; the answer read on
 the event loop, never on a worker thread a cancelled run would wait for), streamed
-printing (`render.py`).
+printing (`render.py`: the answer on stdout, tool rows on stderr, thoughts there only
+with `--show-thinking`); `ask`'s `--reasoning` is a settings flag, its `--image` files
+are read here and checked by the conversation.
 
 `visible.py`: the one helper for printing text from the model or the workspace (control
 characters as escapes; `json_visible` for `--json`).

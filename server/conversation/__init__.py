@@ -83,4 +83,13 @@ said yes to, kept with its source worked out from the session's log.
 
 `prompt_context.py`: the prompt plus what the person points at (the document, a
 selection's lines), for the language server and ACP alike.
+
+`reasoning.py`: `resolve_reasoning`, the `reasoning` setting worked out for a model from
+the model table (what each request sends, the raised output limit; ConfigError for a
+level it cannot take); `Conversation.set_reasoning` is ACP's `thought_level` option.
+
+`prompt_images.py`: `PromptImage` (what a face was given), `check_images` (the model
+table and the provider's `ImageLimits`; `ImageRefused` before anything is sent) and
+`kept_images` (stored in the session's folder, the prompt's `ImageBlock`s);
+`image_format.py` reads an image's format, pixels and frames from its bytes.
 """
