@@ -11,7 +11,6 @@ from agentls.acp.modes import config_options
 from agentls.acp.permission import PermissionAsker
 from agentls.acp.updates import UpdateStream
 from agentls.acp.workspace import AcpWorkspace
-from agentls.contracts.errors import ConfigError
 from agentls.contracts.reasoning import ReasoningLevel
 from agentls.conversation.one_session import Conversation, RunHandle
 from agentls.permissions.modes import Mode
@@ -50,12 +49,11 @@ class AcpSession:
 
     def config_options(self) -> list[Any]:
         conversation = self.conversation
-        try:
-            level = conversation.reasoning.level
-        except ConfigError:  # the settings ask for a level the model cannot take
-            level = "off"
         return config_options(
-            self.mode, conversation.model_id, level, conversation.reasoning_levels()
+            self.mode,
+            conversation.model_id,
+            conversation.reasoning_level,
+            conversation.reasoning_levels(),
         )
 
     def cancel(self) -> bool:

@@ -261,6 +261,14 @@ class Conversation:
         setting's level; the next ask says so too)."""
         return self._reasoning_of(self.settings)
 
+    @property
+    def reasoning_level(self) -> ReasoningLevel:
+        """The level the next run works at: the setting's, else the model's default."""
+        try:
+            return self.reasoning.level
+        except ConfigError:  # a level the model cannot take: the next ask says so
+            return self.settings.model.reasoning or "off"
+
     def reasoning_levels(self) -> list[ReasoningLevel]:
         """The levels this session's model takes."""
         levels = []
