@@ -162,6 +162,8 @@ def test_an_image_arrives_as_an_image_block_and_a_resumed_session_still_sends_it
         "width": 6, "height": 4,
     }  # fmt: skip
     assert base64.b64encode(picture).decode() not in cli.session_files()[0].read_text()
+    shown = cli.run("show", session)
+    assert f"(image: png, 6x4, {digest[:12]})" in shown.stdout
 
 
 def test_a_refused_image_sends_nothing_and_says_why(cli: Cli, workspace: Path) -> None:
