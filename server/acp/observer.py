@@ -18,6 +18,7 @@ from acp.schema import (
 from agentls.acp.toolcalls import CURRENT_CALL, kind_of, locations, text_content
 from agentls.acp.updates import UpdateStream
 from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
+from agentls.contracts.observer import HookNotice
 from agentls.contracts.outcomes import RunResult
 from agentls.contracts.tooling import Observation, ToolIntent
 from agentls.contracts.usage import Usage
@@ -121,6 +122,13 @@ class AcpObserver:
                 size=self.window,
                 cost=None if session_cost is None else Cost(amount=session_cost, currency="USD"),
             )
+        )
+
+    def hook_notice(self, turn: int, notice: HookNotice) -> None:
+        """ACP has no notice of its own: a line of the agent's message, as other notices."""
+        said = f"\n\nagentls: {notice.event} hook `{notice.command}`: {notice.text}\n\n"
+        self.updates.push(
+            AgentMessageChunk(session_update="agent_message_chunk", content=_text(said))
         )
 
     def run_finished(self, result: RunResult) -> None:
