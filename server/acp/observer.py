@@ -15,7 +15,7 @@ from acp.schema import (
     UsageUpdate,
 )
 
-from agentls.acp.toolcalls import CURRENT_CALL, kind_of, locations, text_content
+from agentls.acp.toolcalls import kind_of, locations, text_content
 from agentls.acp.updates import UpdateStream
 from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
 from agentls.contracts.observer import HookNotice
@@ -58,7 +58,6 @@ class AcpObserver:
         )
 
     def tool_started(self, turn: int, intent: ToolIntent, summary: str) -> None:
-        CURRENT_CALL.set((intent.call_id, intent.name))
         kind = kind_of(intent.name)
         self._kinds[intent.call_id] = kind
         self.calls[intent.call_id] = intent

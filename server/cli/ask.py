@@ -15,6 +15,7 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,8 +31,7 @@ from agentls.conversation.open_sessions import ConversationManager
 from agentls.conversation.prompt_images import PromptImage, read_image_file
 from agentls.conversation.run_builder import finish_telemetry
 from agentls.conversation.settings import Settings
-from agentls.conversation.settings_files import SettingsFiles
-from agentls.conversation.settings_layers import SettingsLayer
+from agentls.conversation.settings_layers import LoadedSettings, SettingsLayer
 from agentls.permissions.approvers import Approver, AutoApprover, DenyAllApprover
 from agentls.permissions.modes import Mode
 from agentls.session.store import SessionNotFound, SessionStore, default_state_dir
@@ -40,7 +40,9 @@ from agentls.workspace.roots import too_broad
 from agentls.workspace.sandbox import startup_warning
 
 
-def settings_from_args(args: argparse.Namespace, root: Path, files: SettingsFiles) -> Settings:
+def settings_from_args(
+    args: argparse.Namespace, root: Path, load: Callable[[Path, SettingsLayer], LoadedSettings]
+) -> Settings:
     """Defaults < the person's file < the workspace file < flags (rule lists add up)."""
     flags = {
         "model": args.model,
@@ -52,7 +54,7 @@ def settings_from_args(args: argparse.Namespace, root: Path, files: SettingsFile
         "reasoning": args.reasoning,
         "permissions": {"allow": args.allow, "ask": args.ask, "deny": args.deny},
     }
-    loaded = files.load(root, SettingsLayer(flags))
+    loaded = load(root, SettingsLayer(flags))
     for note in loaded.notes:
         say(note)
     return loaded.settings
@@ -124,7 +126,7 @@ def _run_ask(args: argparse.Namespace, termination: Termination) -> int:
         return EXIT_USAGE
     manager = ConversationManager(SessionStore(default_state_dir()), notify=say)
     try:
-        settings = settings_from_args(args, root.resolve(), manager.settings_files)
+        settings = settings_from_args(args, root.resolve(), manager.load_settings)
         workspace = LocalWorkspace(root.resolve(), sandbox=settings.sandbox)
         # A --mode named here wins over the mode a resumed session keeps, and is logged.
         named = Mode(args.mode) if args.mode else None

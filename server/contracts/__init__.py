@@ -15,6 +15,9 @@ bounded wait (`asyncio.timeout`, which keeps a cancellation that arrives as the 
 thing finishes), and `waiting.to_its_end`, a worker-thread call a cancelled caller still
 waits out (a lock taken, a file written before its clean-up). No IO.
 
+`running.py`: `running_call()`, the tool call the runtime is running in this task (set by
+`calling` around each call), which a workspace that reviews edits reads to know the tool.
+
 `window.py`: `ServerWindow`, a window a server reported: tokens, where it came from, the
 day it was remembered.
 

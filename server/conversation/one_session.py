@@ -159,7 +159,7 @@ class Conversation:
         self.settings = settings
         self.provider = provider
         self._registry = shared.registry
-        self.settings_files = shared.settings_files
+        self._settings_files = shared.settings_files
         self._state_dir = shared.state_dir  # where the checkpoints an undo reads are
         # The session's model calls so far (USD); None once one price was unknown.
         self._cost_usd: float | None = opened.resumed.cost_usd if opened.resumed else 0.0
@@ -181,9 +181,9 @@ class Conversation:
             server_window=provider.server_window,
         )
         self.policy = parts.policy
-        self.context = parts.context
+        self._context = parts.context
         if shared.state_dir is not None:  # `remember` keeps what a person said yes to
-            self.context.memory = SessionMemory(
+            self._context.memory = SessionMemory(
                 shared.state_dir, workspace.root, opened.session_id, log.path
             )
         self.projector = parts.projector
@@ -216,6 +216,23 @@ class Conversation:
     def model_id(self) -> str:
         """The session's model, ``provider:name``; it stays the session's over settings."""
         return self.provider.model_id
+
+    def relative(self, path: str) -> str:
+        """``path`` relative to the session's root (ToolError for a path outside it)."""
+        return self.workspace.relative(path)
+
+    def history(self) -> list[Message]:
+        """The session's messages so far (a copy)."""
+        return list(self.messages)
+
+    def needs_review(self, tool: str, path: str) -> bool:
+        """Whether the person must see an edit of ``path`` by ``tool`` before it lands."""
+        return self.policy.needs_review(tool, path)
+
+    def review_rules(self, tool: str, path: str) -> list[Rule] | None:
+        """None when an edit of ``path`` by ``tool`` needs no review, else the rules an
+        "always" answer to its review adds."""
+        return self.policy.review_rules(tool, path)
 
     @property
     def context_window(self) -> int:
@@ -353,7 +370,7 @@ class Conversation:
         mode = settings.permissions.mode
         if mode is not previous.permissions.mode and mode is not self.policy.mode:
             self.set_mode(mode)
-        self.context.command_timeout_seconds = settings.limits.command_timeout_seconds
+        self._context.command_timeout_seconds = settings.limits.command_timeout_seconds
         _configure_sandbox(self.workspace, settings, self.sandbox_notice)
         if self._checkpointer is not None:
             self._checkpointer.settings = settings.checkpoints
@@ -381,9 +398,9 @@ class Conversation:
 
     def save_rules(self, rules: Sequence[Rule]) -> str | None:
         """ "Always allow in this workspace": into .agentls/settings.json, approved."""
-        if self.settings_files is None:
+        if self._settings_files is None:
             return None
-        path = self.settings_files.save_allow_rules(self.workspace.root, [str(r) for r in rules])
+        path = self._settings_files.save_allow_rules(self.workspace.root, [str(r) for r in rules])
         self.log.append(ev.RulesSaved(rules=[str(r) for r in rules], path=str(path)))
         return str(path)
 
@@ -467,7 +484,7 @@ class Conversation:
                 provider=self.provider,
                 registry=self._registry,
                 policy=self.policy,
-                context=self.context,
+                context=self._context,
                 projector=self.projector,
                 audit=self.log,
                 approver=approver or DenyAllApprover(),

@@ -159,6 +159,7 @@ class _RecordedAnswers:
         self._automatic = {d.call_id for d in decisions if d.runs is not None}
         self.unexpected: list[str] = []
         self.person = True
+        self.reason = ""  # the log keeps the answers, not why a person said no
 
     async def approve(self, request: ApprovalRequest) -> ApprovalAnswer:
         answer = self._answers.get(request.call_id)

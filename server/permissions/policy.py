@@ -277,6 +277,13 @@ class PermissionPolicy:
         unreviewed = dataclasses.replace(self, edits_reviewed_by_workspace=False)
         return unreviewed.evaluate(tool, Risk.WRITE, "path", path).verdict is not Verdict.ALLOW
 
+    def review_rules(self, tool: str, path: str) -> list[Rule] | None:
+        """None when an edit of ``path`` by ``tool`` needs no person's review, else the
+        rules an "always" answer to that review adds (none for a control file)."""
+        if not self.needs_review(tool, path):
+            return None
+        return self.suggested_rules(tool, "path", path)
+
     def suggested_rules(
         self, tool: str, kind: SubjectKind, subject: str, risk: Risk | None = None
     ) -> list[Rule]:

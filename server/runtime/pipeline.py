@@ -28,6 +28,7 @@ from agentls.contracts.errors import ConfigError
 from agentls.contracts.messages import INVALID_JSON_KEY
 from agentls.contracts.observer import RunObserver, notify
 from agentls.contracts.outcomes import TerminalReason
+from agentls.contracts.running import calling
 from agentls.contracts.tooling import ErrorCode, Observation, Risk, ToolError, ToolIntent
 from agentls.hooks.engine import HookEngine, RunHooks
 from agentls.permissions.approvers import Approver
@@ -138,6 +139,10 @@ class ToolRuntime:
         return tool is not None and tool.risk is Risk.READ
 
     async def execute(self, intent: ToolIntent, turn: int) -> Observation:
+        with calling(intent):  # the workspace reads which call an edit belongs to
+            return await self._execute(intent, turn)
+
+    async def _execute(self, intent: ToolIntent, turn: int) -> Observation:
         parsed = self._parse(intent)
         summary = parsed[1] if isinstance(parsed, tuple) else intent.name
         self.audit.stage(ev.ToolIntent(  # written with its decision, before the call
@@ -372,7 +377,7 @@ class ToolRuntime:
 
     def _denial_message(self, decision: RuntimeDecision) -> str:
         if decision.answer is not None and not decision.answer.allows:
-            why = getattr(self.approver, "reason", None)
+            why = self.approver.reason
             return f"the user denied this call ({why})" if why else "the user denied this call"
         return f"denied by {decision.source}"
 

@@ -15,6 +15,7 @@ import asyncio
 import base64
 import binascii
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +29,6 @@ from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
 if TYPE_CHECKING:
     from agentls.conversation.prompt_images import PromptImage
     from agentls.protocol.commands import AskImage, AskParams
-    from agentls.workspace.interface import Workspace
 
 ASK = "agentls.ask"
 
@@ -60,8 +60,7 @@ def register(server: AgentServer) -> None:
             conversation = await ls.conversation_for_async(params.session_id, root, images)
         except JsonRpcInvalidParams as exc:
             raise JsonRpcInvalidParams(message=for_editors(exc.message)) from None
-        workspace = conversation.workspace
-        prompt = await with_editor_context(ls, workspace, params)
+        prompt = await with_editor_context(ls, conversation.relative, params)
         observer = LspRunObserver(ls, conversation.session_id, params.prompt)
         observer.show_cost = conversation.shows_cost
         approver = LspApprover(
@@ -70,7 +69,6 @@ def register(server: AgentServer) -> None:
         from agentls.contracts.errors import ConfigError
         from agentls.conversation.one_session import SessionBusy  # loaded: the session opened
         from agentls.lsp.ask_guidance import folder_of, with_guidance
-        from agentls.lsp.files.lsp_workspace import LspWorkspace
         from agentls.session.transcript import write_transcript
 
         try:
@@ -83,8 +81,9 @@ def register(server: AgentServer) -> None:
         observer.run_id = handle.run_id
         observer.title = with_guidance(observer.title, handle.guidance.lines())
         observer.run_started()
-        if isinstance(workspace, LspWorkspace):
-            workspace.link.attach(observer.edit)  # bound to the session when it opened
+        link = ls.link_of(conversation.session_id)
+        if link is not None:
+            link.attach(observer.edit)  # bound to the session when it opened
         ls.last_session = conversation.session_id
         ls.runs[handle.run_id] = handle
         handle.task.add_done_callback(lambda _: ls.runs.pop(handle.run_id, None))
@@ -140,7 +139,9 @@ def _in_thread(function: Any, *args: Any) -> None:
     asyncio.get_running_loop().run_in_executor(None, function, *args).add_done_callback(done)
 
 
-async def with_editor_context(server: AgentServer, workspace: Workspace, params: AskParams) -> str:
+async def with_editor_context(
+    server: AgentServer, relative: Callable[[str], str], params: AskParams
+) -> str:
     """The prompt plus the file and selection it was asked about, if any."""
     from agentls.conversation.prompt_context import LookingAt, Selection, prompt_with_context
 
@@ -148,7 +149,7 @@ async def with_editor_context(server: AgentServer, workspace: Workspace, params:
         return params.prompt
     path = Path(to_fs_path(params.uri) or "")
     try:
-        rel = workspace.relative(str(path))
+        rel = relative(str(path))
     except Exception:
         return params.prompt
     if params.range is None:
