@@ -27,3 +27,36 @@ async def until(
         if loop.time() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         await asyncio.sleep(0.01)
+
+
+def png(width: int = 2, height: int = 3, shade: int = 0) -> bytes:
+    """A real PNG of WIDTH x HEIGHT grey pixels (SHADE makes two of them differ)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)  # 8-bit greyscale
+    rows = b"".join(b"\x00" + bytes([shade % 256]) * width for _ in range(height))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(rows))
+        + chunk(b"IEND", b"")
+    )
+
+
+def gif(frames: int = 1, width: int = 1, height: int = 1) -> bytes:
+    """A real GIF of FRAMES one-colour frames (two or more: an animated GIF)."""
+    import struct
+
+    head = b"GIF89a" + struct.pack("<HHBBB", width, height, 0x80, 0, 0) + b"\x00\x00\x00" * 2
+    frame = (
+        b"\x21\xf9\x04\x00\x0a\x00\x00\x00"  # graphic control: 0.1 s
+        + b"\x2c"
+        + struct.pack("<HHHHB", 0, 0, width, height, 0)
+        + b"\x02\x02\x44\x01\x00"  # LZW min code size 2, one sub-block of data
+    )
+    return head + frame * frames + b"\x3b"

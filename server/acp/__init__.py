@@ -29,11 +29,12 @@ prompt)
 `approver.py` (each request's title, kind and locations; a read the gate asks about goes
 as kind `other`)
 
-`auth.py` (the typed `env_var` login), `prompt_blocks.py`, `history_updates.py`,
+`auth.py` (the typed `env_var` login), `prompt_blocks.py` (a prompt's text and its image
+blocks, decoded), `history_updates.py` (a loaded session's images replayed too),
 `commands.py` (the built-in slash commands, `/rewind` in `rewind_command.py`, `/memory` in
 `memory_command.py`; then the prompt commands, sent again after a prompt when they
-changed; a `/name` prompt is expanded by the core),
-`modes.py`, `stop_reasons.py`, `errors.py`;
+changed; a `/name` prompt is expanded by the core), `modes.py` (modes, and the config
+options: mode, model, reasoning as `thought_level`), `stop_reasons.py`, `errors.py`;
 
 `opening.py` refuses a `cwd` that is the home folder or `/` (`workspace/roots.py`'s
 rule) and logs on stderr that a session has no working sandbox (the person reads it once

@@ -44,13 +44,14 @@ from agentls.acp.auth import AUTH_METHOD, auth_methods
 from agentls.acp.errors import auth_required, internal, invalid_params, invalid_request
 from agentls.acp.history_updates import call_titles, history_updates
 from agentls.acp.memory_command import told_guidance
-from agentls.acp.modes import config_options, mode_state
+from agentls.acp.modes import REASONING_OPTION, mode_state
 from agentls.acp.observer import AcpObserver
 from agentls.acp.opening import open_session
-from agentls.acp.prompt_blocks import prompt_text
+from agentls.acp.prompt_blocks import BadImage, prompt_parts
 from agentls.acp.session import AcpSession
 from agentls.acp.stop_reasons import stop_reason
 from agentls.contracts.errors import ConfigError
+from agentls.contracts.reasoning import parse_level
 from agentls.contracts.tooling import ToolIntent
 from agentls.conversation.command_files import UnknownPromptCommand
 from agentls.conversation.one_session import SessionBusy
@@ -90,9 +91,9 @@ class AgentlsAgent:
             protocol_version=PROTOCOL_VERSION,
             agent_capabilities=AgentCapabilities(
                 load_session=True,
-                # The core takes text prompts: files come as text, images are not passed on.
+                # Files come as text; images go to the model (checked against it first).
                 prompt_capabilities=PromptCapabilities(
-                    image=False, audio=False, embedded_context=True
+                    image=True, audio=False, embedded_context=True
                 ),
                 mcp_capabilities=McpCapabilities(http=True, sse=False),
                 session_capabilities=SessionCapabilities(
@@ -131,7 +132,7 @@ class AgentlsAgent:
         return NewSessionResponse(
             session_id=session.id,
             modes=mode_state(session.mode),
-            config_options=config_options(session.mode, session.conversation.model_id),
+            config_options=session.config_options(),
         )
 
     async def load_session(
@@ -150,7 +151,7 @@ class AgentlsAgent:
         await self._announce(session)
         return LoadSessionResponse(
             modes=mode_state(session.mode),
-            config_options=config_options(session.mode, session.conversation.model_id),
+            config_options=session.config_options(),
         )
 
     async def fork_session(
@@ -176,7 +177,7 @@ class AgentlsAgent:
         return ForkSessionResponse(
             session_id=session.id,
             modes=mode_state(session.mode),
-            config_options=config_options(session.mode, session.conversation.model_id),
+            config_options=session.config_options(),
         )
 
     async def list_sessions(
@@ -242,23 +243,32 @@ class AgentlsAgent:
         model = session.conversation.model_id
         if config_id == "mode" and isinstance(value, str):
             await self.set_session_mode(session_id, value)
+        elif config_id == REASONING_OPTION and isinstance(value, str):
+            try:
+                session.set_reasoning(parse_level(value))
+            except (ValueError, ConfigError) as exc:
+                raise invalid_params(f"agentls: {exc}") from None
         elif config_id != "model" or value != model:
             raise invalid_params(
                 f"cannot set {config_id} to {value!r}: the model is chosen per "
                 "session (start agentls acp --model PROVIDER:NAME); the mode is one of "
-                "default, accept-edits, plan, bypass"
+                "default, accept-edits, plan, bypass; reasoning one of off, low, medium, high"
             )
-        return SetSessionConfigOptionResponse(config_options=config_options(session.mode, model))
+        return SetSessionConfigOptionResponse(config_options=session.config_options())
 
     # --- prompts -------------------------------------------------------------
 
     async def prompt(self, session_id: str, prompt: list[Any], **kwargs: Any) -> PromptResponse:
         session = self._session(session_id)
         # Resource links are resolved against the root: path calls, on a thread.
-        text = (await asyncio.to_thread(prompt_text, prompt, session.workspace.root)).strip()
-        if not text:
+        try:
+            parts = await asyncio.to_thread(prompt_parts, prompt, session.workspace.root)
+        except BadImage as exc:
+            raise invalid_params(f"agentls: {exc}") from None
+        text = parts.text.strip()
+        if not text and not parts.images:
             raise invalid_params("the prompt is empty")
-        command = commands.command_of(text)
+        command = commands.command_of(text) if not parts.images else None
         if command is not None:
             if session.conversation.running:
                 raise invalid_request("a prompt is running: cancel it first")
@@ -285,10 +295,16 @@ class AgentlsAgent:
         )
         try:
             session.handle = await session.conversation.start(
-                asked.text, approver=approver, observer=observer, command=asked.command
+                asked.text,
+                approver=approver,
+                observer=observer,
+                command=asked.command,
+                images=parts.images,
             )
         except SessionBusy as exc:  # here, or in another agentls process
             raise invalid_request(f"agentls: {exc}") from None
+        except ConfigError as exc:  # an image the model would not take: nothing was sent
+            raise invalid_params(f"agentls: {exc}") from None
         said = told_guidance([*asked.lines(), *session.handle.guidance.lines()])
         if said is not None:  # the run's first message: its command file, instruction files
             session.updates.push(said)

@@ -9,6 +9,7 @@ from typing import Any
 from acp.schema import (
     AgentMessageChunk,
     AgentThoughtChunk,
+    ImageContentBlock,
     TextContentBlock,
     ToolCallProgress,
     ToolCallStart,
@@ -17,6 +18,7 @@ from acp.schema import (
 
 from agentls.acp.toolcalls import kind_of, locations, text_content
 from agentls.contracts.messages import (
+    ImageBlock,
     Message,
     TextBlock,
     ThinkingBlock,
@@ -51,6 +53,9 @@ def _block(role: str, block: Any, root: Path, titles: Mapping[str, str]) -> Iter
             yield UserMessageChunk(session_update="user_message_chunk", content=content)
         else:
             yield AgentMessageChunk(session_update="agent_message_chunk", content=content)
+    elif isinstance(block, ImageBlock) and block.data and role == "user":
+        image = ImageContentBlock(type="image", data=block.data, mime_type=block.media_type)
+        yield UserMessageChunk(session_update="user_message_chunk", content=image)
     elif isinstance(block, ThinkingBlock) and block.thinking:
         content = TextContentBlock(type="text", text=block.thinking)
         yield AgentThoughtChunk(session_update="agent_thought_chunk", content=content)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from acp.schema import AvailableCommand, ConfigOptionUpdate, CurrentModeUpdate
 
@@ -10,6 +11,7 @@ from agentls.acp.modes import config_options
 from agentls.acp.permission import PermissionAsker
 from agentls.acp.updates import UpdateStream
 from agentls.acp.workspace import AcpWorkspace
+from agentls.contracts.reasoning import ReasoningLevel
 from agentls.conversation.one_session import Conversation, RunHandle
 from agentls.permissions.modes import Mode
 
@@ -39,9 +41,21 @@ class AcpSession:
         )
         self.updates.push(
             ConfigOptionUpdate(
-                session_update="config_option_update",
-                config_options=config_options(mode, self.conversation.model_id),
+                session_update="config_option_update", config_options=self.config_options()
             )
+        )
+
+    def set_reasoning(self, level: ReasoningLevel) -> None:
+        """The level of the session's next prompts (ConfigError: the model cannot take it)."""
+        self.conversation.set_reasoning(level)
+
+    def config_options(self) -> list[Any]:
+        conversation = self.conversation
+        return config_options(
+            self.mode,
+            conversation.model_id,
+            conversation.reasoning_level,
+            conversation.reasoning_levels(),
         )
 
     def cancel(self) -> bool:

@@ -6,7 +6,10 @@ What each file holds (ARCHITECTURE.md has the package's borders and invariants):
 `replay`, `trust`, `mcp list`: argument parsing (each subcommand imported only when it
 runs), terminal approvals (`approve.py`: no "always" for a call no rule can cover; the
 answer read on the event loop, never on a worker thread a cancelled run would wait for),
-streamed printing (`render.py`; what hooks tell the person on stderr, with `--json` too).
+streamed printing (`render.py`: the answer on stdout, tool rows on stderr, thoughts there
+only with `--show-thinking`; what hooks tell the person on stderr, with `--json` too);
+`ask`'s `--reasoning` is a settings flag, its `--image` files are read here and checked
+by the conversation.
 
 `history.py`: `sessions` (a fork's lineage after its line), `show`, `undo`, `replay`;
 `rewind.py`: `rewind` and `fork`, one call each onto the conversation's.

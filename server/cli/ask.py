@@ -16,6 +16,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from agentls.cli.approve import TerminalApprover
@@ -28,6 +29,7 @@ from agentls.contracts.outcomes import EXIT_CODES, EXIT_USAGE, RunResult, Termin
 from agentls.conversation.command_files import AskedPrompt, UnknownPromptCommand
 from agentls.conversation.one_session import Conversation, SessionBusy
 from agentls.conversation.open_sessions import ConversationManager
+from agentls.conversation.prompt_images import PromptImage, read_image_file
 from agentls.conversation.run_builder import finish_telemetry
 from agentls.conversation.settings import Settings
 from agentls.conversation.settings_layers import LoadedSettings, SettingsLayer
@@ -50,6 +52,7 @@ def settings_from_args(
         "maxTokens": args.max_tokens,
         "maxCostUsd": args.max_cost,
         "timeoutSeconds": args.timeout,
+        "reasoning": args.reasoning,
         "permissions": {"allow": args.allow, "ask": args.ask, "deny": args.deny},
     }
     loaded = load(root, SettingsLayer(flags))
@@ -117,6 +120,11 @@ def _run_ask(args: argparse.Namespace, termination: Termination) -> int:
     if not args.prompt.strip():
         say("the prompt is empty")
         return EXIT_USAGE
+    try:
+        images = [read_image_file(Path(name).expanduser()) for name in args.image]
+    except ConfigError as exc:
+        say(str(exc))
+        return EXIT_USAGE
     manager = ConversationManager(SessionStore(default_state_dir()), notify=say)
     try:
         settings = settings_from_args(args, root.resolve(), manager.load_settings)
@@ -125,7 +133,7 @@ def _run_ask(args: argparse.Namespace, termination: Termination) -> int:
         workspace = LocalWorkspace(root.resolve(), sandbox=settings.sandbox)
         # A --mode named here wins over the mode a resumed session keeps, and is logged.
         named = Mode(args.mode) if args.mode else None
-        conversation = manager.open(workspace, settings, args.session, mode=named)
+        conversation = manager.open(workspace, settings, args.session, mode=named, images=images)
     except (ConfigError, SessionNotFound, UnknownPromptCommand, ValueError) as exc:
         say(str(exc))
         return EXIT_USAGE
@@ -139,13 +147,14 @@ def _run_ask(args: argparse.Namespace, termination: Termination) -> int:
             "for the real one."
         )
     observer: RunObserver = (
-        HookNoticePrinter() if args.json else TerminalPrinter(show_cost=conversation.shows_cost)
+        HookNoticePrinter()
+        if args.json
+        else TerminalPrinter(show_cost=conversation.shows_cost, show_thinking=args.show_thinking)
     )
+    ask = Ask(asked, images, choose_approver(args), observer)
     try:
-        result = asyncio.run(
-            _ask(manager, conversation, asked, choose_approver(args), observer, termination)
-        )
-    except SessionBusy as exc:  # another process (an editor, another ask) is running it
+        result = asyncio.run(_ask(manager, conversation, ask, termination))
+    except (SessionBusy, ConfigError) as exc:  # another process runs it; a refused image
         say(str(exc))
         return EXIT_USAGE
     finally:
@@ -158,13 +167,16 @@ def _run_ask(args: argparse.Namespace, termination: Termination) -> int:
     return result.exit_code
 
 
+@dataclass(frozen=True, slots=True)
+class Ask:
+    asked: AskedPrompt  # the prompt, expanded from its command file when it names one
+    images: list[PromptImage]
+    approver: Approver
+    observer: RunObserver
+
+
 async def _ask(
-    manager: ConversationManager,
-    conversation: Conversation,
-    asked: AskedPrompt,
-    approver: Approver,
-    observer: RunObserver,
-    termination: Termination,
+    manager: ConversationManager, conversation: Conversation, ask: Ask, termination: Termination
 ) -> RunResult:
     loop = asyncio.get_running_loop()
     # A termination signal cancels the run (killing a running command's process
@@ -173,10 +185,10 @@ async def _ask(
         loop.add_signal_handler(signum, termination, conversation)
     try:
         handle = await conversation.start(
-            asked.text, approver=approver, observer=observer, folder=Path.cwd(),
-            command=asked.command,
+            ask.asked.text, approver=ask.approver, observer=ask.observer, folder=Path.cwd(),
+            command=ask.asked.command, images=ask.images,
         )  # fmt: skip
-        for line in [*asked.lines(), *handle.guidance.lines()]:
+        for line in [*ask.asked.lines(), *handle.guidance.lines()]:
             say(line)
         return await handle.result()
     finally:

@@ -89,6 +89,10 @@ def render(report: dict[str, Any]) -> str:
     if model.get("contextWindow"):
         window = model["contextWindow"]
         rows.append(("context window", f"{window['tokens']:,} tokens ({window['source']})"))
+    if model.get("reasoning"):
+        rows.append(("reasoning", model["reasoning"]["detail"]))
+    if model.get("images") is not None:
+        rows.append(("images", "taken" if model["images"] else "not taken by this model"))
     rows += [
         (
             "ripgrep",

@@ -16,6 +16,7 @@ from agentls.cli.visible import one_line, say, visible
 from agentls.contracts.outcomes import EXIT_USAGE
 from agentls.conversation.run_replay import ReplayError, replay_session
 from agentls.conversation.undo import UndoRefused, undo_stored
+from agentls.session.images import SessionImages
 from agentls.session.lock import SessionHeld
 from agentls.session.reader import SessionFormatError, read_events
 from agentls.session.store import SessionInfo, SessionNotFound, SessionStore, default_state_dir
@@ -82,7 +83,7 @@ def run_replay(args: argparse.Namespace) -> int:
     store = SessionStore(default_state_dir())
     try:
         path = store.stored_path(args.session_id)
-        report = asyncio.run(replay_session(read_events(path)))
+        report = asyncio.run(replay_session(read_events(path), SessionImages.beside(path)))
     except (SessionNotFound, SessionFormatError, ReplayError, ValueError) as exc:
         say(str(exc))
         return EXIT_USAGE

@@ -48,6 +48,21 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--max-cost", type=float, metavar="USD")
     ask.add_argument("--timeout", type=float, metavar="S", help="wall-clock limit in seconds")
     ask.add_argument("--session", metavar="ID", help="continue an earlier session")
+    ask.add_argument(
+        "--reasoning",
+        choices=["off", "low", "medium", "high"],
+        help="how hard the model thinks (default: the model's own; off for most)",
+    )
+    ask.add_argument(
+        "--image",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="attach an image (PNG, JPEG, GIF or WebP) to the prompt (repeatable)",
+    )
+    ask.add_argument(
+        "--show-thinking", action="store_true", help="print the model's thoughts on stderr"
+    )
     ask.add_argument("--json", action="store_true", help="print one JSON result object")
     for kind in ("allow", "ask", "deny"):
         ask.add_argument(

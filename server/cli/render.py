@@ -1,8 +1,10 @@
-"""Printing a run as it happens: the answer on stdout, tool activity on stderr.
+"""Printing a run as it happens: the answer on stdout, tool activity on stderr, and with
+`--show-thinking` the model's thoughts on stderr too (each thought begins on a line of its
+own after "thinking:").
 
 All of it came from the model or the workspace, so control characters are
-shown as escapes (`visible.py`); the answer keeps its newlines and tabs, a row
-stays one line.
+shown as escapes (`visible.py`); the answer and the thoughts keep their newlines
+and tabs, a row stays one line.
 """
 
 from __future__ import annotations
@@ -19,14 +21,38 @@ from agentls.contracts.tooling import Observation, ToolIntent
 
 class TerminalPrinter(NullObserver):
     def __init__(
-        self, out: Writable | None = None, err: Writable | None = None, *, show_cost: bool = True
+        self,
+        out: Writable | None = None,
+        err: Writable | None = None,
+        *,
+        show_cost: bool = True,
+        show_thinking: bool = False,
     ) -> None:
         self.out = sys.stdout if out is None else out
         self.err = sys.stderr if err is None else err
         self.show_cost = show_cost  # False for a scripted model: its price is nominal
+        self.show_thinking = show_thinking
         self._at_line_start = True
+        self._thinking = False  # a thought is being printed on stderr
+
+    def thinking_delta(self, turn: int, text: str) -> None:
+        if not self.show_thinking or not text:
+            return
+        if not self._thinking:
+            self._end_line()
+            self.err.write("thinking: ")
+            self._thinking = True
+        self.err.write(visible(text))
+        self.err.flush()
+
+    def _end_thought(self) -> None:
+        if self._thinking:
+            self.err.write("\n")
+            self.err.flush()
+            self._thinking = False
 
     def text_delta(self, turn: int, text: str) -> None:
+        self._end_thought()
         self.out.write(visible(text))
         self.out.flush()
         if text:
@@ -39,6 +65,7 @@ class TerminalPrinter(NullObserver):
             self._at_line_start = True
 
     def tool_started(self, turn: int, intent: ToolIntent, summary: str) -> None:
+        self._end_thought()
         self._end_line()
         self.err.write(f"\u2192 {one_line(summary)}\n")
         self.err.flush()
@@ -66,6 +93,7 @@ class TerminalPrinter(NullObserver):
         print_hook_notice(self.err, notice)
 
     def run_finished(self, result: RunResult) -> None:
+        self._end_thought()
         self._end_line()
         self.err.write(summary_line(result, show_cost=self.show_cost) + "\n")
         self.err.flush()
@@ -94,7 +122,8 @@ def summary_line(result: RunResult, *, show_cost: bool = True) -> str:
     parts = [
         result.reason.value,
         f"{result.turns} turn{'s' if result.turns != 1 else ''}",
-        f"{usage.input_tokens:,} in / {usage.output_tokens:,} out tokens",
+        f"{usage.input_tokens:,} in / {usage.output_tokens:,} out tokens"
+        + (f" ({usage.thinking_tokens:,} thinking)" if usage.thinking_tokens else ""),
     ]
     if show_cost:
         parts.append(cost)

@@ -13,6 +13,7 @@ import orjson
 
 from agentls.contracts.messages import (
     ContentBlock,
+    ImageBlock,
     Message,
     TextBlock,
     ThinkingBlock,
@@ -28,6 +29,10 @@ _TOOL_USE_OVERHEAD = 16
 # nothing like the text (the scripted model's fixed figures) cannot swing it far.
 _MIN_FACTOR, _MAX_FACTOR = 0.5, 2.5
 _MAX_OVERFLOW_FACTOR = 4.0
+# An image costs about its pixels / 750 in tokens, up to the size the APIs scale it to
+# (about 1.15 megapixels): figured from its logged size alone, so a replay counts the same.
+_IMAGE_PIXELS_PER_TOKEN = 750
+_IMAGE_MAX_TOKENS = 1600
 _TOO_LONG = re.compile(r"(\d[\d,]*)\s*tokens?\s*>\s*(\d[\d,]*)")
 # How servers say how long the prompt was: Anthropic ("210,000 tokens > 200,000 maximum"),
 # OpenAI ("your messages resulted in 130,500 tokens"), llama.cpp ("n_prompt_tokens": 9000).
@@ -65,6 +70,9 @@ def block_chars(block: ContentBlock) -> int:
         return len(block.content)
     if isinstance(block, ThinkingBlock):
         return len(block.thinking) + len(block.redacted_data or "")
+    if isinstance(block, ImageBlock):
+        tokens = -(-block.width * block.height // _IMAGE_PIXELS_PER_TOKEN)
+        return min(max(tokens, 1), _IMAGE_MAX_TOKENS) * CHARS_PER_TOKEN
     return _TOOL_USE_OVERHEAD * CHARS_PER_TOKEN + len(orjson.dumps(block.input))
 
 

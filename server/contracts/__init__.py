@@ -20,4 +20,12 @@ waits out (a lock taken, a file written before its clean-up). No IO.
 
 `window.py`: `ServerWindow`, a window a server reported: tokens, where it came from, the
 day it was remembered.
+
+`reasoning.py`: the reasoning levels (`off`, `low`, `medium`, `high`) and `Reasoning`, what
+a request asks of a model's thinking in its API's terms (adaptive with an effort, a
+budget, or an effort word), worked out above the providers.
+
+`images.py`: `ImageLimits`, what a model API takes of a prompt's images (bytes, pixels,
+how many, animated GIFs), declared by each provider. `messages.ImageBlock` is an image
+of a prompt: logged by hash, its data filled where the session's images are read.
 """

@@ -29,6 +29,20 @@ class ThinkingBlock:
 
 
 @value
+class ImageBlock:
+    """An image the person gave. The log keeps it by hash (``sha256`` names the file in the
+    session's folder); ``data`` (base64) is filled where the session's images are read, and
+    takes no part in comparing blocks."""
+
+    media_type: str  # image/png, image/jpeg, image/gif or image/webp
+    sha256: str
+    size: int  # bytes
+    width: int
+    height: int
+    data: str = field(default="", compare=False, repr=False)
+
+
+@value
 class ToolUseBlock:
     id: str
     name: str
@@ -47,7 +61,7 @@ class ToolResultBlock:
     is_error: bool = False
 
 
-ContentBlock = TextBlock | ThinkingBlock | ToolUseBlock | ToolResultBlock
+ContentBlock = TextBlock | ThinkingBlock | ImageBlock | ToolUseBlock | ToolResultBlock
 
 
 @value
@@ -60,12 +74,21 @@ class Message:
         return "".join(b.text for b in self.content if isinstance(b, TextBlock))
 
     @property
+    def images(self) -> tuple[ImageBlock, ...]:
+        return tuple(b for b in self.content if isinstance(b, ImageBlock))
+
+    @property
     def tool_uses(self) -> tuple[ToolUseBlock, ...]:
         return tuple(b for b in self.content if isinstance(b, ToolUseBlock))
 
 
 def user_text(text: str) -> Message:
     return Message("user", (TextBlock(text),))
+
+
+def user_prompt(text: str, images: tuple[ImageBlock, ...] = ()) -> Message:
+    """The person's prompt: the images first, as the model APIs advise, then the words."""
+    return Message("user", (*images, TextBlock(text)))
 
 
 def block_to_dict(block: ContentBlock) -> dict[str, Any]:
@@ -77,6 +100,9 @@ def block_to_dict(block: ContentBlock) -> dict[str, Any]:
         return {"type": "thinking", "thinking": block.thinking, "signature": block.signature}
     if isinstance(block, ToolUseBlock):
         return {"type": "tool_use", "id": block.id, "name": block.name, "input": block.input}
+    if isinstance(block, ImageBlock):
+        source = {"type": "base64", "media_type": block.media_type, "data": block.data}
+        return {"type": "image", "source": source}
     return {
         "type": "tool_result",
         "tool_use_id": block.tool_use_id,

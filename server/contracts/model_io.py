@@ -7,6 +7,7 @@ from enum import StrEnum
 from typing import Any, Literal
 
 from agentls.contracts.messages import Message
+from agentls.contracts.reasoning import Reasoning
 from agentls.contracts.usage import Usage
 from agentls.contracts.values import value
 
@@ -33,6 +34,8 @@ class ModelInput:
     # The first ``stable_prefix`` messages stay the same until the context layer next
     # elides or compacts: where a provider's prompt cache is worth a breakpoint.
     stable_prefix: int = 1
+    # What the model is asked of its thinking; None: nothing is sent about it.
+    reasoning: Reasoning | None = None
 
 
 # --- the ModelEvent stream -------------------------------------------------

@@ -13,6 +13,9 @@ class Usage:
     output_tokens: int = 0
     cache_read_tokens: int = 0
     cache_write_tokens: int = 0
+    # Of ``output_tokens``, those the model spent thinking: already counted (and priced)
+    # there, so never added to the totals again.
+    thinking_tokens: int = 0
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
@@ -20,6 +23,7 @@ class Usage:
             self.output_tokens + other.output_tokens,
             self.cache_read_tokens + other.cache_read_tokens,
             self.cache_write_tokens + other.cache_write_tokens,
+            self.thinking_tokens + other.thinking_tokens,
         )
 
     @property
@@ -37,6 +41,7 @@ class Usage:
             "output_tokens": self.output_tokens,
             "cache_read_tokens": self.cache_read_tokens,
             "cache_write_tokens": self.cache_write_tokens,
+            "thinking_tokens": self.thinking_tokens,
         }
 
     @classmethod
@@ -46,6 +51,7 @@ class Usage:
             int(data.get("output_tokens", 0)),
             int(data.get("cache_read_tokens", 0)),
             int(data.get("cache_write_tokens", 0)),
+            int(data.get("thinking_tokens", 0)),
         )
 
 

@@ -108,4 +108,13 @@ the person's, trust from `SettingsFiles.approved`, only tools a rule may allow;
 `command_listing`, the doctor's section and `agentls.commands`' answer; `use_event`);
 `ConversationManager.prompt` expands a `/name args` prompt before any session is made,
 and `Conversation.start(command=)` logs the file and adds its rules for the session.
+
+`reasoning.py`: `resolve_reasoning`, the `reasoning` setting worked out for a model from
+the model table (what each request sends, the raised output limit; ConfigError for a
+level it cannot take); `Conversation.set_reasoning` is ACP's `thought_level` option.
+
+`prompt_images.py`: `PromptImage` (what a face was given), `check_images` (the model
+table and the provider's `ImageLimits`; `ImageRefused` before anything is sent) and
+`kept_images` (stored in the session's folder, the prompt's `ImageBlock`s);
+`image_format.py` reads an image's format, pixels and frames from its bytes.
 """

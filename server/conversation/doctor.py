@@ -26,6 +26,7 @@ from agentls.contracts.errors import ConfigError
 from agentls.conversation.command_files import command_listing, load_commands
 from agentls.conversation.doctor_hooks import hooks_report
 from agentls.conversation.guidance import load_guidance
+from agentls.conversation.reasoning import resolve_reasoning
 from agentls.conversation.settings import Settings, masked_data
 from agentls.conversation.settings_files import (
     WORKSPACE_FILE,
@@ -36,6 +37,7 @@ from agentls.conversation.settings_files import (
 from agentls.conversation.settings_managed import read_managed
 from agentls.intelligence import ServerStatus, describe_language_servers, missing_here
 from agentls.memory.instructions import InstructionsWire
+from agentls.pricing import traits_for
 from agentls.providers.windows import learn_window
 from agentls.runtime.registry import ToolRegistry
 from agentls.telemetry.config import TelemetryConfig
@@ -68,6 +70,8 @@ def build_report(
     model = _model(settings, blocking)
     if settings is not None:
         model["contextWindow"] = _context_window(settings, state_dir)
+        model["reasoning"] = _reasoning(settings, blocking)
+        model["images"] = _takes_images(settings.model.id)
     ripgrep = _ripgrep(warnings)
     configured = settings.language_servers if settings is not None else None
     warnings += missing_here(root, configured)  # looks on PATH afresh
@@ -243,6 +247,25 @@ def _context_window(settings: Settings, state_dir: Path) -> dict[str, Any]:
         server = learn_window(url, model.partition(":")[2], state_dir)
     tokens, source = choose_window(model, settings.context.window, server)
     return {"tokens": tokens, "source": source}
+
+
+def _reasoning(settings: Settings, blocking: list[str]) -> dict[str, Any]:
+    """The reasoning level a run would ask for, and where it came from."""
+    model = settings.model
+    try:
+        resolved = resolve_reasoning(
+            model.reasoning, model.id, answer_tokens=model.max_output_tokens,
+            tool_choice=model.tool_choice,
+        )  # fmt: skip
+    except ConfigError as exc:
+        blocking.append(str(exc))
+        return {"level": model.reasoning, "chosen": True, "detail": f"refused: {exc}"}
+    return {"level": resolved.level, "chosen": resolved.chosen, "detail": resolved.describe()}
+
+
+def _takes_images(model_id: str) -> bool:
+    traits = traits_for(model_id)
+    return traits is not None and traits.images
 
 
 def _set(var: str) -> bool:

@@ -18,13 +18,22 @@ from pathlib import Path
 
 from agentls.checkpoints.undo import RestoreTarget
 from agentls.contracts.decisions import ApprovalAnswer
-from agentls.contracts.messages import Message, user_text
+from agentls.contracts.errors import ConfigError
+from agentls.contracts.messages import ImageBlock, Message, user_prompt
 from agentls.contracts.observer import HookNotice, NullObserver, RunObserver
 from agentls.contracts.outcomes import RunResult, TerminalReason
+from agentls.contracts.reasoning import REASONING_LEVELS, ReasoningLevel
 from agentls.contracts.usage import add_cost, has_real_cost
 from agentls.contracts.waiting import to_its_end
 from agentls.conversation.command_files import CommandUse, use_event
 from agentls.conversation.guidance import NO_GUIDANCE, Guidance, load_guidance
+from agentls.conversation.prompt_images import (
+    CheckedImage,
+    PromptImage,
+    check_images,
+    kept_images,
+)
+from agentls.conversation.reasoning import RunReasoning, resolve_reasoning
 from agentls.conversation.remembering import SessionMemory
 from agentls.conversation.rewind import AskRef, RewindResult, rewind
 from agentls.conversation.run_builder import (
@@ -37,7 +46,7 @@ from agentls.conversation.run_builder import (
     run_tools,
 )
 from agentls.conversation.run_ends import aborted_early, close_interrupted_run
-from agentls.conversation.settings import Settings
+from agentls.conversation.settings import Settings, load_settings
 from agentls.conversation.settings_files import SettingsFiles
 from agentls.conversation.undo import UndoRefused, UndoResult, undo
 from agentls.intelligence.languages import Languages
@@ -50,6 +59,7 @@ from agentls.permissions.rules import Rule, parse_rule
 from agentls.providers.base import ModelProvider
 from agentls.runtime.registry import ToolRegistry
 from agentls.session import events as ev
+from agentls.session.images import SessionImages
 from agentls.session.lock import SessionClaim, SessionHeld
 from agentls.session.log import SessionLog
 from agentls.session.reader import read_events
@@ -272,6 +282,48 @@ class Conversation:
         finally:
             self._drop_claim()
 
+    @property
+    def reasoning(self) -> RunReasoning:
+        """The reasoning the next run asks of the model (ConfigError: it cannot take the
+        setting's level; the next ask says so too)."""
+        return self._reasoning_of(self.settings)
+
+    @property
+    def reasoning_level(self) -> ReasoningLevel:
+        """The level the next run works at: the setting's, else the model's default."""
+        try:
+            return self.reasoning.level
+        except ConfigError:  # a level the model cannot take: the next ask says so
+            return self.settings.model.reasoning or "off"
+
+    def reasoning_levels(self) -> list[ReasoningLevel]:
+        """The levels this session's model takes."""
+        levels = []
+        for level in REASONING_LEVELS:
+            try:
+                self._reasoning_of(self.settings, level)
+            except ConfigError:
+                continue
+            levels.append(level)
+        return levels
+
+    def set_reasoning(self, level: ReasoningLevel) -> RunReasoning:
+        """The session's reasoning level from its next run on (each run logs it with its
+        settings); ConfigError, and nothing changed, when the model cannot take it."""
+        settings = load_settings({"reasoning": level}, base=self.settings)
+        resolved = self._reasoning_of(settings)
+        self.apply_settings(settings)
+        return resolved
+
+    def _reasoning_of(
+        self, settings: Settings, level: ReasoningLevel | None = None
+    ) -> RunReasoning:
+        model = settings.model
+        return resolve_reasoning(
+            level or model.reasoning, self.model_id, answer_tokens=model.max_output_tokens,
+            tool_choice=model.tool_choice,
+        )  # fmt: skip
+
     def remember_rules(self, *, allow: Sequence[Rule] = (), deny: Sequence[Rule] = ()) -> None:
         """Rules "always" answers add for the rest of the session, logged so the session
         keeps them when it is opened again (called during a run, which holds the lock)."""
@@ -364,28 +416,39 @@ class Conversation:
         observer: RunObserver | None = None,
         folder: Path | None = None,
         command: CommandUse | None = None,
+        images: Sequence[PromptImage] = (),
     ) -> RunHandle:
         """Start a run on ``prompt`` as a task; the handle cancels it or waits for it.
         ``folder``: where the ask is about (instruction files are read down to it).
         ``command``: the prompt command ``prompt`` was expanded from (`manager.prompt`),
         logged with its file, its `allowed-tools` rules added for the session.
+        ``images``: what the person attached, sent with the prompt.
 
-        What another process wrote to the session meanwhile is read first, on a worker
-        thread (a whole read of the log: an editor's event loop does not wait for it)."""
+        A reasoning level the model cannot take, or an image it would not take, is a
+        ConfigError (ImageRefused) before anything is logged or sent. What another process
+        wrote to the session meanwhile is read first, on a worker thread (a whole read of
+        the log: an editor's event loop does not wait for it)."""
         if self.running or self._catching_up:
             raise SessionBusy(f"session {self.session_id} already has a run going")
         if self._held_between_runs:
             raise SessionBusy(
                 f"session {self.session_id} is being undone or rewound; ask again after"
             )
+        self._run_config()  # the reasoning setting checked
+        checked = check_images(images, self.model_id, self.provider.image_limits)
         if self._take_claim():
             await self._catch_up_off_loop()
         try:
             guidance = await asyncio.to_thread(self.guidance, folder)
-            return self._start(prompt, approver, observer, guidance, command)
+            blocks = await asyncio.to_thread(self._keep_images, checked) if checked else ()
+            return self._start(user_prompt(prompt, blocks), approver, observer, guidance, command)
         except BaseException:
             self._drop_claim()
             raise
+
+    def _keep_images(self, checked: Sequence[CheckedImage]) -> tuple[ImageBlock, ...]:
+        """The images stored in the session's folder (blocking), as the prompt's blocks."""
+        return kept_images(checked, SessionImages.beside(self.log.path))
 
     @property
     def state_dir(self) -> Path | None:
@@ -405,7 +468,7 @@ class Conversation:
 
     def _start(
         self,
-        prompt: str,
+        prompt: Message,
         approver: Approver | None,
         observer: RunObserver | None,
         guidance: Guidance = NO_GUIDANCE,
@@ -413,11 +476,12 @@ class Conversation:
     ) -> RunHandle:
         run_id = f"run-{secrets.token_hex(4)}"
         mode = self.policy.mode  # settings.mode until agentls.setMode changes it
+        config = self._run_config(guidance.text)  # before anything is logged: it may refuse
         if self._mode_unlogged:  # set while another process ran the session
             self.log.append(ev.ModeChanged(mode=mode.value))
             self._mode_unlogged = False
         # A command's run is listed under what the person typed; the model gets its text.
-        asked = command.invocation if command is not None else prompt
+        asked = command.invocation if command is not None else prompt.text
         self.log.append(ev.RunStarted(
             run=run_id, prompt=asked, settings=self.settings.to_log(),
             mode=mode.value, reviewed=self.policy.edits_reviewed_by_workspace,
@@ -428,7 +492,6 @@ class Conversation:
             self.log.append(guidance.event(run_id))
         planning = mode is Mode.PLAN
         observer = observer or NullObserver()
-        config = self._run_config(guidance.text)
         built = build_run(
             config,
             RunParts(
@@ -447,7 +510,6 @@ class Conversation:
                 hook_engine=self._hook_engine,
             ),
         )
-        message = user_text(prompt)
 
         async def run() -> RunResult:
             handle.started = True
@@ -465,7 +527,7 @@ class Conversation:
                     result = aborted_early(self.log, observer, run_id, self.provider.model_id)
                     self._add_cost(result.cost_usd)
                     return result
-                result = await built.run(run_id, message, self.messages, said)
+                result = await built.run(run_id, prompt, self.messages, said)
                 self._add_cost(result.cost_usd)
                 if planning and result.reason is TerminalReason.COMPLETED and result.text:
                     self.projector.plan = result.text  # pinned through compactions
@@ -594,8 +656,8 @@ class Conversation:
 
     def _adopt_history(self, state: SessionState) -> None:
         """The history as the log folds it now (after another process wrote, or a rewind),
-        with a projector that starts again from it."""
-        self.messages[:] = state.messages
+        with a projector that starts again from it (the prompts' images read back)."""
+        self.messages[:] = SessionImages.beside(self.log.path).filled(state.messages)
         self.projector = make_projector(
             self.settings,
             model_id=self.provider.model_id,

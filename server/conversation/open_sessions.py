@@ -24,6 +24,8 @@ from agentls.conversation.one_session import (
     SessionBusy,
     SharedParts,
 )
+from agentls.conversation.prompt_images import PromptImage, check_images
+from agentls.conversation.reasoning import resolve_reasoning
 from agentls.conversation.rewind import AskRef, RewindResult, rewind_stored
 from agentls.conversation.run_builder import (
     warm_telemetry,
@@ -219,17 +221,20 @@ class ConversationManager:
         *,
         edits_reviewed_by_workspace: bool = False,
         mode: Mode | None = None,
+        images: Sequence[PromptImage] = (),
     ) -> Conversation:
         """A new session, or an earlier one rebuilt from its log alone, in its own mode
         (its last mode_changed) unless ``mode``, one the person named for this opening
         (`--mode`), which is logged as a change.
 
-        The provider is made first, so a missing key fails before anything is written.
+        The provider is made first, so a missing key, a reasoning level the model cannot
+        take or ``images`` it would not take (the first ask's) fail before anything is
+        written.
         """
         known = self._known(session_id)
         if known is not None:
             return known
-        provider, opened = self._provider_and_log(workspace, settings, session_id)
+        provider, opened = self._provider_and_log(workspace, settings, session_id, images)
         return self._conversation(
             workspace, settings, provider, opened, edits_reviewed_by_workspace, mode
         )
@@ -242,6 +247,7 @@ class ConversationManager:
         *,
         edits_reviewed_by_workspace: bool = False,
         mode: Mode | None = None,
+        images: Sequence[PromptImage] = (),
     ) -> Conversation:
         """As `open`, the provider made (its SDK imported) and the session log made or read
         (a resumed one whole) on a thread."""
@@ -249,7 +255,7 @@ class ConversationManager:
         if known is not None:
             return known
         provider, opened = await asyncio.to_thread(
-            self._provider_and_log, workspace, settings, session_id
+            self._provider_and_log, workspace, settings, session_id, images
         )
         known = self._known(session_id)
         if known is not None:  # opened meanwhile
@@ -263,9 +269,14 @@ class ConversationManager:
         return None if session_id is None else self.get(session_id)
 
     def _provider_and_log(
-        self, workspace: Workspace, settings: Settings, session_id: str | None
+        self,
+        workspace: Workspace,
+        settings: Settings,
+        session_id: str | None,
+        images: Sequence[PromptImage] = (),
     ) -> tuple[ModelProvider, OpenedSession]:
         provider = self._provider(settings)  # first: a missing key fails before any write
+        check_images(images, provider.model_id, provider.image_limits)
         provider.warm_up()  # on the opening thread, not in the first model call
         warm_telemetry(settings.telemetry)  # likewise the exporters, when enabled
         if needs_server_window(provider.model_id, settings.context.window):
@@ -280,6 +291,11 @@ class ConversationManager:
                 "(agentls/data/models.json) does not know; drop the cost budget or use "
                 "maxTokens instead"
             )
+        model = settings.model
+        resolve_reasoning(  # a level the model cannot take is refused before any write
+            model.reasoning, provider.model_id, answer_tokens=model.max_output_tokens,
+            tool_choice=model.tool_choice,
+        )  # fmt: skip
         return provider
 
     def _open_log(

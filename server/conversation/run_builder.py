@@ -18,9 +18,11 @@ from agentls.context.projector import ContextProjector
 from agentls.contracts.messages import Message
 from agentls.contracts.observer import NullObserver, RunObserver
 from agentls.contracts.outcomes import RunResult
+from agentls.contracts.reasoning import Reasoning
 from agentls.contracts.tooling import Risk
 from agentls.contracts.window import ServerWindow
 from agentls.conversation.checkpointing import Checkpointer
+from agentls.conversation.reasoning import resolve_reasoning
 from agentls.conversation.settings import Settings
 from agentls.conversation.system_prompt import system_prompt
 from agentls.hooks.engine import HookEngine, SessionFacts
@@ -53,20 +55,28 @@ class RunConfig:
 
     mode: Mode
     system: str
-    max_output_tokens: int
+    max_output_tokens: int  # the answer's and the thinking's (`reasoning`)
     price: ModelPrice | None  # None: the cost is unknown, and no USD budget can apply
     budget: Budget
+    reasoning: Reasoning | None = None  # what each request asks of the model's thinking
 
     @classmethod
     def of(
         cls, settings: Settings, *, model_id: str, root: Path, mode: Mode, guidance: str = ""
     ) -> RunConfig:
+        """ConfigError when the model cannot take the `reasoning` setting."""
+        model = settings.model
+        reasoning = resolve_reasoning(
+            model.reasoning, model_id, answer_tokens=model.max_output_tokens,
+            tool_choice=model.tool_choice,
+        )  # fmt: skip
         return cls(
             mode=mode,
             system=system_prompt(str(root), mode) + guidance,  # guidance: instructions, memory
-            max_output_tokens=settings.model.max_output_tokens,
+            max_output_tokens=reasoning.max_output_tokens,
             price=price_for(model_id),
             budget=settings.budget,
+            reasoning=reasoning.request,
         )
 
 
@@ -136,6 +146,7 @@ def build_run(config: RunConfig, parts: RunParts) -> Run:
         price=config.price,
         system=config.system,
         max_output_tokens=config.max_output_tokens,
+        reasoning=config.reasoning,
         hooks=parts.hooks,
     )
     return Run(config, runtime, loop)

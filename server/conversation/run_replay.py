@@ -10,7 +10,9 @@ decisions are compared with the recorded ones: permission verdicts and their
 reasons, error codes of calls that never ran, how many messages each model
 request carried (the history folded from the log, rewinds honoured; not
 after a compaction, which a replay does not repeat), and how each run ended.
-The first difference is reported.
+The first difference is reported. The prompts' images are read back from the
+session's folder, so the model is shown what the live run showed it; one that
+is gone or changed is named.
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ from agentls.providers.base import ProviderBase
 from agentls.runtime.registry import ToolRegistry
 from agentls.session import events as ev
 from agentls.session.events import EventT, SessionEvent
+from agentls.session.images import SessionImages
 from agentls.session.reducer import Reducer
 from agentls.tools import BUILTIN_TOOLS
 from agentls.workspace.interface import ToolContext, ToolDefinition
@@ -88,6 +91,8 @@ class ReplayReport:
     instructions_changed: list[str] = field(default_factory=list)
     # Command files likewise: the recorded prompt is replayed, not the file as it is now.
     commands_changed: list[str] = field(default_factory=list)
+    # Prompt images no longer in the session's folder as logged (their sha256).
+    images_missing: list[str] = field(default_factory=list)
 
     @property
     def same(self) -> bool:
@@ -103,6 +108,8 @@ class ReplayReport:
             if self.commands_changed
             else ""
         )
+        if self.images_missing:
+            changed += "\nimages gone from the session's folder: " + ", ".join(self.images_missing)
         if self.divergence is None:
             return (
                 f"replayed {self.runs} run(s) and {self.calls} tool call(s): "
@@ -241,21 +248,27 @@ def _external_tools(recorded: Sequence[SessionEvent]) -> set[str]:
     }  # fmt: skip
 
 
-async def replay_session(events: Sequence[SessionEvent]) -> ReplayReport:
+async def replay_session(
+    events: Sequence[SessionEvent], images: SessionImages | None = None
+) -> ReplayReport:
+    """``images``: the session's folder of prompt images (the live run's, read back)."""
     report = ReplayReport()
     reducer = Reducer()
     runs = _split_runs(events)
     session_allow: list[Any] = []
     compacted = False  # a summary the live projection used, which a replay does not make
+    if images is not None:
+        prompts = [e.message for e in events if isinstance(e, ev.UserMessage)]
+        report.images_missing = sorted(set(images.missing(prompts)))
     for event in events:
         compacted = compacted or isinstance(event, ev.ContextSummary)
         if isinstance(event, ev.RunStarted) and event.run in runs:
-            history = [m for m in reducer.state.messages]
+            history = images.filled(reducer.state.messages) if images else reducer.state.messages
             recorded = runs[event.run]
             sizes = not compacted and not any(isinstance(e, ev.ContextSummary) for e in recorded)
             divergence = await _replay_run(
-                reducer.state.workspace, event, recorded, history, session_allow, report,
-                compare_sizes=sizes,
+                reducer.state.workspace, event, recorded, list(history), session_allow, report,
+                images, compare_sizes=sizes,
             )  # fmt: skip
             report.runs += 1
             if divergence is not None:
@@ -280,6 +293,7 @@ async def _replay_run(
     history: list[Message],
     session_allow: list[Any],
     report: ReplayReport,
+    images: SessionImages | None = None,
     *,
     compare_sizes: bool = True,
 ) -> Divergence | None:
@@ -346,6 +360,8 @@ async def _replay_run(
     )
     first = next((e for e in recorded if isinstance(e, ev.UserMessage)), None)
     prompt = first.message if first else Message("user", ())
+    if images is not None and prompt.images:
+        (prompt,) = images.filled([prompt])
     result = await run.run(run_id, prompt, list(history))
     report.calls += sum(1 for e in capture.events if isinstance(e, ev.ToolIntent))
     return _first_difference(

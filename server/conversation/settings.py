@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from agentls.context.policy import ContextPolicy, choose_window
 from agentls.contracts.errors import ConfigError
+from agentls.contracts.reasoning import ReasoningLevel
 from agentls.contracts.window import ServerWindow
 from agentls.conversation.settings_managed import ManagedPolicy, ManagedState
 from agentls.conversation.settings_wire import DEFAULT_MODEL, FACE_KEYS, WireSettings
@@ -50,6 +51,7 @@ class ModelSettings:
     temperature: float | None
     tool_choice: str
     max_output_tokens: int
+    reasoning: ReasoningLevel | None  # None: the model's own default
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -133,6 +135,7 @@ class Settings:
                 temperature=w.temperature,
                 tool_choice=w.tool_choice,
                 max_output_tokens=w.max_output_tokens,
+                reasoning=w.reasoning,
             ),
             "limits": Limits(
                 max_turns=w.max_turns,

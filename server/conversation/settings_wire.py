@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.alias_generators import to_camel
 
 from agentls.context.policy import DEFAULT_THRESHOLD, DEFAULT_VERBATIM_TURNS
+from agentls.contracts.reasoning import ReasoningLevel
 from agentls.hooks.config import HooksWire
 from agentls.intelligence.config import LanguageServerConfig, ProblemsSettings
 from agentls.mcp.config import SERVER_NAME, McpServerConfig
@@ -57,6 +58,9 @@ class WireSettings(BaseModel):
     # toolChoice is "auto", "required", "none" or a tool name to force that tool.
     temperature: float | None = Field(default=None, ge=0, le=2)
     tool_choice: str = "auto"
+    # How hard the model thinks: "off", "low", "medium", "high"; unset, the model's own
+    # default (the model table's, else off). What each model takes: docs/reasoning-and-images.md.
+    reasoning: ReasoningLevel | None = None
     # Snapshots before and after each turn that may change files (for undo).
     checkpoints: bool = True
     checkpoint_keep: int = Field(default=200, ge=1)

@@ -30,6 +30,7 @@ from agentls.contracts.model_io import (
 )
 from agentls.contracts.observer import RunObserver, notify
 from agentls.contracts.outcomes import BudgetOverrun, RunResult, TerminalReason, completion_note
+from agentls.contracts.reasoning import Reasoning
 from agentls.contracts.tooling import ErrorCode, Observation, ToolIntent
 from agentls.contracts.usage import Usage
 from agentls.hooks.engine import RunHooks
@@ -67,6 +68,7 @@ class QueryLoop:
         price: ModelPrice | None,
         system: str,
         max_output_tokens: int = 8192,
+        reasoning: Reasoning | None = None,
         hooks: TurnHooks | None = None,
     ) -> None:
         """``hooks``: agentls's own turn hooks (checkpoints, problems); the settings' hooks
@@ -79,6 +81,7 @@ class QueryLoop:
         self.price = price
         self.system = system
         self.max_output_tokens = max_output_tokens
+        self.reasoning = reasoning  # the same on every turn: thinking never toggles mid-run
         self.compactor = Compactor(provider, projector, audit)
         self.hooks: TurnHooks = hooks or NoHooks()
 
@@ -233,6 +236,7 @@ class QueryLoop:
                 run=run_id, turn=turn, model=self.provider.model_id,
                 messages=len(projection.request.messages), tools=registry.spec_names(mode),
                 estimated_tokens=projection.estimated_tokens,
+                reasoning=None if self.reasoning is None else self.reasoning.level,
             ))  # fmt: skip
         return projection
 
@@ -269,6 +273,8 @@ class QueryLoop:
         self, run_id: str, turn: int, request: ModelInput, tally: RunTally
     ) -> MessageDone:
         done: MessageDone | None = None
+        if self.reasoning is not None:
+            request = dataclasses.replace(request, reasoning=self.reasoning)
         try:
             async for event in self.provider.stream(request):
                 # By exact type: the event classes have no subclasses, and most events

@@ -1,9 +1,10 @@
 """A run as the editor sees it: `agentls/event` notifications, progress, a last message.
 
-Each notification is one of the models in `agentls.protocol.events`. Text
-deltas are coalesced (at most one notification per FLUSH_SECONDS, or sooner
-when a lot has piled up), so an editor is not flooded; every other event first
-flushes the pending text, so the order is kept. Loaded with the first ask.
+Each notification is one of the models in `agentls.protocol.events`. Text and
+thought deltas are coalesced (at most one notification per FLUSH_SECONDS, or
+sooner when a lot has piled up), so an editor is not flooded; every other event,
+and a switch between thought and text, first flushes what is pending, so the
+order is kept. Loaded with the first ask.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from agentls.protocol.events import (
     RunFinished,
     RunStarted,
     TextEvent,
+    ThoughtEvent,
     ToolFinished,
     ToolStarted,
     UsageEvent,
@@ -55,6 +57,7 @@ class LspRunObserver(NullObserver):
         self.turn = 0
         self._text: list[str] = []
         self._text_size = 0
+        self._thought = False  # what is pending is a thought, not answer text
         self._flush_handle: asyncio.TimerHandle | None = None
         self._token: str | None = None
         self._progress_task: asyncio.Task[None] | None = None
@@ -124,6 +127,15 @@ class LspRunObserver(NullObserver):
         return {"session_id": self.session_id, "run_id": self.run_id, "turn": self.turn}
 
     def text_delta(self, turn: int, text: str) -> None:
+        self._pend(turn, text, thought=False)
+
+    def thinking_delta(self, turn: int, text: str) -> None:
+        self._pend(turn, text, thought=True)
+
+    def _pend(self, turn: int, text: str, *, thought: bool) -> None:
+        if self._thought is not thought:
+            self._flush_text()
+            self._thought = thought
         self.turn = turn
         self._text.append(text)
         self._text_size += len(text)
@@ -141,7 +153,8 @@ class LspRunObserver(NullObserver):
             text = "".join(self._text)
             self._text.clear()
             self._text_size = 0
-            self._notify(TextEvent(**self._run(), text=text))
+            event = ThoughtEvent if self._thought else TextEvent
+            self._notify(event(**self._run(), text=text))
 
     def tool_started(self, turn: int, intent: ToolIntent, summary: str) -> None:
         self.turn = turn

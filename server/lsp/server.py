@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +33,7 @@ from agentls.workspace.roots import NoProjectRoot, choose_root
 if TYPE_CHECKING:  # the conversation stack loads on first use, not before `initialize`
     from agentls.conversation.one_session import Conversation, RunHandle
     from agentls.conversation.open_sessions import ConversationManager
+    from agentls.conversation.prompt_images import PromptImage
     from agentls.conversation.settings import Settings
     from agentls.lsp.files.lsp_workspace import LspWorkspace
     from agentls.lsp.files.session_link import SessionLink
@@ -198,9 +199,12 @@ class AgentServer(LanguageServer):
             self.tell_once(choice.note)
         return choice.root
 
-    async def conversation_for_async(self, session_id: str | None, root: Path) -> Conversation:
+    async def conversation_for_async(
+        self, session_id: str | None, root: Path, images: Sequence[PromptImage] = ()
+    ) -> Conversation:
         """The open session, or one opened (or resumed) with its settings files and its
-        log made or read on a thread: the editor stays served meanwhile."""
+        log made or read on a thread: the editor stays served meanwhile. ``images``: the
+        ask's, refused before a new session is made when the model would not take them."""
         existing = self._existing(session_id)
         if existing is not None:
             return existing
@@ -209,7 +213,7 @@ class AgentServer(LanguageServer):
         try:
             settings = await self.settings_for_async(root)
             conversation = await self.manager.open_async(
-                workspace, settings, session_id, edits_reviewed_by_workspace=True
+                workspace, settings, session_id, edits_reviewed_by_workspace=True, images=images
             )
             # The policy is built with the conversation, from its workspace: the link is
             # bound to both once it is open, before any run can read it. (Opened meanwhile

@@ -21,12 +21,36 @@ MODE_NAMES: list[JsonValue] = [mode.value for mode in Mode]
 # --- agentls.ask -------------------------------------------------------------
 
 
+class AskImage(Params):
+    """An image sent with the prompt: a file the server reads, or the bytes themselves.
+    Its format is read from its bytes (PNG, JPEG, GIF or WebP), whatever its name or
+    `mimeType` say."""
+
+    path: str | None = Field(
+        default=None, description="an image file: absolute, or relative to the workspace root"
+    )
+    data: str | None = Field(default=None, description="the image's bytes, base64")
+    mime_type: str | None = Field(
+        default=None, description="what the client believes it is (agentls checks the bytes)"
+    )
+    name: str | None = Field(default=None, description="for messages about it")
+
+    @model_validator(mode="after")
+    def _path_or_data(self) -> AskImage:
+        if (self.path is None) == (self.data is None):
+            raise ValueError('give an image either a "path" or its "data" (base64), not both')
+        return self
+
+
 class AskParams(Params):
     prompt: str = Field(min_length=1)
     session_id: str | None = Field(default=None, description="continue this session")
     uri: str | None = Field(default=None, description="the document asked about")
     range: Range | None = Field(default=None, description="lines of `uri` to attach")
     wait: bool = Field(default=False, description="answer only when the run has ended")
+    images: list[AskImage] = Field(
+        default_factory=list, description="images for the model, checked against it first"
+    )
 
 
 class AskStarted(WireModel):

@@ -37,6 +37,14 @@ class TextEvent(EventBase):
     text: str
 
 
+class ThoughtEvent(EventBase):
+    """The model's thinking, coalesced as text is; clients show it apart from the answer
+    (collapsed), or not at all."""
+
+    kind: Literal["thought"] = "thought"
+    text: str
+
+
 class ToolStarted(EventBase):
     kind: Literal["tool_started"] = "tool_started"
     call_id: str
@@ -150,6 +158,7 @@ AgentEvent = Annotated[
     Union[  # noqa: UP007
         RunStarted,
         TextEvent,
+        ThoughtEvent,
         ToolStarted,
         ToolFinished,
         ApprovalAsked,

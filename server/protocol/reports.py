@@ -44,6 +44,12 @@ class ContextWindowInfo(WireModel):
                         "the model's server, or assumed")  # fmt: skip
 
 
+class ReasoningInfo(WireModel):
+    level: str | None = Field(description="off, low, medium or high")
+    chosen: bool = Field(description="set by the `reasoning` setting (else the model's default)")
+    detail: str = Field(description="for a person: the level, where it came from, its budget")
+
+
 class ModelInfo(WireModel):
     id: str | None
     provider: str | None
@@ -52,6 +58,12 @@ class ModelInfo(WireModel):
     base_url: AbsentUnlessGiven[str | None] = None
     context_window: AbsentUnlessGiven[ContextWindowInfo | None] = Field(
         default=None, description="the window a run would use (given when the settings load)"
+    )
+    reasoning: AbsentUnlessGiven[ReasoningInfo | None] = Field(
+        default=None, description="the reasoning a run would ask for (when the settings load)"
+    )
+    images: AbsentUnlessGiven[bool | None] = Field(
+        default=None, description="the model table marks the model as taking images"
     )
 
 

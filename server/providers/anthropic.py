@@ -2,7 +2,10 @@
 
 Raw stream events (``create(stream=True)``) are turned into ModelEvents one by
 one; blocks are rebuilt here so thinking signatures and tool input survive
-verbatim. Every SDK or httpx2 failure leaves as a one-line ModelError.
+verbatim, and go back as they came. A request's reasoning becomes `thinking`
+(adaptive, or enabled with a budget and the interleaved-thinking beta header
+where the model needs it) and `output_config.effort`. Every SDK or httpx2
+failure leaves as a one-line ModelError.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import httpx2
 from anthropic import types as api
 
 from agentls.contracts.errors import ConfigError
+from agentls.contracts.images import ImageLimits
 from agentls.contracts.messages import (
     INVALID_JSON_KEY,
     ContentBlock,
@@ -38,6 +42,7 @@ from agentls.contracts.model_io import (
     TextDelta,
     ThinkingDelta,
 )
+from agentls.contracts.reasoning import Reasoning
 from agentls.contracts.usage import Usage
 from agentls.providers.base import ProviderBase
 from agentls.providers.errors import describe, error_field, one_line
@@ -48,6 +53,17 @@ KNOWN_STOP_REASONS: frozenset[str] = frozenset(
     {"end_turn", "tool_use", "max_tokens", "stop_sequence", "refusal", "pause_turn"}
 )
 T = TypeVar("T")
+INTERLEAVED_THINKING_BETA = "interleaved-thinking-2025-05-14"
+# The API refuses an image whose base64 text is over 5 MiB: 3.75 MiB of file.
+ANTHROPIC_IMAGES = ImageLimits(
+    api="the Anthropic API",
+    max_bytes=5 * 1024 * 1024 * 3 // 4,
+    max_side=8000,
+    max_images=100,
+    max_total_bytes=None,
+    animated_gif=True,
+    note="5 MB once base64-encoded",
+)
 
 
 def require_api_key() -> str:
@@ -63,6 +79,8 @@ def require_api_key() -> str:
 
 
 class AnthropicProvider(ProviderBase):
+    image_limits: ImageLimits | None = ANTHROPIC_IMAGES
+
     def __init__(
         self,
         model_name: str,
@@ -142,6 +160,7 @@ class AnthropicProvider(ProviderBase):
             ]
             if self._tool_choice != "auto":
                 kwargs["tool_choice"] = api_tool_choice(self._tool_choice)
+        kwargs.update(reasoning_params(request.reasoning))
         assembler = _Assembler()
         try:
             events = await client.messages.create(stream=True, **kwargs)
@@ -163,18 +182,45 @@ class AnthropicProvider(ProviderBase):
         yield assembler.done()
 
 
+def reasoning_params(reasoning: Reasoning | None) -> dict[str, Any]:
+    """The request's `thinking`, `output_config` and beta header for its reasoning."""
+    if reasoning is None or reasoning.level == "off":
+        return {}
+    params: dict[str, Any] = {}
+    if reasoning.style == "adaptive":
+        # Summarised, so thoughts reach the person (newer models omit them by default).
+        params["thinking"] = {"type": "adaptive", "display": "summarized"}
+    elif reasoning.style == "budget":
+        params["thinking"] = {"type": "enabled", "budget_tokens": reasoning.budget_tokens}
+        if reasoning.interleaved_beta:  # thinking between tool calls, too
+            params["extra_headers"] = {"anthropic-beta": INTERLEAVED_THINKING_BETA}
+    if reasoning.effort is not None:
+        params["output_config"] = {"effort": reasoning.effort}
+    return params
+
+
 def to_api_messages(
     messages: Sequence[Message], *, cache: bool = False, stable: int = 1
 ) -> list[api.MessageParam]:
     result: list[dict[str, Any]] = []
     for message in messages:
         data = message_to_dict(message)
-        # The API rejects empty text blocks, which an interrupted turn can leave behind.
-        data["content"] = [b for b in data["content"] if b.get("type") != "text" or b["text"]]
+        data["content"] = [b for b in data["content"] if _sendable(b)]
         result.append(data)
     if cache:
         mark_cache_breakpoints(result, stable)
     return cast(list[api.MessageParam], result)
+
+
+def _sendable(block: dict[str, Any]) -> bool:
+    """The API rejects empty text blocks, which an interrupted turn can leave behind, and a
+    thinking block without a signature (another provider's thoughts): those stay out."""
+    kind = block.get("type")
+    if kind == "text":
+        return bool(block["text"])
+    if kind == "thinking":
+        return bool(block["signature"])
+    return True
 
 
 def mark_cache_breakpoints(messages: Sequence[dict[str, Any]], stable: int = 1) -> None:
@@ -306,11 +352,14 @@ class _Assembler:
     def _take_usage(self, usage: api.Usage | api.MessageDeltaUsage) -> None:
         # message_delta carries the final (cumulative) counts; fields it omits stay as they were.
         current = self.usage
+        details = usage.output_tokens_details
+        thinking = None if details is None else details.thinking_tokens
         self.usage = Usage(
             _or(usage.input_tokens, current.input_tokens),
             _or(usage.output_tokens, current.output_tokens),
             _or(usage.cache_read_input_tokens, current.cache_read_tokens),
             _or(usage.cache_creation_input_tokens, current.cache_write_tokens),
+            _or(thinking, current.thinking_tokens),
         )
 
     def done(self) -> MessageDone:

@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Protocol
 
+from agentls.contracts.images import ImageLimits
 from agentls.contracts.model_io import ModelEvent, ModelInput
 from agentls.contracts.window import ServerWindow
 
@@ -35,6 +36,9 @@ class ModelProvider(Protocol):
     # What the provider's server said of its model's window, once asked and it said.
     server_window: ServerWindow | None
 
+    # What its API takes of a prompt's images; None: it takes none.
+    image_limits: ImageLimits | None
+
     def warm_up(self) -> None:
         """The blocking set-up: its client built, what its first request imports loaded
         (called where sessions open, on a thread)."""
@@ -48,9 +52,10 @@ class ModelProvider(Protocol):
 
 class ProviderBase:
     """What a provider offers beyond its stream, done as nothing: a provider that has
-    nothing to set up and cannot ask its server for its model's window."""
+    nothing to set up, cannot ask its server for its model's window and takes no images."""
 
     server_window: ServerWindow | None = None
+    image_limits: ImageLimits | None = None
 
     def warm_up(self) -> None:
         return None

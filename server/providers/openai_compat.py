@@ -3,7 +3,9 @@
 One provider serves OpenAI and every server that speaks its API: Ollama,
 llama.cpp's server, LM Studio, vLLM. Streamed tool-call arguments arrive in
 pieces keyed by index; they are put back together here, and the turn ends in
-the same ModelEvents the Anthropic provider yields.
+the same ModelEvents the Anthropic provider yields. A request's reasoning is
+sent as `reasoning_effort`; the thoughts a server streams (`reasoning_content`,
+or `reasoning`) come back as thinking, kept in the log but never sent back.
 """
 
 from __future__ import annotations
@@ -20,11 +22,14 @@ import httpx2
 import openai
 
 from agentls.contracts.errors import ConfigError
+from agentls.contracts.images import ImageLimits
 from agentls.contracts.messages import (
     INVALID_JSON_KEY,
     ContentBlock,
+    ImageBlock,
     Message,
     TextBlock,
+    ThinkingBlock,
     ToolResultBlock,
     ToolUseBlock,
 )
@@ -36,6 +41,7 @@ from agentls.contracts.model_io import (
     ModelInput,
     StopReason,
     TextDelta,
+    ThinkingDelta,
     ToolSpec,
 )
 from agentls.contracts.usage import Usage
@@ -54,6 +60,14 @@ _STOP_REASONS: dict[str, StopReason] = {
     "length": "max_tokens",
     "content_filter": "refusal",
 }
+OPENAI_IMAGES = ImageLimits(
+    api="the OpenAI API",
+    max_bytes=20 * 1024 * 1024,
+    max_side=None,
+    max_images=500,
+    max_total_bytes=50 * 1024 * 1024,
+    animated_gif=False,
+)
 
 
 def resolve_credentials(base_url: str | None) -> tuple[str, str | None]:
@@ -82,6 +96,8 @@ class _Call:
 
 
 class OpenAIProvider(ProviderBase):
+    image_limits: ImageLimits | None = OPENAI_IMAGES
+
     def __init__(
         self,
         model_name: str,
@@ -141,13 +157,18 @@ class OpenAIProvider(ProviderBase):
 
     async def stream(self, request: ModelInput) -> AsyncIterator[ModelEvent]:
         client = self._get_client()
+        reasoning = request.reasoning
+        # OpenAI's reasoning models refuse `max_tokens`; other servers may not know its heir.
+        limit = "max_completion_tokens" if reasoning and reasoning.reasoning_model else "max_tokens"
         kwargs: dict[str, Any] = {
             "model": self._model_name,
             "messages": to_chat_messages(request.system, request.messages),
-            "max_tokens": request.max_output_tokens,
+            limit: request.max_output_tokens,
             "stream": True,
             "stream_options": {"include_usage": True},
         }
+        if reasoning is not None and reasoning.effort is not None:
+            kwargs["reasoning_effort"] = reasoning.effort
         if self._temperature is not None:
             kwargs["temperature"] = self._temperature
         if request.tools:
@@ -155,6 +176,7 @@ class OpenAIProvider(ProviderBase):
             if self._tool_choice != "auto":
                 kwargs["tool_choice"] = chat_tool_choice(self._tool_choice)
         text: list[str] = []
+        thoughts: list[str] = []
         calls: dict[int, _Call] = {}
         finish: str | None = None
         usage: Usage | None = None
@@ -167,6 +189,10 @@ class OpenAIProvider(ProviderBase):
                     for choice in chunk.choices:
                         finish = choice.finish_reason or finish
                         delta = choice.delta
+                        thought = _thought(delta)
+                        if thought:
+                            thoughts.append(thought)
+                            yield ThinkingDelta(0, thought)
                         if delta.content:
                             content = _checked(delta.content, str)
                             text.append(content)
@@ -177,7 +203,7 @@ class OpenAIProvider(ProviderBase):
                 raise ModelError(
                     "the model server ended the stream before finishing", kind=ModelErrorKind.STREAM
                 )
-            blocks = _blocks(text, calls)
+            blocks = _blocks(thoughts, text, calls)
         except ModelError:
             raise
         except (openai.OpenAIError, httpx2.HTTPError, ValueError, LookupError, TypeError,
@@ -192,9 +218,23 @@ class OpenAIProvider(ProviderBase):
         yield MessageDone(Message("assistant", tuple(blocks)), stop, usage)
 
 
-def _blocks(text: list[str], calls: dict[int, _Call]) -> list[ContentBlock]:
-    """The finished blocks: the text first, then each call in the server's order."""
+def _thought(delta: Any) -> str:
+    """What a server streams of its thinking: `reasoning_content` (llama.cpp, vLLM,
+    DeepSeek) or `reasoning` (Ollama, OpenRouter); OpenAI's own keeps it to itself."""
+    extra = delta.model_extra or {}
+    for key in ("reasoning_content", "reasoning"):
+        value = extra.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return ""
+
+
+def _blocks(thoughts: list[str], text: list[str], calls: dict[int, _Call]) -> list[ContentBlock]:
+    """The finished blocks: the thoughts, the text, then each call in the server's order.
+    Thoughts have no signature: they are kept in the log and never sent back."""
     blocks: list[ContentBlock] = []
+    if thoughts:
+        blocks.append(ThinkingBlock("".join(thoughts)))
     if text:
         blocks.append(TextBlock("".join(text)))
     blocks.extend(_finished_call(calls[index], index) for index in sorted(calls))
@@ -204,12 +244,17 @@ def _blocks(text: list[str], calls: dict[int, _Call]) -> list[ContentBlock]:
 def _estimated_usage(request: dict[str, Any], blocks: list[ContentBlock]) -> Usage:
     """About four characters a token, so token budgets hold against any server."""
     sent = len(json.dumps(request["messages"])) + len(json.dumps(request.get("tools", [])))
-    produced = sum(
+    thought = sum(len(b.thinking) for b in blocks if isinstance(b, ThinkingBlock))
+    produced = thought + sum(
         len(b.text) if isinstance(b, TextBlock) else len(json.dumps(b.input)) + len(b.name)
         for b in blocks
         if isinstance(b, TextBlock | ToolUseBlock)
     )
-    return Usage(input_tokens=sent // 4 + 1, output_tokens=produced // 4 + 1)
+    return Usage(
+        input_tokens=sent // 4 + 1,
+        output_tokens=produced // 4 + 1,
+        thinking_tokens=thought // 4 + (1 if thought else 0),
+    )
 
 
 def _checked(value: object, kind: type[str]) -> str:
@@ -248,10 +293,13 @@ def _usage(raw: Any) -> Usage:
     details = getattr(raw, "prompt_tokens_details", None)
     cached = int(getattr(details, "cached_tokens", 0) or 0) if details is not None else 0
     prompt = int(raw.prompt_tokens or 0)
+    produced = getattr(raw, "completion_tokens_details", None)
+    reasoning = int(getattr(produced, "reasoning_tokens", 0) or 0) if produced else 0
     return Usage(
         input_tokens=max(prompt - cached, 0),
         output_tokens=int(raw.completion_tokens or 0),
         cache_read_tokens=cached,
+        thinking_tokens=reasoning,  # of completion_tokens, already counted there
     )
 
 
@@ -283,6 +331,7 @@ def to_chat_messages(system: str, messages: Sequence[Message]) -> list[dict[str,
             out.append(_assistant(message))
             continue
         texts = []
+        images = []
         for block in message.content:
             if isinstance(block, ToolResultBlock):
                 out.append(
@@ -290,9 +339,19 @@ def to_chat_messages(system: str, messages: Sequence[Message]) -> list[dict[str,
                 )
             elif isinstance(block, TextBlock) and block.text:
                 texts.append(block.text)
-        if texts:
+            elif isinstance(block, ImageBlock):
+                images.append(_image_part(block))
+        if images:  # the images, then the words, as one user message
+            words = [{"type": "text", "text": "\n\n".join(texts)}] if texts else []
+            out.append({"role": "user", "content": [*images, *words]})
+        elif texts:
             out.append({"role": "user", "content": "\n\n".join(texts)})
     return out
+
+
+def _image_part(block: ImageBlock) -> dict[str, Any]:
+    url = f"data:{block.media_type};base64,{block.data}"
+    return {"type": "image_url", "image_url": {"url": url}}
 
 
 def _assistant(message: Message) -> dict[str, Any]:

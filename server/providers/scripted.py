@@ -44,6 +44,7 @@ from typing import Any
 import orjson
 
 from agentls.contracts.errors import ConfigError
+from agentls.contracts.images import ImageLimits
 from agentls.contracts.messages import (
     ContentBlock,
     Message,
@@ -68,6 +69,16 @@ from agentls.providers.base import ProviderBase
 
 BUILTIN_SCRIPTS = {"demo": "data/demo/script.json"}
 _STOP_REASONS = {"end_turn", "tool_use", "max_tokens", "stop_sequence", "refusal", "pause_turn"}
+# A script takes images as the Anthropic API does, so a demo refuses what it would.
+SCRIPTED_IMAGES = ImageLimits(
+    api="the scripted model",
+    max_bytes=5 * 1024 * 1024 * 3 // 4,
+    max_side=8000,
+    max_images=100,
+    max_total_bytes=None,
+    animated_gif=True,
+    note="as the Anthropic API: 5 MB once base64-encoded",
+)
 
 
 @value
@@ -81,6 +92,8 @@ class RecordedCall:
 
 
 class ScriptedProvider(ProviderBase):
+    image_limits: ImageLimits | None = SCRIPTED_IMAGES
+
     def __init__(
         self,
         turns: Sequence[dict[str, Any]],

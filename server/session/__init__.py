@@ -32,6 +32,10 @@ holder's face and pid; the file stays open while the session does, so each run t
 lock with one write); `transcript.py`, the transcript renderer (hook runs marked `⚑`)
 and `write_transcript` (the markdown file made again from the log, written whole);
 
+`images.py`: `SessionImages`, a session's prompt images kept by sha256 in its own folder
+(`sessions/<id>/images/`), read back into a rebuilt history (one gone or changed becomes
+a line saying so), and named by replay when missing.
+
 `labels.py`: a session's label and a run's title, the person's words (a prompt's first
 paragraph: what the faces add follows it).
 """

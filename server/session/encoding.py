@@ -48,6 +48,7 @@ def _usage_wire(usage: Usage) -> dict[str, int]:
         "outputTokens": usage.output_tokens,
         "cacheReadTokens": usage.cache_read_tokens,
         "cacheWriteTokens": usage.cache_write_tokens,
+        "thinkingTokens": usage.thinking_tokens,
     }
 
 

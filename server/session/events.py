@@ -134,6 +134,9 @@ class ModelRequest(Event):
     messages: Annotated[int, Field(description="how many, as projected")]
     tools: Annotated[list[str], Field(description="the names offered")]
     estimated_tokens: Annotated[int | None, Field(description="the whole prompt")] = None
+    reasoning: Annotated[
+        str | None, Field(description="the reasoning level the model works at; null: none")
+    ] = None
 
 
 @dataclass(kw_only=True, slots=True)

@@ -26,6 +26,7 @@ from pydantic_core import core_schema
 
 from agentls.contracts.messages import (
     ContentBlock,
+    ImageBlock,
     Message,
     TextBlock,
     ThinkingBlock,
@@ -64,6 +65,18 @@ class RedactedThinkingRecord(Record):
     data: str
 
 
+class ImageRecord(Record):
+    """An image of a prompt, by hash: its bytes are in the session's folder
+    (`sessions/<id>/images/<sha256>`), never in the log."""
+
+    type: Literal["image"] = "image"
+    media_type: str = Field(description="image/png, image/jpeg, image/gif or image/webp")
+    sha256: str = Field(description="of the image's bytes, the name of its file")
+    size: int = Field(description="bytes")
+    width: int
+    height: int
+
+
 class ToolUseRecord(Record):
     type: Literal["tool_use"] = "tool_use"
     id: str
@@ -79,7 +92,14 @@ class ToolResultRecord(Record):
 
 
 BlockRecord = Annotated[
-    Union[TextRecord, ThinkingRecord, RedactedThinkingRecord, ToolUseRecord, ToolResultRecord],  # noqa: UP007
+    Union[  # noqa: UP007
+        TextRecord,
+        ThinkingRecord,
+        RedactedThinkingRecord,
+        ImageRecord,
+        ToolUseRecord,
+        ToolResultRecord,
+    ],
     Field(discriminator="type"),
 ]
 
@@ -103,6 +123,10 @@ def _block(record: BaseModel) -> ContentBlock:
         return ThinkingBlock("", "", record.data)
     if isinstance(record, ToolUseRecord):
         return ToolUseBlock(record.id, record.name, record.input)
+    if isinstance(record, ImageRecord):
+        return ImageBlock(
+            record.media_type, record.sha256, record.size, record.width, record.height
+        )
     assert isinstance(record, ToolResultRecord)
     return ToolResultBlock(record.tool_use_id, record.content, record.is_error)
 
@@ -118,6 +142,15 @@ def _block_wire(block: ContentBlock) -> dict[str, Any]:
             "toolUseId": block.tool_use_id,
             "content": block.content,
             "isError": block.is_error,
+        }
+    if isinstance(block, ImageBlock):  # by hash: the bytes are in the session's folder
+        return {
+            "type": "image",
+            "mediaType": block.media_type,
+            "sha256": block.sha256,
+            "size": block.size,
+            "width": block.width,
+            "height": block.height,
         }
     if block.redacted_data is not None:
         return {"type": "redacted_thinking", "data": block.redacted_data}

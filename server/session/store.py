@@ -14,6 +14,7 @@ from pathlib import Path
 from agentls.session import events as ev
 from agentls.session.events import SessionEvent, to_json_line
 from agentls.session.forking import fork_events
+from agentls.session.images import SessionImages
 from agentls.session.labels import request_words
 from agentls.session.lock import SessionClaim
 from agentls.session.log import SessionLog
@@ -129,6 +130,7 @@ class SessionStore:
             raise SessionNotFound(session_id, self.sessions_dir) from None
         fork_id, path = self._new_id()
         lines = fork_events(events, fork_id, before_ask, created_at=_now(), ts=time.time())
+        SessionImages.beside(source).copy_to(SessionImages.beside(path))  # before the prompts
         replace_atomically(path, b"".join(to_json_line(event) for event in lines))
         return fork_id
 
@@ -140,9 +142,12 @@ class SessionStore:
                 return session_id, path
 
     def open(self, session_id: str) -> tuple[SessionLog, SessionState]:
-        """The session's log, reopened for appending, and its state folded from it."""
+        """The session's log, reopened for appending, and its state folded from it (its
+        prompts' images read back from the session's folder)."""
+        path = self.path_for(session_id)
         state = self.open_state(session_id)
-        return SessionLog(self.path_for(session_id), next_seq=state.last_seq + 1), state
+        state.messages = SessionImages.beside(path).filled(state.messages)
+        return SessionLog(path, next_seq=state.last_seq + 1), state
 
     def open_state(self, session_id: str) -> SessionState:
         """The session's state folded from its log (read whole), nothing opened for writing."""

@@ -118,6 +118,9 @@ class _Renderer:
         elif run is None:
             return  # run events without their run_started: nothing to hang them on
         elif isinstance(event, ev.UserMessage):
+            for image in event.message.images:  # by hash: the bytes are in the session's folder
+                kind = image.media_type.removeprefix("image/")
+                self._para(f"> (image: {kind}, {image.width}x{image.height}, {image.sha256[:12]})")
             text = event.message.text
             if text.strip() and text.strip() != run.prompt.strip():
                 self._para(_quote(text))

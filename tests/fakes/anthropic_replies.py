@@ -66,8 +66,14 @@ def turn(
     tool_calls: Sequence[tuple[str, str, dict[str, Any] | str]] = (),
     stop_reason: str | None = None,
     usage: dict[str, int] | None = None,
+    thinking_tokens: int | None = None,
 ) -> Reply:
-    """One assistant message; blocks in order: thinking, redacted, text, tool calls."""
+    """One assistant message; blocks in order: thinking, redacted, text, tool calls.
+
+    A thinking block streams as the API streams one: its text in ``thinking_delta``s
+    (none for ``thinking=""``, as with ``display: "omitted"``), then its whole signature
+    in one ``signature_delta``. ``thinking_tokens`` goes in the final ``message_delta``'s
+    ``usage.output_tokens_details``, the only place the API reports it."""
     return Reply(
         "turn",
         {
@@ -78,6 +84,7 @@ def turn(
             "tool_calls": [list(call) for call in tool_calls],
             "stop_reason": stop_reason or ("tool_use" if tool_calls else "end_turn"),
             "usage": usage or {"input_tokens": 10, "output_tokens": 5},
+            "thinking_tokens": thinking_tokens,
         },
     )
 
@@ -200,13 +207,15 @@ def _turn_events(opts: dict[str, Any]) -> Iterable[bytes]:
             yield _delta(index, {"type": "input_json_delta", "partial_json": piece})
         yield _stop(index)
         index += 1
-    usage = opts.get("usage") or {}
+    usage: dict[str, Any] = {"output_tokens": 5, **(opts.get("usage") or {})}
+    if opts.get("thinking_tokens") is not None:
+        usage["output_tokens_details"] = {"thinking_tokens": opts["thinking_tokens"]}
     yield _event(
         "message_delta",
         {
             "type": "message_delta",
             "delta": {"stop_reason": opts["stop_reason"], "stop_sequence": None},
-            "usage": {"output_tokens": usage.get("output_tokens", 5), **usage},
+            "usage": usage,
         },
     )
     yield _event("message_stop", {"type": "message_stop"})

@@ -15,7 +15,7 @@ not to retry), so an unexpected call fails loudly.
 
 Reply kinds (builders in tests.fakes.anthropic_replies, re-exported here):
 ``turn(text, thinking=, signature=, redacted_thinking=, tool_calls=[(id, name,
-input)], stop_reason=, usage=)``, ``status(code, message=, error_type=,
+input)], stop_reason=, usage=, thinking_tokens=)``, ``status(code, message=, error_type=,
 retry_after=)``, ``error_event_mid_stream(type=, message=, text=)``,
 ``stall(seconds, text=)``, ``malformed()``, ``raw([(event_name, data), ...])``.
 

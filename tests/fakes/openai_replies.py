@@ -60,6 +60,7 @@ class Reply:
 def chat(
     text: str | None = None,
     *,
+    reasoning: str | None = None,
     tool_calls: Sequence[ToolCall] = (),
     finish_reason: str | None = None,
     usage: dict[str, Any] | None = None,
@@ -67,6 +68,9 @@ def chat(
     interleave: bool = True,
 ) -> Reply:
     """One streamed completion: text, then tool calls (id, name, arguments dict or raw str).
+
+    ``reasoning`` streams first as ``reasoning_content`` deltas, as llama.cpp, vLLM and
+    DeepSeek send a model's thinking.
 
     ``usage`` (prompt_tokens, completion_tokens, optional prompt_tokens_details...)
     comes in a last ``choices: []`` chunk, only if the request asked for it.
@@ -77,6 +81,7 @@ def chat(
         "chat",
         {
             "text": text,
+            "reasoning": reasoning,
             "tool_calls": [list(call) for call in tool_calls],
             "finish_reason": finish_reason or ("tool_calls" if tool_calls else "stop"),
             "usage": usage,
@@ -193,6 +198,8 @@ class _Chunks:
     def chat(self, opts: dict[str, Any]) -> Iterable[bytes]:
         text, split = opts.get("text"), opts["split"]
         yield self.delta({"role": "assistant", "content": "" if text else None, "refusal": None})
+        for piece in in_parts(opts.get("reasoning") or "", 3 if split else 1):
+            yield self.delta({"content": None, "reasoning_content": piece})
         for piece in in_parts(text or "", 3 if split else 1):
             yield self.delta({"content": piece})
         yield from self._tool_calls(opts["tool_calls"], split, opts["interleave"])

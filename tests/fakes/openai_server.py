@@ -17,8 +17,8 @@ retry), so an unexpected call fails loudly. A request without ``stream: true``
 gets a 400: this fake only streams.
 
 Reply kinds (builders in tests.fakes.openai_replies, re-exported here):
-``chat(text, tool_calls=[(id, name, arguments)], finish_reason=, usage=, split=,
-interleave=)``, ``status(code, message=, error_type=, error_code=, param=,
+``chat(text, reasoning=, tool_calls=[(id, name, arguments)], finish_reason=, usage=,
+split=, interleave=)``, ``status(code, message=, error_type=, error_code=, param=,
 retry_after=)``, ``dropped(text, abrupt=)``, ``stall(seconds, text=)``,
 ``malformed()``, ``raw([chunk dict or str, ...], done=)``. Usage is sent only
 when the request asked for ``stream_options.include_usage``.

@@ -170,6 +170,22 @@ export interface LogHookRun {
   outcome: string;
 }
 
+/**
+ * An image of a prompt, by hash: its bytes are in the session's folder
+ * (`sessions/<id>/images/<sha256>`), never in the log.
+ */
+export interface LogImageRecord {
+  type: 'image';
+  /** image/png, image/jpeg, image/gif or image/webp */
+  mediaType: string;
+  /** of the image's bytes, the name of its file */
+  sha256: string;
+  /** bytes */
+  size: number;
+  width: number;
+  height: number;
+}
+
 export interface LogInstructionFileRecord {
   /** as the model saw it: workspace-relative, or the user's own */
   path: string;
@@ -200,7 +216,7 @@ export interface LogModelOutput {
   /** A message of the history, as the log writes it. */
   message: {
     role: 'user' | 'assistant';
-    content: (LogTextRecord | LogThinkingRecord | LogRedactedThinkingRecord | LogToolUseRecord | LogToolResultRecord)[];
+    content: (LogTextRecord | LogThinkingRecord | LogRedactedThinkingRecord | LogImageRecord | LogToolUseRecord | LogToolResultRecord)[];
   };
   stopReason: 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'pause_turn' | 'other';
 }
@@ -219,6 +235,8 @@ export interface LogModelRequest {
   tools: string[];
   /** the whole prompt */
   estimatedTokens: number | null;
+  /** the reasoning level the model works at; null: none */
+  reasoning: string | null;
 }
 
 /** Something the person is told once in a session, whichever process runs it. */
@@ -485,7 +503,7 @@ export interface LogToolResults {
   /** A message of the history, as the log writes it. */
   message: {
     role: 'user' | 'assistant';
-    content: (LogTextRecord | LogThinkingRecord | LogRedactedThinkingRecord | LogToolUseRecord | LogToolResultRecord)[];
+    content: (LogTextRecord | LogThinkingRecord | LogRedactedThinkingRecord | LogImageRecord | LogToolUseRecord | LogToolResultRecord)[];
   };
 }
 
@@ -521,6 +539,7 @@ export interface LogUsage {
   outputTokens: number;
   cacheReadTokens: number;
   cacheWriteTokens: number;
+  thinkingTokens: number;
 }
 
 export interface LogUsageEvent {
@@ -550,7 +569,7 @@ export interface LogUserMessage {
   /** A message of the history, as the log writes it. */
   message: {
     role: 'user' | 'assistant';
-    content: (LogTextRecord | LogThinkingRecord | LogRedactedThinkingRecord | LogToolUseRecord | LogToolResultRecord)[];
+    content: (LogTextRecord | LogThinkingRecord | LogRedactedThinkingRecord | LogImageRecord | LogToolUseRecord | LogToolResultRecord)[];
   };
 }
 

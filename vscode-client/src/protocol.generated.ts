@@ -5,7 +5,7 @@
 export const EVENT_METHOD = 'agentls/event';
 
 /** The `kind`s of `agentls/event` this client knows. */
-export const EVENT_KINDS = ['run_started', 'text', 'tool_started', 'tool_finished', 'approval_asked', 'approval_answered', 'question', 'question_closed', 'edit_proposed', 'edit_applied', 'edit_rejected', 'waiting_for_save', 'usage', 'hook', 'run_finished'] as const;
+export const EVENT_KINDS = ['run_started', 'text', 'thought', 'tool_started', 'tool_finished', 'approval_asked', 'approval_answered', 'question', 'question_closed', 'edit_proposed', 'edit_applied', 'edit_rejected', 'waiting_for_save', 'usage', 'hook', 'run_finished'] as const;
 
 /** Each `agentls.*` command: its one argument (`params?`: may be left out, or `{}`) and result. */
 export interface Commands {
@@ -30,7 +30,7 @@ export type CommandName = keyof Commands;
 
 export const COMMAND_NAMES = ['agentls.ask', 'agentls.cancel', 'agentls.sessions', 'agentls.showTranscript', 'agentls.setMode', 'agentls.answer', 'agentls.showDiff', 'agentls.undo', 'agentls.asks', 'agentls.rewind', 'agentls.fork', 'agentls.mcp', 'agentls.doctor', 'agentls.memory', 'agentls.commands'] as const;
 
-export type AgentEvent = RunStarted | TextEvent | ToolStarted | ToolFinished | ApprovalAsked | ApprovalAnswered | QuestionAsked | QuestionClosed | EditProposed | EditApplied | EditRejected | WaitingForSave | UsageEvent | HookNoticeEvent | RunFinished;
+export type AgentEvent = RunStarted | TextEvent | ThoughtEvent | ToolStarted | ToolFinished | ApprovalAsked | ApprovalAnswered | QuestionAsked | QuestionClosed | EditProposed | EditApplied | EditRejected | WaitingForSave | UsageEvent | HookNoticeEvent | RunFinished;
 
 export interface AnswerOption {
   /** what `agentls.answer` takes */
@@ -101,6 +101,22 @@ export interface AskFinished {
   budget?: Budget;
 }
 
+/**
+ * An image sent with the prompt: a file the server reads, or the bytes themselves.
+ * Its format is read from its bytes (PNG, JPEG, GIF or WebP), whatever its name or
+ * `mimeType` say.
+ */
+export interface AskImage {
+  /** an image file: absolute, or relative to the workspace root */
+  path?: string | null;
+  /** the image's bytes, base64 */
+  data?: string | null;
+  /** what the client believes it is (agentls checks the bytes) */
+  mimeType?: string | null;
+  /** for messages about it */
+  name?: string | null;
+}
+
 export interface AskParams {
   prompt: string;
   /** continue this session */
@@ -111,6 +127,8 @@ export interface AskParams {
   range?: Range | null;
   /** answer only when the run has ended */
   wait?: boolean;
+  /** images for the model, checked against it first */
+  images?: AskImage[];
 }
 
 export interface AskStarted {
@@ -445,6 +463,10 @@ export interface ModelInfo {
   baseUrl?: string | null;
   /** the window a run would use (given when the settings load) */
   contextWindow?: ContextWindowInfo | null;
+  /** the reasoning a run would ask for (when the settings load) */
+  reasoning?: ReasoningInfo | null;
+  /** the model table marks the model as taking images */
+  images?: boolean | null;
 }
 
 export interface Position {
@@ -515,6 +537,15 @@ export interface QuestionParams {
 export interface Range {
   start: Position;
   end: Position;
+}
+
+export interface ReasoningInfo {
+  /** off, low, medium or high */
+  level: string | null;
+  /** set by the `reasoning` setting (else the model's default) */
+  chosen: boolean;
+  /** for a person: the level, where it came from, its budget */
+  detail: string;
 }
 
 export interface RewindParams {
@@ -648,6 +679,18 @@ export interface TextEvent {
   runId: string;
   turn: number;
   kind: 'text';
+  text: string;
+}
+
+/**
+ * The model's thinking, coalesced as text is; clients show it apart from the answer
+ * (collapsed), or not at all.
+ */
+export interface ThoughtEvent {
+  sessionId: string;
+  runId: string;
+  turn: number;
+  kind: 'thought';
   text: string;
 }
 

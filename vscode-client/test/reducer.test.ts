@@ -67,6 +67,26 @@ describe('chat reducer', () => {
     assert.equal(second?.type === 'answer' && second.markdown, 'Found greet.py.');
   });
 
+  it('keeps thoughts apart from the answer, one collapsed item per stretch of thinking', () => {
+    const state = run([
+      ...started(),
+      ...events([
+        event('thought', { text: 'Which files ' }),
+        event('thought', { text: 'matter?' }),
+        event('text', { text: 'Listing them.' }),
+        event('thought', { text: 'Now the tests.' }, 's1', 'r1', 2),
+      ]),
+    ]);
+    assert.deepEqual(
+      items(state).map((i) => i.type),
+      ['user', 'thought', 'answer', 'thought'],
+    );
+    const [, first, answer, second] = items(state);
+    assert.equal(first?.type === 'thought' && first.text, 'Which files matter?');
+    assert.equal(answer?.type === 'answer' && answer.markdown, 'Listing them.');
+    assert.equal(second?.type === 'thought' && second.text, 'Now the tests.');
+  });
+
   it('marks failed tool calls with their error code', () => {
     const state = run([
       ...started(),

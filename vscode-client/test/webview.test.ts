@@ -91,6 +91,7 @@ describe('chat webview', () => {
     assert.equal(contextLabel({ prompt: 'p' }), undefined);
     assert.equal(contextLabel({ prompt: 'p', uri: 'file:///w/my%20file.py' }), 'my file.py');
     assert.equal(contextLabel({ prompt: 'p', uri: 'file:///w/a.py', range: { start: { line: 2, character: 0 }, end: { line: 5, character: 3 } } }), 'a.py:3-6');
+    assert.equal(contextLabel({ prompt: 'p', uri: 'file:///w/a.py', images: [{ data: 'AA==', name: 'shot.png' }, { data: 'AA==' }] }), 'a.py, shot.png, image 2');
   });
 
   it('accepts the events it knows and drops the rest', () => {

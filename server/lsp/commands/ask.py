@@ -1,14 +1,19 @@
-"""`agentls.ask` {"prompt", "uri"?, "range"?, "sessionId"?, "wait"?}: a run in a session.
+"""`agentls.ask` {"prompt", "uri"?, "range"?, "sessionId"?, "wait"?, "images"?}: a run in
+a session.
 
 The run's events go to the editor as `agentls/event` (`run_events.py`); with
 `wait` the request answers when the run ends, and `$/cancelRequest` for it
 ends the run (`wire/agent_protocol.py`). The prompt carries the file and lines the
-person asked about (`conversation/prompt_context.py`).
+person asked about (`conversation/prompt_context.py`) and its images (files read on a
+worker thread, or sent inline as base64); an image the model would not take is refused
+with InvalidParams before anything is made or sent.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -23,7 +28,8 @@ from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
 
 if TYPE_CHECKING:
     from agentls.conversation.command_files import AskedPrompt
-    from agentls.protocol.commands import AskParams
+    from agentls.conversation.prompt_images import PromptImage
+    from agentls.protocol.commands import AskImage, AskParams
 
 ASK = "agentls.ask"
 
@@ -52,7 +58,8 @@ def register(server: AgentServer) -> None:
         try:
             root = await ls.root_for_async(params.uri)
             asked = await _asked(ls, params, root)  # before a new session is made
-            conversation = await ls.conversation_for_async(params.session_id, root)
+            images = await asyncio.to_thread(prompt_images, params.images, root)
+            conversation = await ls.conversation_for_async(params.session_id, root, images)
         except JsonRpcInvalidParams as exc:
             raise JsonRpcInvalidParams(message=for_editors(exc.message)) from None
         prompt = await with_editor_context(ls, conversation.relative, params, asked.text)
@@ -61,6 +68,7 @@ def register(server: AgentServer) -> None:
         approver = LspApprover(
             ls.editor, session_id=conversation.session_id, emit=observer.edit, origin_uri=params.uri
         )
+        from agentls.contracts.errors import ConfigError
         from agentls.conversation.one_session import SessionBusy  # loaded: the session opened
         from agentls.lsp.ask_guidance import folder_of, with_guidance
         from agentls.session.transcript import write_transcript
@@ -68,9 +76,9 @@ def register(server: AgentServer) -> None:
         try:
             handle = await conversation.start(
                 prompt, approver=approver, observer=observer, folder=folder_of(params.uri),
-                command=asked.command,
+                command=asked.command, images=images,
             )  # fmt: skip
-        except SessionBusy as exc:
+        except (SessionBusy, ConfigError) as exc:  # ConfigError: an image, a reasoning level
             raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
         observer.run_id = handle.run_id
         told = [*asked.lines(), *handle.guidance.lines()]
@@ -97,6 +105,31 @@ def register(server: AgentServer) -> None:
         return AskFinished.of(
             conversation.session_id, handle.run_id, result, show_cost=observer.show_cost
         ).wire()
+
+
+def prompt_images(wanted: list[AskImage], root: Path) -> list[PromptImage]:
+    """The ask's images as their bytes (blocking: files are read); InvalidParams saying
+    which one cannot be had."""
+    from agentls.contracts.errors import ConfigError
+    from agentls.conversation.prompt_images import PromptImage, read_image_file
+
+    images = []
+    for number, image in enumerate(wanted, start=1):
+        if image.path is not None:
+            path = root / Path(image.path).expanduser()  # an absolute path stays itself
+            try:
+                read = read_image_file(path)
+            except ConfigError as exc:  # ImageRefused
+                raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
+            images.append(PromptImage(read.data, image.name or image.path))
+            continue
+        name = image.name or f"image {number}"
+        try:
+            data = base64.b64decode(image.data or "", validate=True)
+        except (binascii.Error, ValueError):
+            raise JsonRpcInvalidParams(message=f"agentls: {name}: its data is not base64") from None
+        images.append(PromptImage(data, name))
+    return images
 
 
 def _in_thread(function: Any, *args: Any) -> None:

@@ -66,8 +66,8 @@ async def test_a_prompts_resource_links_are_resolved_off_the_loop(
 
     agent, root, session_id = await agent_with_a_session(tmp_path)
     session = agent.sessions[session_id]
-    slow = SlowCall(agent_module.prompt_text)
-    monkeypatch.setattr(agent_module, "prompt_text", slow)
+    slow = SlowCall(agent_module.prompt_parts)
+    monkeypatch.setattr(agent_module, "prompt_parts", slow)
     link = ResourceContentBlock(type="resource_link", uri=(root / "a.py").as_uri(), name="a.py")
     prompting = asyncio.ensure_future(agent.prompt(session_id=session_id, prompt=[link]))
     assert await asyncio.to_thread(slow.entered.wait, HOLD_SECONDS)  # the loop ran meanwhile

@@ -112,3 +112,26 @@ def test_summary_line_of_a_scripted_run_has_no_price() -> None:
     assert (
         summary_line(result, show_cost=False) == "[completed · 1 turn · 1,000 in / 132 out tokens]"
     )
+
+
+def test_thoughts_are_printed_only_when_asked_each_on_a_line_of_its_own() -> None:
+    quiet_out, quiet_err = io.StringIO(), io.StringIO()
+    quiet = TerminalPrinter(quiet_out, quiet_err)
+    quiet.thinking_delta(1, "secret plan")
+    quiet.text_delta(1, "Answer.")
+    assert quiet_err.getvalue() == "" and quiet_out.getvalue() == "Answer."
+    out, err = io.StringIO(), io.StringIO()
+    printer = TerminalPrinter(out, err, show_thinking=True)
+    printer.thinking_delta(1, "Look at ")
+    printer.thinking_delta(1, "a.py\x1b[2J")
+    printer.text_delta(1, "Answer.")
+    printer.thinking_delta(2, "Then b.py")
+    printer.run_finished(
+        RunResult(TerminalReason.COMPLETED, "", Usage(5, 9, thinking_tokens=4), None, 2, "", None)
+    )
+    assert err.getvalue().splitlines()[:2] == [
+        r"thinking: Look at a.py\x1b[2J",
+        "thinking: Then b.py",
+    ]
+    assert "5 in / 9 out tokens (4 thinking)" in err.getvalue()
+    assert out.getvalue() == "Answer.\n"

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.messages import (
+    ImageBlock,
     Message,
     TextBlock,
     ThinkingBlock,
     ToolResultBlock,
     ToolUseBlock,
+    user_prompt,
     user_text,
 )
 from agentls.contracts.model_io import (
@@ -22,6 +25,7 @@ from agentls.contracts.model_io import (
     ThinkingDelta,
     ToolSpec,
 )
+from agentls.contracts.reasoning import Reasoning
 from agentls.contracts.usage import Usage
 from agentls.providers.anthropic import AnthropicProvider, require_api_key
 from tests.fakes.anthropic_server import FakeAnthropic, turn
@@ -259,3 +263,54 @@ async def test_temperature_and_tool_choice_reach_the_api(fake) -> None:
     forced, required = (r.body for r in fake.requests)
     assert forced["tool_choice"] == {"type": "tool", "name": "read_file"}
     assert required["tool_choice"] == {"type": "any"}
+
+
+async def test_reasoning_goes_out_as_thinking_effort_and_the_beta_header(
+    fake: FakeAnthropic, make_provider: Build
+) -> None:
+    budget = Reasoning("high", "budget", effort="high", budget_tokens=20_000, interleaved_beta=True)
+    adaptive = Reasoning("low", "adaptive", effort="low")
+    fake.add(turn("a"), turn("b"), turn("c"))
+    provider = make_provider()
+    await collect(provider, replace(request(), reasoning=budget, max_output_tokens=28_192))
+    await collect(provider, replace(request(), reasoning=adaptive))
+    await collect(provider, replace(request(), reasoning=Reasoning("off", "adaptive")))
+    first, second, third = fake.requests
+    assert first.body["thinking"] == {"type": "enabled", "budget_tokens": 20_000}
+    assert first.body["output_config"] == {"effort": "high"}
+    assert first.body["max_tokens"] == 28_192
+    assert first.headers["anthropic-beta"] == "interleaved-thinking-2025-05-14"
+    assert second.body["thinking"] == {"type": "adaptive", "display": "summarized"}
+    assert (
+        second.body["output_config"] == {"effort": "low"} and "anthropic-beta" not in second.headers
+    )
+    assert "thinking" not in third.body and "output_config" not in third.body
+
+
+async def test_thinking_tokens_are_read_from_the_last_usage_and_thoughts_of_others_stay_home(
+    fake: FakeAnthropic, make_provider: Build
+) -> None:
+    fake.add(turn("Done.", thinking="", signature="sig-only", thinking_tokens=321,
+                  usage={"input_tokens": 10, "output_tokens": 400}))  # fmt: skip
+    elsewhere = Message("assistant", (ThinkingBlock("another model's thought"), TextBlock("hi")))
+    events = await collect(make_provider(), request(user_text("q"), elsewhere, user_text("and?")))
+    final = done(events)
+    assert final.usage.thinking_tokens == 321 and final.usage.output_tokens == 400
+    assert final.message.content[0] == ThinkingBlock("", "sig-only")  # display omitted
+    assert not any(isinstance(e, ThinkingDelta) for e in events)
+    sent = fake.requests[0].body["messages"][1]["content"]
+    assert sent == [{"type": "text", "text": "hi"}]  # no signature: never sent back
+
+
+async def test_an_image_goes_out_as_a_base64_image_block(
+    fake: FakeAnthropic, make_provider: Build
+) -> None:
+    fake.add(turn("A picture."))
+    image = ImageBlock("image/webp", "ab" * 32, 3, 1, 1, "UklG")
+    await collect(make_provider(), request(user_prompt("what is it?", (image,))))
+    content = fake.requests[0].body["messages"][0]["content"]
+    assert content[0] == {
+        "type": "image",
+        "source": {"type": "base64", "media_type": "image/webp", "data": "UklG"},
+    }
+    assert content[1]["text"] == "what is it?"

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -13,13 +14,17 @@ import openai
 import pytest
 
 from agentls.contracts.messages import (
+    ImageBlock,
     Message,
     TextBlock,
+    ThinkingBlock,
     ToolResultBlock,
     ToolUseBlock,
+    user_prompt,
     user_text,
 )
-from agentls.contracts.model_io import MessageDone, TextDelta, ToolSpec
+from agentls.contracts.model_io import MessageDone, TextDelta, ThinkingDelta, ToolSpec
+from agentls.contracts.reasoning import Reasoning
 from agentls.contracts.usage import Usage
 from agentls.providers.openai_compat import OpenAIProvider
 from tests.fakes.openai_server import FakeOpenAI, chat, raw
@@ -297,3 +302,52 @@ async def test_temperature_and_tool_choice_are_sent(fake: FakeOpenAI, make_provi
     assert forced["temperature"] == 0
     assert forced["tool_choice"] == {"type": "function", "function": {"name": "list_files"}}
     assert required["tool_choice"] == "required" and "temperature" not in required
+
+
+async def test_reasoning_effort_is_sent_as_chosen_and_thoughts_stream_as_thinking(
+    fake: FakeOpenAI, make_provider: Build
+) -> None:
+    fake.add(chat("Answer.", reasoning="Step by step.",
+                  usage={"prompt_tokens": 9, "completion_tokens": 30,
+                         "completion_tokens_details": {"reasoning_tokens": 25}}))  # fmt: skip
+    chosen = Reasoning("high", "effort", effort="high", reasoning_model=True)
+    events = await collect(make_provider(), replace(request(), reasoning=chosen))
+    body = fake.requests[0].body
+    assert body["reasoning_effort"] == "high"
+    assert body["max_completion_tokens"] == 8192 and "max_tokens" not in body
+    assert "".join(e.text for e in events if isinstance(e, ThinkingDelta)) == "Step by step."
+    final = done(events)
+    assert final.message.content == (ThinkingBlock("Step by step."), TextBlock("Answer."))
+    assert final.usage.thinking_tokens == 25 and final.usage.output_tokens == 30
+
+
+async def test_a_models_own_default_sends_no_effort_and_thoughts_are_never_sent_back(
+    fake: FakeOpenAI, make_provider: Build
+) -> None:
+    fake.add(chat("ok"), chat("ok"))
+    provider = make_provider()
+    default = Reasoning("medium", "effort", reasoning_model=True)
+    await collect(provider, replace(request(), reasoning=default))
+    earlier = Message("assistant", (ThinkingBlock("private"), TextBlock("hello")))
+    await collect(provider, request(user_text("hi"), earlier, user_text("again")))
+    first, second = (r.body for r in fake.requests)
+    assert "reasoning_effort" not in first and first["max_completion_tokens"] == 8192
+    assert "reasoning_effort" not in second and second["max_tokens"] == 8192
+    assert {"role": "assistant", "content": "hello"} in second["messages"]
+    assert "private" not in json.dumps(second)
+
+
+async def test_images_go_as_data_urls_before_the_words(
+    fake: FakeOpenAI, make_provider: Build
+) -> None:
+    fake.add(chat("A dot."))
+    image = ImageBlock("image/gif", "cd" * 32, 30, 1, 1, "R0lG")
+    await collect(make_provider(), request(user_prompt("what?", (image,))))
+    user = fake.requests[0].body["messages"][-1]
+    assert user == {
+        "role": "user",
+        "content": [
+            {"type": "image_url", "image_url": {"url": "data:image/gif;base64,R0lG"}},
+            {"type": "text", "text": "what?"},
+        ],
+    }

@@ -43,8 +43,11 @@ export function chatHtml(inputs: HtmlInputs): string {
 <footer class="composer">
   <ul id="suggest" class="suggest" role="listbox" aria-label="Prompt commands" hidden></ul>
   <label class="visually-hidden" for="prompt">Ask agentls</label>
-  <textarea id="prompt" rows="3" placeholder="Ask agentls… (Enter to send, Shift+Enter for a new line, / for a prompt command)"></textarea>
+  <div id="attachments" class="attachments" aria-label="Images to send" hidden></div>
+  <textarea id="prompt" rows="3" placeholder="Ask agentls… (Enter to send, Shift+Enter for a new line, / for a prompt command; paste an image to attach it)"></textarea>
   <div class="actions">
+    <input id="image-file" type="file" accept="image/png,image/jpeg,image/gif,image/webp" multiple hidden>
+    <button id="attach" class="secondary attach" type="button" title="Attach an image (PNG, JPEG, GIF or WebP)">Attach image…</button>
     <button id="cancel" class="secondary" type="button" hidden>Cancel run</button>
     <button id="send" type="button" disabled>Ask</button>
   </div>

@@ -26,11 +26,18 @@ export interface WebviewModel {
   commands: CommandSuggestion[];
 }
 
+/** An image pasted or attached in the chat: its bytes as base64 (the server checks them). */
+export interface ImageAttachment {
+  name: string;
+  mimeType: string;
+  data: string;
+}
+
 export type ToWebview = { type: 'model'; model: WebviewModel } | { type: 'focusInput' };
 
 export type FromWebview =
   | { type: 'ready' }
-  | { type: 'ask'; prompt: string }
+  | { type: 'ask'; prompt: string; images?: ImageAttachment[] }
   | { type: 'cancel' }
   | { type: 'approve'; callId: string; title: ApprovalTitle }
   | { type: 'answer'; id: string; answer: string }

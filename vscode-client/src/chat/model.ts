@@ -21,6 +21,14 @@ export interface AnswerItem {
   markdown: string;
 }
 
+/** The model's thinking, shown collapsed apart from the answer. */
+export interface ThoughtItem {
+  type: 'thought';
+  id: string;
+  runId: string;
+  text: string;
+}
+
 export interface ToolItem {
   type: 'tool';
   id: string;
@@ -102,6 +110,7 @@ export interface NoticeItem {
 export type ChatItem =
   | UserItem
   | AnswerItem
+  | ThoughtItem
   | ToolItem
   | ApprovalItem
   | QuestionItem

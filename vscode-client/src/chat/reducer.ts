@@ -244,6 +244,13 @@ function applyEvent(view: SessionView, event: AgentEvent, id: string): SessionVi
       }
       return push(view, { type: 'answer', id, runId, markdown: event.text });
     }
+    case 'thought': {
+      const last = view.items[view.items.length - 1];
+      if (last && last.type === 'thought' && last.runId === runId) {
+        return { ...view, items: [...view.items.slice(0, -1), { ...last, text: last.text + event.text }] };
+      }
+      return push(view, { type: 'thought', id, runId, text: event.text });
+    }
     case 'tool_started':
       return push(
         view,

@@ -22,8 +22,14 @@ export async function trackAsk(
   }
 }
 
-/** "greet.py:3-9": what the ask attached, for the prompt's line in the chat. */
+/** "greet.py:3-9", "shot.png": what the ask attached, for the prompt's line in the chat. */
 export function contextLabel(params: AskParams): string | undefined {
+  const parts = [documentLabel(params), ...(params.images ?? []).map((image, n) => image.name ?? image.path ?? `image ${n + 1}`)];
+  const shown = parts.filter((part): part is string => part !== undefined);
+  return shown.length ? shown.join(', ') : undefined;
+}
+
+function documentLabel(params: AskParams): string | undefined {
   if (!params.uri) {
     return undefined;
   }

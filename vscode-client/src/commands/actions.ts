@@ -5,6 +5,7 @@ import type { ApprovalBroker } from '../approvals/broker';
 import type { ReviewBroker } from '../approvals/reviews';
 import type { VsCodeReviewHost } from '../approvals/reviewUi';
 import { NEW_SESSION } from '../chat/model';
+import type { ImageAttachment } from '../chat/messages';
 import type { ChatStore } from '../chat/store';
 import type { AgentConnection } from '../client/connection';
 import { errorText } from '../client/connection';
@@ -34,8 +35,11 @@ export class Actions {
   }
 
   /** Sends an ask in the chat's session; errors show in the chat. */
-  async send(prompt: string, where: { uri?: vscode.Uri; range?: Range } = {}): Promise<void> {
+  async send(prompt: string, where: { uri?: vscode.Uri; range?: Range; images?: ImageAttachment[] } = {}): Promise<void> {
     const params: AskParams = { prompt, sessionId: this.currentSession };
+    if (where.images?.length) {
+      params.images = where.images.map((image) => ({ data: image.data, mimeType: image.mimeType, name: image.name }));
+    }
     if (where.uri) {
       params.uri = where.uri.toString();
     }

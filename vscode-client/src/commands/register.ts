@@ -42,7 +42,7 @@ export function onWebviewMessage(
   return (message: FromWebview): void => {
     switch (message.type) {
       case 'ask':
-        void actions.send(message.prompt);
+        void actions.send(message.prompt, { images: message.images });
         return;
       case 'cancel':
         void actions.cancel();

@@ -11,6 +11,7 @@ export const SERVER_KEYS = [
   'baseUrl',
   'temperature',
   'toolChoice',
+  'reasoning',
   'mode',
   'maxTurns',
   'maxTokens',

@@ -1,8 +1,8 @@
 // The chat view's script (runs in the webview, bundled for the browser). It
 // only draws the model the extension sends and posts back what the person did.
-import type { FromWebview, ToWebview, WebviewModel } from '../chat/messages';
+import type { FromWebview, ImageAttachment, ToWebview, WebviewModel } from '../chat/messages';
 import { completed, matching } from '../commands/promptCommandItems';
-import { ItemList } from './render';
+import { el, ItemList } from './render';
 
 interface VsCodeApi {
   postMessage(message: FromWebview): void;
@@ -24,8 +24,13 @@ const usage = byId('usage');
 const server = byId('server');
 const activity = byId('activity');
 const suggest = byId('suggest');
+const attachments = byId('attachments');
+const attach = byId('attach') as HTMLButtonElement;
+const imageFile = byId('image-file') as HTMLInputElement;
 const items = new ItemList(log, post);
 let model: WebviewModel | undefined;
+// Images pasted or attached, sent with the next ask (the server checks what they are).
+let images: ImageAttachment[] = [];
 
 prompt.value = vscode.getState()?.draft ?? '';
 
@@ -44,9 +49,54 @@ function ask(): void {
   if (text === '' || model === undefined || model.running) {
     return;
   }
-  post({ type: 'ask', prompt: text });
+  post(images.length ? { type: 'ask', prompt: text, images } : { type: 'ask', prompt: text });
   prompt.value = '';
   vscode.setState({ draft: '' });
+  images = [];
+  drawAttachments();
+}
+
+/** A file as an attachment: its bytes as base64, read in the webview. */
+function readImage(file: File): Promise<ImageAttachment> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => {
+      const url = String(reader.result);
+      resolve({ name: file.name || 'pasted image', mimeType: file.type, data: url.slice(url.indexOf(',') + 1) });
+    };
+    reader.onerror = () => reject(reader.error ?? new Error('unreadable'));
+    reader.readAsDataURL(file);
+  });
+}
+
+async function addImages(files: Iterable<File>): Promise<void> {
+  for (const file of files) {
+    if (file.type.startsWith('image/')) {
+      images.push(await readImage(file));
+    }
+  }
+  drawAttachments();
+}
+
+function drawAttachments(): void {
+  attachments.hidden = images.length === 0;
+  attachments.replaceChildren(
+    ...images.map((image, index) => {
+      const chip = el('span', 'attachment');
+      const preview = el('img');
+      preview.src = `data:${image.mimeType};base64,${image.data}`;
+      preview.alt = '';
+      const remove = el('button', 'secondary', '×');
+      remove.type = 'button';
+      remove.title = `Remove ${image.name}`;
+      remove.addEventListener('click', () => {
+        images.splice(index, 1);
+        drawAttachments();
+      });
+      chip.append(preview, el('span', 'name', image.name), remove);
+      return chip;
+    }),
+  );
 }
 
 prompt.addEventListener('keydown', (event) => {
@@ -92,6 +142,18 @@ function drawSuggestions(): void {
     }),
   );
 }
+prompt.addEventListener('paste', (event) => {
+  const files = [...(event.clipboardData?.files ?? [])].filter((file) => file.type.startsWith('image/'));
+  if (files.length) {
+    event.preventDefault();
+    void addImages(files);
+  }
+});
+attach.addEventListener('click', () => imageFile.click());
+imageFile.addEventListener('change', () => {
+  void addImages(imageFile.files ?? []);
+  imageFile.value = '';
+});
 send.addEventListener('click', ask);
 cancel.addEventListener('click', () => post({ type: 'cancel' }));
 session.addEventListener('change', () => post({ type: 'pickSession', sessionId: session.value }));

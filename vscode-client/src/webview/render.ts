@@ -1,6 +1,6 @@
 // Draws chat items as DOM elements. Each item is rebuilt only when its data
 // changed, so an open tool row stays open and focus survives streaming.
-import type { ApprovalItem, ApprovalStatus, EditItem, QuestionItem, RunEndItem, ShownItem, ToolItem, UserItem } from '../chat/model';
+import type { ApprovalItem, ApprovalStatus, EditItem, QuestionItem, RunEndItem, ShownItem, ThoughtItem, ToolItem, UserItem } from '../chat/model';
 import type { FromWebview } from '../chat/messages';
 import { APPROVAL_ACTIONS } from '../protocol';
 import { runEndNumbers } from '../chat/numbers';
@@ -90,6 +90,8 @@ export class ItemList {
         box.innerHTML = renderMarkdown(item.markdown); // markdown-it with html off: escaped
         return box;
       }
+      case 'thought':
+        return thought(item);
       case 'tool':
         return this.tool(item);
       case 'approval':
@@ -275,6 +277,13 @@ function answeredApproval(item: ApprovalItem): HTMLElement {
   const line = el('summary');
   line.append(el('span', 'outcome', item.ruleAdded ? `${said} (rule ${item.ruleAdded} added)` : said), el('span', 'summary', `: ${withoutToolName(item.summary, item.tool)}`));
   box.append(line, el('pre', 'detail', item.detail || item.summary));
+  return box;
+}
+
+/** Thinking, collapsed: one click opens it (and it stays open while more streams in). */
+function thought(item: ThoughtItem): HTMLElement {
+  const box = el('details', 'item thought');
+  box.append(el('summary', '', 'Thinking'), el('pre', 'body', item.text));
   return box;
 }
 
