@@ -1,7 +1,8 @@
 """AgentlsAgent: ACP requests as ConversationManager and Conversation calls.
 
-No agent logic lives here: a prompt is one `Conversation.start`, its callbacks
-become updates (`observer.py`), the gate's questions become permission
+No agent logic lives here: a prompt is one `Conversation.start` (or, while a run
+works, `Conversation.steer`: the person's words for it), its callbacks become
+updates (`observer.py`), the gate's questions and proposed plans become permission
 requests (`approver.py`), and file access goes through `AcpWorkspace`.
 """
 
@@ -50,7 +51,7 @@ from agentls.acp.session import AcpSession
 from agentls.acp.stop_reasons import stop_reason
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.tooling import ToolIntent
-from agentls.conversation.one_session import SessionBusy
+from agentls.conversation.one_session import RunHandle, SessionBusy
 from agentls.conversation.open_sessions import ConversationManager
 from agentls.conversation.settings import Settings, load_settings
 from agentls.permissions.modes import parse_mode
@@ -225,6 +226,10 @@ class AgentlsAgent:
                 raise invalid_request("a prompt is running: cancel it first")
             told = await commands.run_command(session, *command)
             return await self._finish(session, "end_turn", told)
+        if session.conversation.running and session.handle is not None:
+            steered = await self._steer(session, session.handle, text)
+            if steered is not None:
+                return steered
         calls: dict[str, ToolIntent] = {}  # the run's open calls: what a request is about
         observer = AcpObserver(
             updates=session.updates,
@@ -232,6 +237,7 @@ class AgentlsAgent:
             window=session.conversation.context_window,
             cost_before=session.conversation.cost_usd,
             calls=calls,
+            announce_mode=session.announce_mode,
         )
         approver = AcpApprover(
             session.asker,
@@ -252,6 +258,22 @@ class AgentlsAgent:
         result = await session.handle.result()
         reason, note = stop_reason(result)
         return await self._finish(session, reason, note)
+
+    async def _steer(
+        self, session: AcpSession, handle: RunHandle, text: str
+    ) -> PromptResponse | None:
+        """A prompt sent while one runs: the person's words for the running run, given to
+        the model at its next turn boundary; answered when that run ends, as it ended.
+        None when the run ended before taking them (not cancelled): they start a run."""
+        steer = session.conversation.steer(text)
+        if steer is None:
+            return None
+        result = await handle.result()
+        reason, _ = stop_reason(result)  # the first prompt's answer says why
+        if not steer.delivered and reason != "cancelled":
+            return None
+        await session.updates.flush()
+        return PromptResponse(stop_reason=reason)
 
     async def _finish(self, session: AcpSession, reason: Any, note: str | None) -> PromptResponse:
         if note:

@@ -1,14 +1,19 @@
-"""A run's callbacks as ACP session updates: text, thoughts, tool calls, usage."""
+"""A run's callbacks as ACP session updates: text, thoughts, tool calls, usage, the
+model's plan (`plan`, the whole list each time) and a mode a person's yes to a plan
+switched to."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from acp.schema import (
     AgentMessageChunk,
+    AgentPlanUpdate,
     AgentThoughtChunk,
     Cost,
+    PlanEntry,
     TextContentBlock,
     ToolCallProgress,
     ToolCallStart,
@@ -19,6 +24,7 @@ from agentls.acp.toolcalls import CURRENT_CALL, kind_of, locations, text_content
 from agentls.acp.updates import UpdateStream
 from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
 from agentls.contracts.outcomes import RunResult
+from agentls.contracts.plans import Plan, PlanProposal
 from agentls.contracts.tooling import Observation, ToolIntent
 from agentls.contracts.usage import Usage
 
@@ -36,6 +42,7 @@ class AcpObserver:
         window: int,
         cost_before: float | None,
         calls: dict[str, ToolIntent] | None = None,
+        announce_mode: Callable[[str], None] | None = None,
     ) -> None:
         self.updates = updates
         self.root = root
@@ -45,6 +52,7 @@ class AcpObserver:
         self._last_total = Usage()
         self._kinds: dict[str, str] = {}
         self.calls = calls if calls is not None else {}  # the open calls, for the approver
+        self.announce_mode = announce_mode  # the session tells the client of its mode
 
     def text_delta(self, turn: int, text: str) -> None:
         self.updates.push(
@@ -122,6 +130,23 @@ class AcpObserver:
                 cost=None if session_cost is None else Cost(amount=session_cost, currency="USD"),
             )
         )
+
+    def plan_updated(self, turn: int, plan: Plan) -> None:
+        # ACP's entries have a priority agentls's steps do not: all the same, in order.
+        entries = [
+            PlanEntry(content=s.step, priority="medium", status=s.status.value) for s in plan.steps
+        ]
+        self.updates.push(AgentPlanUpdate(session_update="plan", entries=entries))
+
+    def plan_proposed(self, turn: int, proposal: PlanProposal) -> None:
+        pass  # the approver asks the client, with the plan in the question
+
+    def mode_changed(self, turn: int, mode: str) -> None:
+        if self.announce_mode is not None:
+            self.announce_mode(mode)
+
+    def steered(self, turn: int, text: str) -> None:
+        pass  # the client showed the person's prompt when they sent it
 
     def run_finished(self, result: RunResult) -> None:
         self.cost_usd = result.cost_usd

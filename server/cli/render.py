@@ -1,4 +1,5 @@
-"""Printing a run as it happens: the answer on stdout, tool activity on stderr.
+"""Printing a run as it happens: the answer on stdout, tool activity, the model's
+checklist and mode changes on stderr.
 
 All of it came from the model or the workspace, so control characters are
 shown as escapes (`visible.py`); the answer keeps its newlines and tabs, a row
@@ -14,6 +15,7 @@ from agentls.cli.visible import one_line, visible
 from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
 from agentls.contracts.observer import NullObserver
 from agentls.contracts.outcomes import RunResult, TerminalReason
+from agentls.contracts.plans import Plan
 from agentls.contracts.tooling import Observation, ToolIntent
 
 
@@ -25,12 +27,16 @@ class TerminalPrinter(NullObserver):
         self.err = sys.stderr if err is None else err
         self.show_cost = show_cost  # False for a scripted model: its price is nominal
         self._at_line_start = True
+        self._streamed: tuple[int, list[str]] = (0, [])  # the answer text of the last turn
 
     def text_delta(self, turn: int, text: str) -> None:
         self.out.write(visible(text))
         self.out.flush()
         if text:
             self._at_line_start = text.endswith("\n")
+        if self._streamed[0] != turn:
+            self._streamed = (turn, [])
+        self._streamed[1].append(text)
 
     def _end_line(self) -> None:
         if not self._at_line_start:
@@ -61,10 +67,33 @@ class TerminalPrinter(NullObserver):
         if answer.remembers and request.suggested_rule:  # a call no rule covers adds none
             self.err.write(f"  rule added: {one_line(request.suggested_rule)}\n")
 
+    def plan_updated(self, turn: int, plan: Plan) -> None:
+        self._end_line()
+        self.err.write(plan_block(plan))
+        self.err.flush()
+
+    def mode_changed(self, turn: int, mode: str) -> None:
+        self.err.write(f"  mode: {one_line(mode)}\n")
+        self.err.flush()
+
     def run_finished(self, result: RunResult) -> None:
+        streamed = "".join(self._streamed[1]).strip()
+        if result.reason is TerminalReason.COMPLETED and result.text.strip() != streamed:
+            self._end_line()  # an answer the model never streamed (a plan no one approved)
+            self.out.write(visible(result.text.rstrip("\n")) + "\n")
+            self.out.flush()
+            self._at_line_start = True
         self._end_line()
         self.err.write(summary_line(result, show_cost=self.show_cost) + "\n")
         self.err.flush()
+
+
+def plan_block(plan: Plan) -> str:
+    """The checklist as a compact block: a header with the count, one line per step."""
+    head = f"  plan ({plan.done}/{len(plan.steps)} done)"
+    if plan.explanation:
+        head += f": {one_line(plan.explanation)}"
+    return "\n".join([head, *(f"    {one_line(line)}" for line in plan.checklist())]) + "\n"
 
 
 def summary_line(result: RunResult, *, show_cost: bool = True) -> str:

@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
 from agentls.contracts.outcomes import RunResult
+from agentls.contracts.plans import Plan, PlanProposal
 from agentls.contracts.tooling import Observation, ToolIntent
 from agentls.contracts.usage import Usage
 
@@ -36,6 +37,22 @@ class RunObserver(Protocol):
     ) -> None: ...
 
     def usage(self, turn: int, total: Usage, cost_usd: float | None) -> None: ...
+
+    def plan_updated(self, turn: int, plan: Plan) -> None:
+        """The model's checklist, whole (it replaces the one shown before)."""
+        ...
+
+    def plan_proposed(self, turn: int, proposal: PlanProposal) -> None:
+        """A plan is put to the person (the approver asks about it next)."""
+        ...
+
+    def mode_changed(self, turn: int, mode: str) -> None:
+        """The session's mode changed during the run (the person approved a plan)."""
+        ...
+
+    def steered(self, turn: int, text: str) -> None:
+        """A message the person sent during the run reached the model."""
+        ...
 
     def run_finished(self, result: RunResult) -> None: ...
 
@@ -67,6 +84,18 @@ class NullObserver:
         pass
 
     def usage(self, turn: int, total: Usage, cost_usd: float | None) -> None:
+        pass
+
+    def plan_updated(self, turn: int, plan: Plan) -> None:
+        pass
+
+    def plan_proposed(self, turn: int, proposal: PlanProposal) -> None:
+        pass
+
+    def mode_changed(self, turn: int, mode: str) -> None:
+        pass
+
+    def steered(self, turn: int, text: str) -> None:
         pass
 
     def run_finished(self, result: RunResult) -> None:

@@ -28,6 +28,7 @@ from agentls.intelligence.languages import Languages
 from agentls.loop.budget import Budget
 from agentls.loop.hooks import ChainedHooks, NoHooks, TurnHooks
 from agentls.loop.query_loop import QueryLoop
+from agentls.loop.steering import Steering
 from agentls.mcp.config import McpServerConfig
 from agentls.mcp.hub import McpHub
 from agentls.permissions.approvers import Approver, DenyAllApprover
@@ -54,6 +55,8 @@ class RunConfig:
     max_output_tokens: int
     price: ModelPrice | None  # None: the cost is unknown, and no USD budget can apply
     budget: Budget
+    root: str = ""
+    guidance: str = ""  # the instruction files and memories, after the fixed lines
 
     @classmethod
     def of(
@@ -65,7 +68,13 @@ class RunConfig:
             max_output_tokens=settings.model.max_output_tokens,
             price=price_for(model_id),
             budget=settings.budget,
+            root=str(root),
+            guidance=guidance,
         )
+
+    def system_in(self, mode: Mode) -> str:
+        """The system prompt once the run is in ``mode`` (a plan approved switches it)."""
+        return system_prompt(self.root, mode) + self.guidance
 
 
 @dataclass(slots=True, kw_only=True)
@@ -82,6 +91,8 @@ class RunParts:
     observer: RunObserver = field(default_factory=NullObserver)
     hooks: TurnHooks = field(default_factory=NoHooks)
     rule_saver: RuleSaver | None = None
+    # What the person says during the run (a live run's queue, or a replay's recording).
+    steering: Steering | None = None
     # A live run's telemetry (a replay has none): its events exported when enabled.
     telemetry: TelemetryConfig | None = None
     session_id: str = ""
@@ -107,6 +118,7 @@ def build_run(config: RunConfig, parts: RunParts) -> Run:
         audit=audit,
         observer=observer,
         rule_saver=parts.rule_saver,
+        plan_agreed=parts.projector.keep_plan,
     )
     loop = QueryLoop(
         provider=parts.provider,
@@ -116,8 +128,10 @@ def build_run(config: RunConfig, parts: RunParts) -> Run:
         observer=observer,
         price=config.price,
         system=config.system,
+        system_in=config.system_in,
         max_output_tokens=config.max_output_tokens,
         hooks=parts.hooks,
+        steering=parts.steering,
     )
     return Run(config, runtime, loop)
 

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 
 from agentls.session import events as ev
 from agentls.session.events import SessionEvent
+from agentls.session.records import plan_of
 from agentls.session.state import ContextSummary, RunRecord, SessionState
 
 
@@ -42,7 +43,9 @@ class Reducer:
             state.created_at = event.created_at
         elif isinstance(event, ev.RunStarted):
             run_id = str(event.run)
-            record = RunRecord(run_id, event.prompt, event.ts, mode=event.mode)
+            record = RunRecord(
+                run_id, event.prompt, event.ts, mode=event.mode, last_mode=event.mode
+            )
             self._runs[run_id] = record
             state.runs.append(record)
         elif isinstance(event, ev.ContextSummary):
@@ -51,6 +54,13 @@ class Reducer:
             )
         elif isinstance(event, ev.ModeChanged):
             state.mode = event.mode
+            if run is not None:
+                run.last_mode = event.mode
+        elif isinstance(event, ev.PlanUpdated):
+            state.plan = plan_of(event.plan, event.explanation)
+        elif isinstance(event, ev.PlanReviewed):
+            if event.person and event.choice != "keep-planning":
+                state.agreed_plan = event.plan
         elif isinstance(event, ev.SessionRules):
             _add_new(state.session_allow, event.allow)
             _add_new(state.session_deny, event.deny)
@@ -59,6 +69,9 @@ class Reducer:
         elif isinstance(event, ev.RunFinished) and run is not None:
             run.result = event.result.model_dump(mode="json")
             run.turns = event.result.turns
+            result = event.result
+            if run.last_mode == "plan" and result.terminal_reason == "completed" and result.text:
+                state.agreed_plan = result.text  # a plan-mode run's answer is its plan
         elif isinstance(event, ev.RunClosed) and run is not None:
             run.result = {"terminalReason": event.reason, "detail": event.detail, "closed": True}
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agentls.contracts.messages import Message, ToolResultBlock, ToolUseBlock
+from agentls.contracts.plans import Plan
 from agentls.contracts.usage import Usage
 
 
@@ -19,6 +20,7 @@ class RunRecord:
     usage: Usage = field(default_factory=Usage)
     cost_usd: float | None = 0.0  # None once any call's price is unknown
     mode: str | None = None  # the permission mode the run started in
+    last_mode: str | None = None  # the mode it was in last (a plan approved switches it)
 
     @property
     def finished(self) -> bool:
@@ -58,6 +60,9 @@ class SessionState:
     notices: set[str] = field(default_factory=set)  # topics the person was told once
     last_seq: int = 0
     context_summary: ContextSummary | None = None  # never part of ``messages``
+    plan: Plan | None = None  # the model's latest checklist (update_plan)
+    # The plan agreed in plan mode: one the person approved, or a plan-mode run's answer.
+    agreed_plan: str | None = None
 
     @property
     def open_run(self) -> RunRecord | None:

@@ -15,6 +15,7 @@ from agentls.lsp.commands import (
     set_mode,
     show_diff,
     show_transcript,
+    steer,
     undo,
 )
 from agentls.lsp.server import AgentServer
@@ -22,6 +23,7 @@ from agentls.lsp.server import AgentServer
 MODULES: tuple[ModuleType, ...] = (
     ask,
     cancel,
+    steer,
     sessions,
     show_transcript,
     set_mode,
