@@ -2,6 +2,7 @@
 // status bar and the commands together. Agent logic stays in the server.
 import * as vscode from 'vscode';
 import { ApprovalBroker } from './approvals/broker';
+import { PlanPrompts } from './approvals/plans';
 import { ReviewBroker } from './approvals/reviews';
 import { endReviewsOfEndedRuns, VsCodeReviewHost } from './approvals/reviewUi';
 import { vscodeApprovalUi } from './approvals/vscodeUi';
@@ -32,6 +33,7 @@ export function activate(context: vscode.ExtensionContext): void {
     modalSetting: () => modalApprovals(effectiveSettings()),
     prompted: (callId, via) => store.dispatch({ type: 'approval_prompted', callId, via }),
   });
+  const plans = new PlanPrompts({ ui: vscodeApprovalUi, pending: () => store.pendingPlans() });
   const documents = new ReadOnlyDocuments();
   const reviewHost = new VsCodeReviewHost(documents, store, log);
   const reviews = new ReviewBroker(reviewHost);
@@ -39,6 +41,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const connection = new AgentConnection({
     store,
     broker,
+    plans,
     reviews,
     log,
     trace,
@@ -47,7 +50,7 @@ export function activate(context: vscode.ExtensionContext): void {
     onCommands: (commands) => void vscode.commands.executeCommand('setContext', 'agentls.serverCanUndo', commands.includes(COMMANDS.undo)),
   });
   running = connection;
-  const actions = new Actions({ connection, store, broker, reviews, reviewHost, revealChat: (focus) => chat?.reveal(focus) ?? Promise.resolve(), log });
+  const actions = new Actions({ connection, store, broker, plans, reviews, reviewHost, revealChat: (focus) => chat?.reveal(focus) ?? Promise.resolve(), log });
   chat = new ChatViewProvider(
     context.extensionUri,
     store,

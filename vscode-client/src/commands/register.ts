@@ -34,6 +34,12 @@ export function onWebviewMessage(actions: Actions, restart: () => Promise<void>,
       case 'ask':
         void actions.send(message.prompt);
         return;
+      case 'steer':
+        void actions.steer(message.prompt);
+        return;
+      case 'planAnswer':
+        void actions.answerPlan(message.callId, message.title);
+        return;
       case 'cancel':
         void actions.cancel();
         return;
