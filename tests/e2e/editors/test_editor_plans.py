@@ -82,7 +82,8 @@ def test_emacs_shows_the_plan_and_answers_the_proposed_one(
     env = {**model_env, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
            "LANG": "C.UTF-8"}  # fmt: skip
     outcome = run_editor(
-        ["emacs", "--batch", "-L", str(EDITORS / "emacs"), "-l", str(HERE / "emacs_plan_person.el")],
+        ["emacs", "--batch", "-L", str(EDITORS / "emacs"),
+         "-l", str(HERE / "emacs_plan_person.el")],
         cwd=root, env=env, report=tmp_path / "report.json", stdin="default\n",
     )  # fmt: skip
     check_the_run(fake, outcome.report, outcome.stderr)
