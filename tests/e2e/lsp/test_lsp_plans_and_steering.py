@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import json
 import subprocess
-import threading
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
