@@ -46,7 +46,7 @@ from agentls.acp.memory_command import told_guidance
 from agentls.acp.modes import config_options, mode_state
 from agentls.acp.observer import AcpObserver
 from agentls.acp.opening import open_session
-from agentls.acp.prompt_blocks import prompt_text
+from agentls.acp.prompt_blocks import plain_text, prompt_text
 from agentls.acp.session import AcpSession
 from agentls.acp.stop_reasons import stop_reason
 from agentls.contracts.errors import ConfigError
@@ -216,8 +216,13 @@ class AgentlsAgent:
 
     async def prompt(self, session_id: str, prompt: list[Any], **kwargs: Any) -> PromptResponse:
         session = self._session(session_id)
-        # Resource links are resolved against the root: path calls, on a thread.
-        text = (await asyncio.to_thread(prompt_text, prompt, session.workspace.root)).strip()
+        # Text alone is read at once: a prompt sent during a run is queued for it before
+        # anything else happens. Resource links are resolved against the root: path calls,
+        # on a thread.
+        text = plain_text(prompt)
+        if text is None:
+            text = await asyncio.to_thread(prompt_text, prompt, session.workspace.root)
+        text = text.strip()
         if not text:
             raise invalid_params("the prompt is empty")
         command = commands.command_of(text)

@@ -3,6 +3,7 @@ and a proposed plan, whose options are the modes to switch to and "keep planning
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -89,9 +90,14 @@ class AcpApprover:
             content=[text_content(proposal.plan)],
         )
         picked = await self.asker.choose(tool_call, PLAN_OPTIONS)
+        if picked in (Choice.CANCELLED, Choice.UNANSWERED):
+            # The prompt is being cancelled: the run ends here, as cancelled (not with the
+            # plan as its answer, which needs no further step to end on).
+            await asyncio.sleep(0)
+            return NO_PERSON
         try:
             choice = PlanChoice(picked)
-        except ValueError:  # cancelled, failed, or an option we never offered: no switch
+        except ValueError:  # an option we never offered: no switch
             return NO_PERSON
         # What the person says next comes as a prompt: steering, during the run.
         return PlanAnswer(choice)
