@@ -7,9 +7,13 @@ The ACP face (`agentls acp`), the only code that imports the `acp` SDK.
 `transport.py` (newline-delimited JSON-RPC on a private stdout; malformed lines
 answered)
 
-`agent.py` (ACP requests as `ConversationManager`/`Conversation` calls), `opening.py`,
+`agent.py` (ACP requests as `ConversationManager`/`Conversation` calls; a text prompt
+sent while a run works is `Conversation.steer`, queued before the handler first waits,
+and answered when that run ends), `opening.py`,
 `settings.py` (a session, its settings, the client's MCP servers), `observer.py`,
-`updates.py` (a run's callbacks as ordered session updates)
+`updates.py` (a run's callbacks as ordered session updates: the model's checklist as
+`plan`, a mode a person's yes to a plan switched to as `current_mode_update` and
+`config_option_update`)
 
 `toolcalls.py` (kinds, titles, locations, content)
 
@@ -24,7 +28,8 @@ conversation, which logs them; a request the client answers with an error cancel
 prompt)
 
 `approver.py` (each request's title, kind and locations; a read the gate asks about goes
-as kind `other`)
+as kind `other`; a proposed plan as kind `switch_mode` with the options `default`,
+`accept-edits`, `keep-planning`)
 
 `auth.py` (the typed `env_var` login), `prompt_blocks.py`, `history_updates.py`, `commands.py`,
 `modes.py`, `stop_reasons.py`, `errors.py`;

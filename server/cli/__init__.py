@@ -4,9 +4,11 @@ What each file holds (ARCHITECTURE.md has the package's borders and invariants):
 
 `agentls serve`, `ask`, `acp`, `doctor`, `sessions`, `show`, `undo`, `replay`, `trust`,
 `mcp list`: argument parsing (each subcommand imported only when it runs), terminal
-approvals (`approve.py`: no "always" for a call no rule can cover; the answer read on
-the event loop, never on a worker thread a cancelled run would wait for), streamed
-printing (`render.py`).
+approvals (`approve.py`: no "always" for a call no rule can cover; a proposed plan
+answered d, a or k with a note; the answer read on the event loop, never on a worker
+thread a cancelled run would wait for), streamed printing (`render.py`: the model's
+checklist and mode changes on stderr; an answer the model never streamed, a plan no
+one approved, printed at the end).
 
 `visible.py`: the one helper for printing text from the model or the workspace (control
 characters as escapes; `json_visible` for `--json`).

@@ -14,6 +14,9 @@ bounded wait (`asyncio.timeout`, which keeps a cancellation that arrives as the 
 thing finishes), and `waiting.to_its_end`, a worker-thread call a cancelled caller still
 waits out (a lock taken, a file written before its clean-up). No IO.
 
+`plans.py`: `Plan` (the model's checklist, `PLAN_TOOL`), `PlanProposal` and the
+person's `PlanAnswer` (`switches` only at a person's word; `NO_PERSON`).
+
 `window.py`: `ServerWindow`, a window a server reported: tokens, where it came from, the
 day it was remembered.
 """
