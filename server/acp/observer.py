@@ -132,11 +132,7 @@ class AcpObserver:
         )
 
     def plan_updated(self, turn: int, plan: Plan) -> None:
-        # ACP's entries have a priority agentls's steps do not: all the same, in order.
-        entries = [
-            PlanEntry(content=s.step, priority="medium", status=s.status.value) for s in plan.steps
-        ]
-        self.updates.push(AgentPlanUpdate(session_update="plan", entries=entries))
+        self.updates.push(plan_update(plan))
 
     def plan_proposed(self, turn: int, proposal: PlanProposal) -> None:
         pass  # the approver asks the client, with the plan in the question
@@ -150,6 +146,15 @@ class AcpObserver:
 
     def run_finished(self, result: RunResult) -> None:
         self.cost_usd = result.cost_usd
+
+
+def plan_update(plan: Plan) -> AgentPlanUpdate:
+    """The whole checklist; ACP's entries have a priority agentls's steps do not: all the
+    same, in order."""
+    entries = [
+        PlanEntry(content=s.step, priority="medium", status=s.status.value) for s in plan.steps
+    ]
+    return AgentPlanUpdate(session_update="plan", entries=entries)
 
 
 def _text(text: str) -> TextContentBlock:

@@ -56,6 +56,12 @@ async def test_update_plan_reaches_the_client_as_plan_updates(
     ]  # fmt: skip
     call = next(u for u in client.updates if u["sessionUpdate"] == "tool_call")
     assert call["kind"] == "think"
+    # Loaded in another agent process, the history brings the plan back where it was set.
+    loader = RecordingClient()
+    async with agent(loader, model, workspace) as (conn, _):
+        await conn.load_session(cwd=str(workspace), session_id=session.session_id, mcp_servers=[])
+    replayed = [u["entries"] for u in loader.updates if u["sessionUpdate"] == "plan"]
+    assert replayed == plans
 
 
 @pytest.mark.parametrize("choice", ["default", "accept-edits"])
