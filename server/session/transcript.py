@@ -106,7 +106,9 @@ class _Renderer:
             return  # run events without their run_started: nothing to hang them on
         elif isinstance(event, ev.UserMessage):
             text = event.message.text
-            if text.strip() and text.strip() != run.prompt.strip():
+            # A later turn's user message holds the person's words sent during the run,
+            # shown with their `steered` events.
+            if not event.turn and text.strip() and text.strip() != run.prompt.strip():
                 self._para(_quote(text))
         elif isinstance(event, ev.ModelOutput):
             self._model_output(event.message, run)
