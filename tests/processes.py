@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 
@@ -17,4 +18,20 @@ def processes_with(marker: str) -> list[int]:
             continue
         if marker in cmdline and "pytest" not in cmdline:
             found.append(int(entry.name))
+    return found
+
+
+def warm_processes(state: Path) -> list[int]:
+    """The warm processes serving `agentls ask` from the state folder ``state`` (its socket,
+    on their command line, is in it), and the children they forked."""
+    marker = os.fsencode(state)
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                cmdline = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if b"agentls.cli.warm" in cmdline and marker in cmdline:
+                found.append(int(entry.name))
     return found

@@ -10,7 +10,8 @@ answered)
 `agent.py` (ACP requests as `ConversationManager`/`Conversation` calls; a text prompt
 sent while a run works is `Conversation.steer`, queued before the handler first waits,
 and answered when that run ends), `opening.py`,
-`settings.py` (a session, its settings, the client's MCP servers), `observer.py`,
+`settings.py` (a session, its settings, the client's MCP servers), `observer.py` (a
+hook's notice as a line of the agent's message),
 `updates.py` (a run's callbacks as ordered session updates: the model's checklist as
 `plan`, a mode a person's yes to a plan switched to as `current_mode_update` and
 `config_option_update`)

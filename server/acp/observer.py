@@ -23,6 +23,7 @@ from acp.schema import (
 from agentls.acp.toolcalls import CURRENT_CALL, kind_of, locations, text_content
 from agentls.acp.updates import UpdateStream
 from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
+from agentls.contracts.observer import HookNotice
 from agentls.contracts.outcomes import RunResult
 from agentls.contracts.plans import Plan, PlanProposal
 from agentls.contracts.tooling import Observation, ToolIntent
@@ -143,6 +144,13 @@ class AcpObserver:
 
     def steered(self, turn: int, text: str) -> None:
         pass  # the client showed the person's prompt when they sent it
+
+    def hook_notice(self, turn: int, notice: HookNotice) -> None:
+        """ACP has no notice of its own: a line of the agent's message, as other notices."""
+        said = f"\n\nagentls: {notice.event} hook `{notice.command}`: {notice.text}\n\n"
+        self.updates.push(
+            AgentMessageChunk(session_update="agent_message_chunk", content=_text(said))
+        )
 
     def run_finished(self, result: RunResult) -> None:
         self.cost_usd = result.cost_usd

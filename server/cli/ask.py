@@ -19,10 +19,10 @@ from pathlib import Path
 
 from agentls.cli.approve import TerminalApprover
 from agentls.cli.output import queue_std_streams
-from agentls.cli.render import TerminalPrinter
+from agentls.cli.render import HookNoticePrinter, TerminalPrinter
 from agentls.cli.visible import json_visible, say
 from agentls.contracts.errors import ConfigError
-from agentls.contracts.observer import NullObserver, RunObserver
+from agentls.contracts.observer import RunObserver
 from agentls.contracts.outcomes import EXIT_CODES, EXIT_USAGE, RunResult, TerminalReason
 from agentls.conversation.one_session import Conversation, SessionBusy
 from agentls.conversation.open_sessions import ConversationManager
@@ -134,7 +134,7 @@ def _run_ask(args: argparse.Namespace, termination: Termination) -> int:
             "for the real one."
         )
     observer: RunObserver = (
-        NullObserver() if args.json else TerminalPrinter(show_cost=conversation.shows_cost)
+        HookNoticePrinter() if args.json else TerminalPrinter(show_cost=conversation.shows_cost)
     )
     try:
         result = asyncio.run(

@@ -13,7 +13,7 @@ import sys
 from agentls.cli.output import Writable
 from agentls.cli.visible import one_line, visible
 from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
-from agentls.contracts.observer import NullObserver
+from agentls.contracts.observer import HookNotice, NullObserver
 from agentls.contracts.outcomes import RunResult, TerminalReason
 from agentls.contracts.plans import Plan
 from agentls.contracts.tooling import Observation, ToolIntent
@@ -76,6 +76,10 @@ class TerminalPrinter(NullObserver):
         self.err.write(f"  mode: {one_line(mode)}\n")
         self.err.flush()
 
+    def hook_notice(self, turn: int, notice: HookNotice) -> None:
+        self._end_line()
+        print_hook_notice(self.err, notice)
+
     def run_finished(self, result: RunResult) -> None:
         streamed = "".join(self._streamed[1]).strip()
         if result.reason is TerminalReason.COMPLETED and result.text.strip() != streamed:
@@ -94,6 +98,23 @@ def plan_block(plan: Plan) -> str:
     if plan.explanation:
         head += f": {one_line(plan.explanation)}"
     return "\n".join([head, *(f"    {one_line(line)}" for line in plan.checklist())]) + "\n"
+
+
+class HookNoticePrinter(NullObserver):
+    """With --json, stdout is the result's alone: only what hooks tell goes to stderr."""
+
+    def __init__(self, err: Writable | None = None) -> None:
+        self.err = sys.stderr if err is None else err
+
+    def hook_notice(self, turn: int, notice: HookNotice) -> None:
+        print_hook_notice(self.err, notice)
+
+
+def print_hook_notice(err: Writable, notice: HookNotice) -> None:
+    mark = "!" if notice.error else "i"
+    said = f"{notice.event} hook `{notice.command}`: {notice.text}"
+    err.write(f"  {mark} {one_line(said)}\n")
+    err.flush()
 
 
 def summary_line(result: RunResult, *, show_cost: bool = True) -> str:

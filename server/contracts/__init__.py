@@ -6,7 +6,8 @@ The shared types: messages and content blocks, `ModelInput` and the `ModelEvent`
 `ToolIntent`, `Observation` (+ `ErrorCode`), `TerminalReason`, `RunResult`,
 `BudgetOverrun` (`BudgetLimit`), permission decisions (with the gate's reason and
 `person_only`), `ModelErrorKind`, `INVALID_JSON_KEY`, `ModelInput.stable_prefix` (where
-the next elision step will begin: the cache breakpoint), the `RunObserver` callbacks,
+the next elision step will begin: the cache breakpoint), the `RunObserver` callbacks
+(`HookNotice`: what a settings hook tells the person),
 `completion_note` (a completed run's detail when the model stopped early);
 `values.value`, the decorator of these immutable types (frozen to mypy, plain slotted
 dataclasses at run time, since a turn builds about twenty); `waiting.within`, the one

@@ -15,6 +15,18 @@ from agentls.contracts.outcomes import RunResult
 from agentls.contracts.plans import Plan, PlanProposal
 from agentls.contracts.tooling import Observation, ToolIntent
 from agentls.contracts.usage import Usage
+from agentls.contracts.values import value
+
+
+@value
+class HookNotice:
+    """What a settings hook gave the person to read: why it failed or was cut off (an
+    error, which never stops the run by itself), or a message it asked to show."""
+
+    event: str  # "PreToolUse", "Stop", ...
+    command: str  # as the settings wrote it (masked)
+    text: str
+    error: bool = True
 
 
 class RunObserver(Protocol):
@@ -52,6 +64,10 @@ class RunObserver(Protocol):
 
     def steered(self, turn: int, text: str) -> None:
         """A message the person sent during the run reached the model."""
+        ...
+
+    def hook_notice(self, turn: int, notice: HookNotice) -> None:
+        """A settings hook has something for the person (each face shows it)."""
         ...
 
     def run_finished(self, result: RunResult) -> None: ...
@@ -96,6 +112,9 @@ class NullObserver:
         pass
 
     def steered(self, turn: int, text: str) -> None:
+        pass
+
+    def hook_notice(self, turn: int, notice: HookNotice) -> None:
         pass
 
     def run_finished(self, result: RunResult) -> None:

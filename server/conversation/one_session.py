@@ -19,7 +19,7 @@ from pathlib import Path
 from agentls.checkpoints.undo import RestoreTarget
 from agentls.contracts.decisions import ApprovalAnswer
 from agentls.contracts.messages import user_text
-from agentls.contracts.observer import NullObserver, RunObserver
+from agentls.contracts.observer import HookNotice, NullObserver, RunObserver
 from agentls.contracts.outcomes import RunResult, TerminalReason
 from agentls.contracts.usage import add_cost, has_real_cost
 from agentls.contracts.waiting import to_its_end
@@ -30,6 +30,7 @@ from agentls.conversation.run_builder import (
     RunParts,
     build_run,
     build_session,
+    make_hook_engine,
     make_projector,
     run_tools,
 )
@@ -184,6 +185,13 @@ class Conversation:
         self._hooks = parts.hooks()
         self.current: RunHandle | None = None
         self._mode_unlogged = False  # set while another process held the session
+        # The settings' hooks; SessionStart fires with this object's first run, and
+        # SessionEnd when it is shut down after one.
+        self._hook_engine = make_hook_engine(
+            opened.session_id, log.path, workspace.root, lambda: self.settings
+        )
+        self._started_from_log = opened.resumed is not None
+        self._session_started = False
 
     @property
     def running(self) -> bool:
@@ -406,8 +414,10 @@ class Conversation:
                 telemetry=self.settings.telemetry,
                 session_id=self.session_id,
                 steering=steering,
+                hook_engine=self._hook_engine,
             ),
         )
+        message = user_text(prompt)
 
         async def run() -> RunResult:
             handle.started = True
@@ -419,11 +429,13 @@ class Conversation:
                         await self._checkpointer.recover()
                     # MCP servers start (bounded) before the first model call lists tools.
                     built.runtime.registry = await self.run_registry()
+                    start = self._session_start()
+                    said = await built.start_session(run_id, start) if start else ()
                 except asyncio.CancelledError:
                     result = aborted_early(self.log, observer, run_id, self.provider.model_id)
                     self._add_cost(result.cost_usd)
                     return result
-                result = await built.run(run_id, user_text(prompt), self.messages)
+                result = await built.run(run_id, message, self.messages, said)
                 self._add_cost(result.cost_usd)
                 # A run that ends in plan mode answers with its plan (an approved plan
                 # switched the mode and was kept when it was approved).
@@ -448,6 +460,35 @@ class Conversation:
         if not self.running or self.current is None or not text.strip():
             return None
         return self.current.steering.put(text)
+
+    def _session_start(self) -> str | None:
+        """The SessionStart source of this object's first run ("startup" for a new session,
+        "resume" for one read from its log); None after it."""
+        if self._session_started:
+            return None
+        self._session_started = True
+        return "resume" if self._started_from_log else "startup"
+
+    async def end_session(self, notify: Callable[[str], None] | None = None) -> None:
+        """SessionEnd hooks, for a session that ran here (the process shuts down): run
+        holding the session, logged; their failures go to ``notify``. A session running
+        or held elsewhere is left as it is."""
+        if not self._session_started or not self._hook_engine.source.has("SessionEnd"):
+            return
+        self._session_started = False
+        try:
+            self._check_holdable()
+            self._take_claim()
+        except SessionBusy as exc:
+            logger.info("SessionEnd hooks not run: %s", exc)
+            return
+        try:
+            self.log.resync()  # reads the log's last line only: the next seq
+            observer = _Notices(notify) if notify is not None else None
+            hooks = self._hook_engine.bind(self.log, observer, lambda: self.policy.mode.value)
+            await hooks.session_ended("other")
+        finally:
+            self._drop_claim()
 
     def _run_config(self, guidance: str = "") -> RunConfig:
         return RunConfig.of(
@@ -547,6 +588,10 @@ class Conversation:
             )
             if projection.changed is not None:
                 self.log.append(dataclasses.replace(projection.changed, run=run_id, turn=0))
+            hooks = self._hook_engine.bind(self.log, mode=lambda: self.policy.mode.value)
+            if hooks.has("PreCompact"):
+                hooks.run_id = run_id
+                await hooks.compacting(0, "manual")
             compactor = Compactor(self.provider, self.projector, self.log)
             usage = await compactor.compact(run_id, 0, reason="requested", forced=True)
             if usage is not None:
@@ -606,6 +651,16 @@ class Conversation:
         if self._claim is not None:
             self._claim.close()
         self.log.close()
+
+
+class _Notices(NullObserver):
+    """What hooks tell the person outside a run, as one line each."""
+
+    def __init__(self, say: Callable[[str], None]) -> None:
+        self.say = say
+
+    def hook_notice(self, turn: int, notice: HookNotice) -> None:
+        self.say(f"{notice.event} hook `{notice.command}`: {notice.text}")
 
 
 def _rules(texts: Sequence[str]) -> list[Rule]:

@@ -75,6 +75,7 @@ class ConversationManager:
         self.settings_files = SettingsFiles(store.state_dir)
         self.registry = ToolRegistry(tools)
         self.mcp = McpHub()  # MCP servers, shared by the sessions of a workspace
+        self.notify = notify  # what is told outside a run (a hook failing at the end)
         if notify is not None:  # what a broken MCP server is reported by
             self.mcp.notify = notify
         self.languages = Languages()  # language servers, likewise
@@ -128,6 +129,9 @@ class ConversationManager:
         pending = [t for t in tasks if not t.done()]
         if pending:
             await asyncio.wait(pending, timeout=grace_seconds)
+        # SessionEnd hooks (each bounded by its timeout) of the sessions that ran here.
+        ends = [c.end_session(self.notify) for c in self.conversations.values()]
+        await asyncio.gather(*ends, return_exceptions=True)
         await self.mcp.aclose()
         await self.languages.aclose()
         self.close()

@@ -5,10 +5,11 @@ policy, price, budgets and output limit) and run through the real loop and
 runtime, with the model's recorded output and usage, the person's recorded
 answers (to the gate and to proposed plans, whose switches change the mode again),
 what the person said during the run (at the turn boundaries it reached), the tools'
-recorded results and the turn hooks' recorded notes (nothing touches the workspace),
-and the runtime's fresh decisions are compared with the recorded ones: permission
-verdicts and their reasons, error codes of calls that never ran, and how each run
-ended. The first difference is reported.
+recorded results, the turn hooks' recorded notes and the settings' hooks as their
+runs were logged (no hook runs again; nothing touches the workspace), and the
+runtime's fresh decisions are compared with the recorded ones: permission verdicts
+and their reasons, error codes of calls that never ran, and how each run ended. The
+first difference is reported.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from agentls.conversation.run_builder import (
     make_projector,
 )
 from agentls.conversation.settings import load_settings
+from agentls.hooks.engine import HookEngine, RecordedHooks
 from agentls.mcp.config import McpServerConfig
 from agentls.mcp.tools import PREFIX as MCP_PREFIX
 from agentls.mcp.tools import recorded_definition
@@ -342,6 +344,9 @@ async def _replay_run(
             approver=answers,
             hooks=_RecordedNotes(_hook_notes(recorded)),
             steering=_RecordedSteering(steered),
+            hook_engine=HookEngine(
+                RecordedHooks([e for e in recorded if isinstance(e, ev.HookRun)])
+            ),
         ),
     )
     first = next((e for e in recorded if isinstance(e, ev.UserMessage)), None)

@@ -16,9 +16,9 @@ and lsprotocol).
   `mode` setting changes.
 - `code_actions.py`: asks offered only when they make sense (a selection for "about
   this selection", none while a question waits).
-- `run_events.py`: `LspRunObserver`, a run as `agentls/event` (the model's `plan`, a
-  `plan_proposed`, a `mode_changed`, a `steered` among them; from `run_started` with
-  the request), progress, a last message cut at a word.
+- `run_events.py`: `LspRunObserver`, a run as `agentls/event` (from `run_started` with
+  the request; the model's `plan`, a `plan_proposed`, a `mode_changed`, a `steered`; a
+  hook's notice as kind `hook` and a message), progress, a last message cut at a word.
 - `ask_guidance.py`: the folder an ask is about, and the instruction files and memories
   it was given, said in the run's first progress message.
 

@@ -81,6 +81,8 @@ class PermissionPolicy:
         for rule in rules.deny:
             if rule.matches(tool, kind, subject):
                 return PolicyDecision(Verdict.DENY, f"deny rule {rule}", stop_run=rule.stop)
+        if risk is Risk.MEMORY:
+            return _MEMORY  # no allow rule, ask rule or mode keeps a memory: only a yes to it
         path = kind == "path"
         if path and risk is Risk.WRITE and self._protected(subject):
             return self._control_file(subject)
@@ -225,8 +227,6 @@ class PermissionPolicy:
         mode = self.mode
         if risk is Risk.READ:
             return _READ
-        if risk is Risk.MEMORY:
-            return _MEMORY  # in every mode: nothing but a yes keeps a memory
         if risk is Risk.PLAN:
             return _PLAN_PROPOSAL  # the person is asked about the plan itself
         if mode is Mode.PLAN:
@@ -280,13 +280,17 @@ class PermissionPolicy:
         unreviewed = dataclasses.replace(self, edits_reviewed_by_workspace=False)
         return unreviewed.evaluate(tool, Risk.WRITE, "path", path).verdict is not Verdict.ALLOW
 
-    def suggested_rules(self, tool: str, kind: SubjectKind, subject: str) -> list[Rule]:
+    def suggested_rules(
+        self, tool: str, kind: SubjectKind, subject: str, risk: Risk | None = None
+    ) -> list[Rule]:
         """The narrowest rules covering this call: what "always allow" adds.
 
         Nothing for a call no rule could ever approve (an unresolved command, a
-        control file) or one that asks whatever the rules say: "always" would
-        otherwise add a rule broader than what the person saw.
+        control file, a memory) or one that asks whatever the rules say: "always"
+        would otherwise add a rule broader than what the person saw.
         """
+        if risk is Risk.MEMORY:
+            return []  # each memory is kept at its own yes
         if kind == "command":
             analysis = analyse(subject, self.root)
             missing = self.unallowed(tool, analysis.commands)

@@ -69,6 +69,7 @@ class _Run:
     cost_usd: float | None = 0.0
     calls: dict[str, _Call] = field(default_factory=dict)
     plan: Plan | None = None  # the model's checklist as it last set it in this run
+    steered_at: set[int | None] = field(default_factory=set)  # turns given the person's words
 
 
 class _Renderer:
@@ -102,13 +103,15 @@ class _Renderer:
             else:
                 conflicts = ", ".join(event.conflicts)
                 self._para(f"↺ Undo of turn {event.turn} stopped: {conflicts} changed since")
+        elif isinstance(event, ev.HookRun):
+            self._para(_hook_line(event))
         elif run is None:
             return  # run events without their run_started: nothing to hang them on
         elif isinstance(event, ev.UserMessage):
             text = event.message.text
-            # A later turn's user message holds the person's words sent during the run,
-            # shown with their `steered` events.
-            if not event.turn and text.strip() and text.strip() != run.prompt.strip():
+            # The person's words sent during the run are shown with their `steered` events.
+            steered = event.turn in run.steered_at
+            if not steered and text.strip() and text.strip() != run.prompt.strip():
                 self._para(_quote(text))
         elif isinstance(event, ev.ModelOutput):
             self._model_output(event.message, run)
@@ -131,6 +134,7 @@ class _Renderer:
         elif isinstance(event, ev.PlanReviewed):
             self._plan_reviewed(event)
         elif isinstance(event, ev.Steered):
+            run.steered_at.add(event.turn)
             self._para(f"_The person, while the agent worked:_\n{_quote(event.text)}")
         elif isinstance(event, ev.Problems):
             lines = event.note.splitlines()
@@ -204,7 +208,7 @@ class _Renderer:
             answer = "the person asked to keep planning" + (f": {event.note}" if event.note else "")
         else:
             answer = "no one was there to approve it: it is the run's answer"
-        self._para(f"⚑ Plan proposed — {answer}:\n{_quote(event.plan)}")
+        self._para(f"◆ Plan proposed — {answer}:\n{_quote(event.plan)}")
 
     def _context_summary(self, event: ev.ContextSummary) -> None:
         # Shown as what it is: the model's summary, not part of the record above.
@@ -274,6 +278,19 @@ def _result_line(result: RunResultRecord, show_cost: bool = True) -> str:
         line += f" ({cached[0]:,} read from / {cached[1]:,} written to the prompt cache)"
     detail = result.detail.strip()
     return f"{line}\n{detail}" if detail else line
+
+
+def _hook_line(event: ev.HookRun) -> str:
+    """One hook run: how it ended and what it decided."""
+    if event.failure is not None:
+        ended = event.failure
+    elif event.timed_out:
+        ended = f"timed out after {event.timeout_seconds:g} s"
+    else:
+        ended = f"exit {event.exit_code}"
+    decided = f", {event.outcome}" if event.outcome and event.outcome != "error" else ""
+    command = _cut(" ".join(event.command.split()), _LINE_WIDTH)
+    return f"⚑ {event.hook_event} hook `{command}`: {ended}{decided}"
 
 
 def _decision(decision: ev.Decision) -> str:

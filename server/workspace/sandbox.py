@@ -132,12 +132,14 @@ def sandbox_prefix(
     path: str | None = None,
     *,
     control_writable: bool = False,
+    readable: Sequence[str] = (),
 ) -> list[str] | None:
     """The argv that runs a command inside the sandbox, or None for no sandbox.
 
     ``path`` is the PATH commands get (default: this process's); its folders are
     made readable so the tools on it work. ``control_writable`` (a person approved
-    a run that writes control files) leaves their read-only binds out. Walks the
+    a run that writes control files) leaves their read-only binds out. ``readable``:
+    files outside the workspace shown read-only (a hook's own script). Walks the
     workspace: call it off the event loop.
     """
     if not settings.enabled or bwrap_problem() is not None:
@@ -146,7 +148,9 @@ def sandbox_prefix(
     if bwrap is None:
         return None  # only a bwrap inside the workspace: the caller says it ran without
     search_path = os.environ.get("PATH", "") if path is None else path
-    layout = _layout(root, settings, search_path, control_writable=control_writable)
+    layout = _layout(
+        root, settings, search_path, control_writable=control_writable, readable=readable
+    )
     return [bwrap, *layout, "--"]
 
 
@@ -213,13 +217,20 @@ _NAMESPACES = ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-pa
 
 
 def _layout(
-    root: Path, settings: SandboxSettings, search_path: str, *, control_writable: bool = False
+    root: Path,
+    settings: SandboxSettings,
+    search_path: str,
+    *,
+    control_writable: bool = False,
+    readable: Sequence[str] = (),
 ) -> list[str]:
     args = _base_layout()
     home = os.path.expanduser("~")
     if home not in ("", "/") and not root.is_relative_to(home):
         args += ["--tmpfs", home]  # a private HOME: no dotfiles, keys or agent sockets
     for path in _tool_paths(search_path, home, str(root)):
+        args += ["--ro-bind-try", path, path]
+    for path in readable:
         args += ["--ro-bind-try", path, path]
     # (where the sandbox shows it, what it is on the host)
     shown: list[tuple[str, str]] = []

@@ -57,7 +57,7 @@ def test_with_no_one_to_ask_the_plan_is_the_answer_and_the_mode_stays(
     session = logged[0]["sessionId"]
     shown = cli.run("show", session)
     assert "**Plan:**\n- [x] Read greet.py\n- [>] Add shout()\n- [ ] Run it" in shown.stdout
-    assert "⚑ Plan proposed — no one was there to approve it" in shown.stdout
+    assert "◆ Plan proposed — no one was there to approve it" in shown.stdout
     # A --json answer carries the plan too, and the session is still in plan mode.
     again = script(tmp_path, [{"expect": IN_PLAN_MODE, "text": "Still planning."}])
     later = cli.run("ask", "and?", "--model", again, "--session", session, "--json")

@@ -50,5 +50,5 @@ async def test_an_approved_plan_switches_edits_and_replays_the_same(tmp_path: Pa
     report = await replay_session(events)
     assert report.same and report.calls == 2, report.describe()
     shown = render_transcript(events)
-    assert "⚑ Plan proposed — the person switched to accept-edits mode:\n> 1. write a.py" in shown
+    assert "◆ Plan proposed — the person switched to accept-edits mode:\n> 1. write a.py" in shown
     manager.close()

@@ -90,8 +90,8 @@ def test_a_schema_1_log_folds_to_the_same_state_and_transcript() -> None:
     """The fixture was written by the schema 1 release (every kind), with what it folded to."""
     events = read_events(V1_LOG)
     assert len(events) == len(V1_LOG.read_text().splitlines())
-    newer = {ev.SESSION_RULES, ev.NOTICE, ev.GUIDANCE, ev.PLAN_UPDATED, ev.PLAN_REVIEWED}
-    newer |= {ev.STEERED}
+    newer = {ev.SESSION_RULES, ev.NOTICE, ev.GUIDANCE, ev.HOOK_RUN, ev.PLAN_UPDATED}
+    newer |= {ev.PLAN_REVIEWED, ev.STEERED}
     assert {e.kind for e in events} == set(ev.EVENT_TYPES) - newer  # every kind it had
     expected = json.loads((FIXTURES / "v1-session.state.json").read_text("utf-8"))
     assert state_as_json(reduce(events)) == expected
@@ -138,6 +138,7 @@ async def test_every_writer_writes_valid_events(tmp_path: Path) -> None:
             {"text": "Done."},
             {"text": "The summary of it all."},  # the /compact call
         ],
+        settings={"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}},
     )  # fmt: skip
     (conv.workspace.root / "AGENTS.md").write_text("Use tabs.\n")  # the guidance event
     steering = SteersOnce(conv, "and keep it short")  # the person, during the first call
