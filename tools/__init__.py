@@ -13,10 +13,14 @@ and used.
 edits.
 `list_files.py`: list_files: the files under a folder, optionally filtered by a glob;
 .gitignore honoured.
+`propose_plan.py`: propose_plan: in plan mode, the plan put to the person, who switches
+to `default` or `accept-edits` (the runtime asks and switches) or keeps planning.
 `problems.py`: problems: what the language servers report for a file, or for the files
 they have open.
 `read_file.py`: read_file: a text file's lines, numbered like ``cat -n``; binary files
 are described.
+`remember.py`: remember: propose a fact worth keeping across sessions (kept only at a
+person's yes).
 `rename.py`: rename: a symbol renamed everywhere by the language server, one reviewed
 change of every file.
 `run_command.py`: run_command: run a shell command in the workspace root, output
@@ -24,6 +28,8 @@ bounded, time limited.
 `search.py`: search: lines matching a regex across the workspace's files; .gitignore
 honoured.
 `symbols.py`: symbols: a file's outline, or the workspace's symbols matching a query.
+`update_plan.py`: update_plan: the model's checklist of the task's steps, shown to the
+person (the runtime logs it and tells the faces); changes nothing.
 `write_file.py`: write_file: create a file, or replace a file's whole content.
 """
 
@@ -35,12 +41,14 @@ from agentls.tools.definition import DEFINITION, REFERENCES
 from agentls.tools.edit_file import EDIT_FILE
 from agentls.tools.list_files import LIST_FILES
 from agentls.tools.problems import PROBLEMS
+from agentls.tools.propose_plan import PROPOSE_PLAN
 from agentls.tools.read_file import READ_FILE
 from agentls.tools.remember import REMEMBER
 from agentls.tools.rename import RENAME
 from agentls.tools.run_command import RUN_COMMAND
 from agentls.tools.search import SEARCH
 from agentls.tools.symbols import SYMBOLS
+from agentls.tools.update_plan import UPDATE_PLAN
 from agentls.tools.write_file import WRITE_FILE
 from agentls.workspace.interface import ToolDefinition
 
@@ -57,6 +65,8 @@ BUILTIN_TOOLS: tuple[ToolDefinition[Any], ...] = (
     SYMBOLS,
     RENAME,
     REMEMBER,
+    UPDATE_PLAN,
+    PROPOSE_PLAN,
 )
 
 
@@ -70,6 +80,7 @@ __all__ = [
     "EDIT_FILE",
     "LIST_FILES",
     "PROBLEMS",
+    "PROPOSE_PLAN",
     "READ_FILE",
     "REFERENCES",
     "REMEMBER",
@@ -77,6 +88,7 @@ __all__ = [
     "RUN_COMMAND",
     "SEARCH",
     "SYMBOLS",
+    "UPDATE_PLAN",
     "WRITE_FILE",
     "tools_by_name",
 ]

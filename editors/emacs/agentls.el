@@ -366,10 +366,38 @@ A server that died ends the run's status."
                           (format "%s hook `%s`: %s" (plist-get event :event)
                                   (plist-get event :command) (plist-get event :text)))))
 
+(defun agentls--plan-lines (event)
+  "The model's checklist in EVENT, a line per step, as the CLI prints it."
+  (let* ((steps (append (plist-get event :plan) nil))
+         (done (cl-count-if (lambda (s) (equal (plist-get s :status) "completed")) steps))
+         (why (plist-get event :explanation)))
+    (mapconcat
+     #'identity
+     (cons (format "☰ plan (%d/%d done)%s" done (length steps)
+                   (if (and (stringp why) (not (string-empty-p why)))
+                       (concat ": " (replace-regexp-in-string "\n" " " why)) ""))
+           (mapcar (lambda (s)
+                     (concat "  " (pcase (plist-get s :status)
+                                    ("completed" "[x]") ("in_progress" "[>]") (_ "[ ]"))
+                             " " (plist-get s :step)))
+                   steps))
+     "\n")))
+
 (defun agentls--render (server event)
   (let ((kind (plist-get event :kind))
         (summary (plist-get event :summary)))
     (pcase kind
+      ("plan" (agentls--insert (agentls--plan-lines event)))
+      ("plan_proposed"
+       (agentls--set-doing "waiting for you: the proposed plan")
+       (agentls--insert (concat "⚑ proposed plan:\n"
+                                (replace-regexp-in-string
+                                 "^" "  " (or (plist-get event :plan) "")))))
+      ("mode_changed"
+       (agentls--insert (format "  mode: %s (the run goes on in it)" (plist-get event :mode))))
+      ("steered"
+       (agentls--insert (concat "» (while it worked) "
+                                (replace-regexp-in-string "\n" " " (plist-get event :text)))))
       ("text" (agentls--set-doing "thinking") (agentls--insert (plist-get event :text) t))
       ("tool_started"
        (setq agentls--tool summary)
@@ -517,8 +545,9 @@ It names the language servers agentls runs itself.")
 
 (defconst agentls--words
   '(("allow_once" . "once") ("allow_always" . "always") ("deny" . "deny")
-    ("apply" . "apply") ("reject" . "reject"))
-  "The word typed for each answer: no two share a first letter.")
+    ("apply" . "apply") ("reject" . "reject")
+    ("default" . "default") ("accept-edits" . "accept-edits") ("keep-planning" . "keep"))
+  "The word typed for each answer: in one question, no two share a first letter.")
 
 (defun agentls--word (answer)
   "The word the person types for ANSWER (a plist with :answer and :title)."
@@ -560,8 +589,9 @@ It names the language servers agentls runs itself.")
 (defun agentls--ask-person (server question)
   (let* ((answers (append (plist-get question :answers) nil))
          (review (equal (plist-get question :question) "review"))
+         (approval (equal (plist-get question :question) "approval"))
          (window (and review (agentls--show-diff question)))
-         (prompt (format (if review "agentls: %s? %s: " "agentls asks to use %s — %s? ")
+         (prompt (format (if approval "agentls asks to use %s — %s? " "agentls: %s? %s: ")
                          (plist-get question :summary) (agentls--choices-text answers)))
          (typed (unwind-protect
                     (funcall agentls-choose-function prompt (mapcar #'agentls--word answers))

@@ -9,10 +9,13 @@ answered)
 
 `agent.py` (ACP requests as `ConversationManager`/`Conversation` calls; `session/fork`,
 served with the SDK's unstable protocol on, a whole fork or, with `_meta.agentls.ask`,
-one before an ask), `opening.py`,
+one before an ask; a text prompt sent while a run works is `Conversation.steer`, queued
+before the handler first waits, and answered when that run ends), `opening.py`,
 `settings.py` (a session, its settings, the client's MCP servers), `observer.py` (a
 hook's notice as a line of the agent's message),
-`updates.py` (a run's callbacks as ordered session updates)
+`updates.py` (a run's callbacks as ordered session updates: the model's checklist as
+`plan`, a mode a person's yes to a plan switched to as `current_mode_update` and
+`config_option_update`)
 
 `toolcalls.py` (kinds, titles, locations, content)
 
@@ -27,7 +30,8 @@ conversation, which logs them; a request the client answers with an error cancel
 prompt)
 
 `approver.py` (each request's title, kind and locations; a read the gate asks about goes
-as kind `other`)
+as kind `other`; a proposed plan as kind `switch_mode` with the options `default`,
+`accept-edits`, `keep-planning`)
 
 `auth.py` (the typed `env_var` login), `prompt_blocks.py` (a prompt's text and its image
 blocks, decoded), `history_updates.py` (a loaded session's images replayed too),

@@ -1,7 +1,8 @@
 """AgentlsAgent: ACP requests as ConversationManager and Conversation calls.
 
-No agent logic lives here: a prompt is one `Conversation.start`, its callbacks
-become updates (`observer.py`), the gate's questions become permission
+No agent logic lives here: a prompt is one `Conversation.start` (or, while a run
+works, `Conversation.steer`: the person's words for it), its callbacks become
+updates (`observer.py`), the gate's questions and proposed plans become permission
 requests (`approver.py`), and file access goes through `AcpWorkspace`.
 """
 
@@ -47,14 +48,14 @@ from agentls.acp.memory_command import told_guidance
 from agentls.acp.modes import REASONING_OPTION, mode_state
 from agentls.acp.observer import AcpObserver
 from agentls.acp.opening import open_session
-from agentls.acp.prompt_blocks import BadImage, prompt_parts
+from agentls.acp.prompt_blocks import BadImage, PromptParts, plain_text, prompt_parts
 from agentls.acp.session import AcpSession
 from agentls.acp.stop_reasons import stop_reason
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.reasoning import parse_level
 from agentls.contracts.tooling import ToolIntent
 from agentls.conversation.command_files import UnknownPromptCommand
-from agentls.conversation.one_session import SessionBusy
+from agentls.conversation.one_session import RunHandle, SessionBusy
 from agentls.conversation.open_sessions import ConversationManager
 from agentls.conversation.settings import Settings, load_settings
 from agentls.permissions.modes import parse_mode
@@ -260,11 +261,17 @@ class AgentlsAgent:
 
     async def prompt(self, session_id: str, prompt: list[Any], **kwargs: Any) -> PromptResponse:
         session = self._session(session_id)
-        # Resource links are resolved against the root: path calls, on a thread.
-        try:
-            parts = await asyncio.to_thread(prompt_parts, prompt, session.workspace.root)
-        except BadImage as exc:
-            raise invalid_params(f"agentls: {exc}") from None
+        # Text alone is read at once: a prompt sent during a run is queued for it before
+        # anything else happens. Resource links are resolved against the root (path calls,
+        # on a thread) and image blocks decoded.
+        plain = plain_text(prompt)
+        if plain is not None:
+            parts = PromptParts(plain)
+        else:
+            try:
+                parts = await asyncio.to_thread(prompt_parts, prompt, session.workspace.root)
+            except BadImage as exc:
+                raise invalid_params(f"agentls: {exc}") from None
         text = parts.text.strip()
         if not text and not parts.images:
             raise invalid_params("the prompt is empty")
@@ -274,6 +281,10 @@ class AgentlsAgent:
                 raise invalid_request("a prompt is running: cancel it first")
             told = await commands.run_command(session, *command)
             return await self._finish(session, "end_turn", told)
+        if session.conversation.running and session.handle is not None and not parts.images:
+            steered = await self._steer(session, session.handle, text)
+            if steered is not None:
+                return steered
         try:  # `/name args`: a command file's text
             asked = await self.manager.prompt_async(session.workspace.root, text)
         except UnknownPromptCommand as exc:
@@ -285,6 +296,7 @@ class AgentlsAgent:
             window=session.conversation.context_window,
             cost_before=session.conversation.cost_usd,
             calls=calls,
+            announce_mode=session.announce_mode,
         )
         approver = AcpApprover(
             session.asker,
@@ -312,6 +324,22 @@ class AgentlsAgent:
         reason, note = stop_reason(result)
         await self._announce(session, if_changed=True)  # a command file the run wrote
         return await self._finish(session, reason, note)
+
+    async def _steer(
+        self, session: AcpSession, handle: RunHandle, text: str
+    ) -> PromptResponse | None:
+        """A prompt sent while one runs: the person's words for the running run, given to
+        the model at its next turn boundary; answered when that run ends, as it ended.
+        None when the run ended before taking them (not cancelled): they start a run."""
+        steer = session.conversation.steer(text)
+        if steer is None:
+            return None
+        result = await handle.result()
+        reason, _ = stop_reason(result)  # the first prompt's answer says why
+        if not steer.delivered and reason != "cancelled":
+            return None
+        await session.updates.flush()
+        return PromptResponse(stop_reason=reason)
 
     async def _finish(self, session: AcpSession, reason: Any, note: str | None) -> PromptResponse:
         if note:

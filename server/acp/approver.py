@@ -1,15 +1,18 @@
-"""The gate's questions (commands, MCP tools, secret files) as ACP permission requests."""
+"""The gate's questions (commands, MCP tools, secret files) as ACP permission requests;
+and a proposed plan, whose options are the modes to switch to and "keep planning"."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from pathlib import Path
 
-from acp.schema import ToolCallLocation, ToolCallUpdate
+from acp.schema import PermissionOption, ToolCallLocation, ToolCallUpdate
 
 from agentls.acp.permission import UNANSWERED, Choice, PermissionAsker, SessionRules, answer_of
 from agentls.acp.toolcalls import kind_of, locations, permission_title, text_content
 from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
+from agentls.contracts.plans import NO_PERSON, PlanAnswer, PlanChoice, PlanProposal
 from agentls.contracts.tooling import ToolIntent
 from agentls.permissions.rules import parse_rule
 
@@ -20,6 +23,19 @@ _REASONS = {
     Choice.CANCELLED: "the prompt was cancelled",
     Choice.UNANSWERED: UNANSWERED,
 }
+PLAN_OPTIONS = [
+    PermissionOption(
+        option_id=PlanChoice.DEFAULT, name="Yes, and review each edit (default mode)",
+        kind="allow_once",
+    ),
+    PermissionOption(
+        option_id=PlanChoice.ACCEPT_EDITS, name="Yes, and accept edits (accept-edits mode)",
+        kind="allow_always",
+    ),
+    PermissionOption(
+        option_id=PlanChoice.KEEP_PLANNING, name="No, keep planning", kind="reject_once"
+    ),
+]  # fmt: skip
 
 
 class AcpApprover:
@@ -65,6 +81,27 @@ class AcpApprover:
             self.approved.add(request.call_id)
         self.reason = _REASONS.get(choice, REJECTED)
         return answer_of(choice)  # an "always": the runtime keeps and logs its rules
+
+    async def review_plan(self, proposal: PlanProposal) -> PlanAnswer:
+        tool_call = ToolCallUpdate(
+            tool_call_id=proposal.call_id,
+            title="Ready to start? The proposed plan",
+            kind="switch_mode",
+            status="pending",
+            content=[text_content(proposal.plan)],
+        )
+        picked = await self.asker.choose(tool_call, PLAN_OPTIONS)
+        if picked in (Choice.CANCELLED, Choice.UNANSWERED):
+            # The prompt is being cancelled: the run ends here, as cancelled (not with the
+            # plan as its answer, which needs no further step to end on).
+            await asyncio.sleep(0)
+            return NO_PERSON
+        try:
+            choice = PlanChoice(picked)
+        except ValueError:  # an option we never offered: no switch
+            return NO_PERSON
+        # What the person says next comes as a prompt: steering, during the run.
+        return PlanAnswer(choice)
 
     def _where_it_runs(self, tool: str) -> list[ToolCallLocation] | None:
         """A command has no path of its own: it runs in the workspace root."""

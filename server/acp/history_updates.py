@@ -1,4 +1,5 @@
-"""session/load: an earlier session's history, replayed as updates from its log alone."""
+"""session/load: an earlier session's history, replayed as updates from its log alone
+(the model's checklist as a `plan` update where each `update_plan` call ran)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from acp.schema import (
     UserMessageChunk,
 )
 
+from agentls.acp.observer import plan_update
 from agentls.acp.toolcalls import kind_of, locations, text_content
 from agentls.contracts.messages import (
     ImageBlock,
@@ -25,6 +27,7 @@ from agentls.contracts.messages import (
     ToolResultBlock,
     ToolUseBlock,
 )
+from agentls.contracts.plans import PLAN_TOOL, Plan
 from agentls.session import events as ev
 from agentls.session.reader import read_events
 
@@ -33,9 +36,18 @@ def history_updates(
     messages: Sequence[Message], root: Path, titles: Mapping[str, str]
 ) -> Iterator[Any]:
     """``titles``: the one-line summaries the log recorded for each call, by call id."""
+    plans: dict[str, Plan] = {}
     for message in messages:
         for block in message.content:
+            if isinstance(block, ToolUseBlock) and block.name == PLAN_TOOL:
+                plan = Plan.from_input(block.input)
+                if plan is not None:
+                    plans[block.id] = plan
             yield from _block(message.role, block, root, titles)
+            if isinstance(block, ToolResultBlock) and block.tool_use_id in plans:
+                ran = plans.pop(block.tool_use_id)
+                if not block.is_error:
+                    yield plan_update(ran)
 
 
 def call_titles(log_path: Path) -> dict[str, str]:

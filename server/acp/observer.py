@@ -1,14 +1,19 @@
-"""A run's callbacks as ACP session updates: text, thoughts, tool calls, usage."""
+"""A run's callbacks as ACP session updates: text, thoughts, tool calls, usage, the
+model's plan (`plan`, the whole list each time) and a mode a person's yes to a plan
+switched to."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from acp.schema import (
     AgentMessageChunk,
+    AgentPlanUpdate,
     AgentThoughtChunk,
     Cost,
+    PlanEntry,
     TextContentBlock,
     ToolCallProgress,
     ToolCallStart,
@@ -20,6 +25,7 @@ from agentls.acp.updates import UpdateStream
 from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
 from agentls.contracts.observer import HookNotice
 from agentls.contracts.outcomes import RunResult
+from agentls.contracts.plans import Plan, PlanProposal
 from agentls.contracts.tooling import Observation, ToolIntent
 from agentls.contracts.usage import Usage
 
@@ -37,6 +43,7 @@ class AcpObserver:
         window: int,
         cost_before: float | None,
         calls: dict[str, ToolIntent] | None = None,
+        announce_mode: Callable[[str], None] | None = None,
     ) -> None:
         self.updates = updates
         self.root = root
@@ -46,6 +53,7 @@ class AcpObserver:
         self._last_total = Usage()
         self._kinds: dict[str, str] = {}
         self.calls = calls if calls is not None else {}  # the open calls, for the approver
+        self.announce_mode = announce_mode  # the session tells the client of its mode
 
     def text_delta(self, turn: int, text: str) -> None:
         self.updates.push(
@@ -123,6 +131,19 @@ class AcpObserver:
             )
         )
 
+    def plan_updated(self, turn: int, plan: Plan) -> None:
+        self.updates.push(plan_update(plan))
+
+    def plan_proposed(self, turn: int, proposal: PlanProposal) -> None:
+        pass  # the approver asks the client, with the plan in the question
+
+    def mode_changed(self, turn: int, mode: str) -> None:
+        if self.announce_mode is not None:
+            self.announce_mode(mode)
+
+    def steered(self, turn: int, text: str) -> None:
+        pass  # the client showed the person's prompt when they sent it
+
     def hook_notice(self, turn: int, notice: HookNotice) -> None:
         """ACP has no notice of its own: a line of the agent's message, as other notices."""
         said = f"\n\nagentls: {notice.event} hook `{notice.command}`: {notice.text}\n\n"
@@ -132,6 +153,15 @@ class AcpObserver:
 
     def run_finished(self, result: RunResult) -> None:
         self.cost_usd = result.cost_usd
+
+
+def plan_update(plan: Plan) -> AgentPlanUpdate:
+    """The whole checklist; ACP's entries have a priority agentls's steps do not: all the
+    same, in order."""
+    entries = [
+        PlanEntry(content=s.step, priority="medium", status=s.status.value) for s in plan.steps
+    ]
+    return AgentPlanUpdate(session_update="plan", entries=entries)
 
 
 def _text(text: str) -> TextContentBlock:

@@ -95,11 +95,23 @@ class PermissionAsker:
         self._on_cancelled = on_cancelled
 
     async def ask(self, tool_call: ToolCallUpdate, rules: Sequence[Rule]) -> Choice:
+        picked = await self.choose(tool_call, options(rules))
+        if picked in (Choice.CANCELLED, Choice.UNANSWERED):
+            return Choice(picked)
+        try:
+            choice = Choice(picked)
+        except ValueError:
+            log.warning("unknown permission option %r; counted as a rejection", picked)
+            return Choice.REJECT_ONCE
+        # An "always" no rule can cover is said as once: the answer counts once anyway.
+        return choice if rules else _ONCE.get(choice, choice)
+
+    async def choose(self, tool_call: ToolCallUpdate, offered: list[PermissionOption]) -> str:
+        """The id of the option picked, or ``Choice.CANCELLED`` / ``Choice.UNANSWERED``
+        when the request ended without one (the prompt is cancelled then)."""
         await self._flush()  # the tool call and its diff reach the client first
         try:
-            response = await self.client.request_permission(
-                self.session_id, tool_call, options(rules)
-            )
+            response = await self.client.request_permission(self.session_id, tool_call, offered)
         except Exception as exc:  # not the person's no: the prompt ends as cancelled
             log.warning("session %s: %s (%s)", self.session_id, UNANSWERED, exc)
             self._on_cancelled()
@@ -108,13 +120,7 @@ class PermissionAsker:
         if not isinstance(outcome, AllowedOutcome):
             self._on_cancelled()
             return Choice.CANCELLED
-        try:
-            choice = Choice(outcome.option_id)
-        except ValueError:
-            log.warning("unknown permission option %r; counted as a rejection", outcome.option_id)
-            return Choice.REJECT_ONCE
-        # An "always" no rule can cover is said as once: the answer counts once anyway.
-        return choice if rules else _ONCE.get(choice, choice)
+        return outcome.option_id
 
 
 class SessionRules(Protocol):

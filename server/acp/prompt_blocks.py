@@ -68,6 +68,14 @@ def _image(block: ImageContentBlock, number: int) -> PromptImage:
     return PromptImage(data, name)
 
 
+def plain_text(blocks: Sequence[Any]) -> str | None:
+    """The prompt of text blocks only, with no path to look up (so no thread to wait
+    for); None when a block points somewhere."""
+    if not all(isinstance(block, TextContentBlock) for block in blocks):
+        return None
+    return prompt_with_context([block.text for block in blocks])
+
+
 def _part(block: Any, root: Path) -> str | Pointer:
     if isinstance(block, TextContentBlock):
         return block.text

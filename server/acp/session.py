@@ -36,8 +36,13 @@ class AcpSession:
 
     def set_mode(self, mode: Mode) -> None:
         self.conversation.set_mode(mode)
+        self.announce_mode(mode.value)
+
+    def announce_mode(self, mode: str) -> None:
+        """The client shows the session's mode: a change (asked for, or a plan the
+        person approved during a run) is pushed as both of ACP's ways to say it."""
         self.updates.push(
-            CurrentModeUpdate(session_update="current_mode_update", current_mode_id=mode.value)
+            CurrentModeUpdate(session_update="current_mode_update", current_mode_id=mode)
         )
         self.updates.push(
             ConfigOptionUpdate(

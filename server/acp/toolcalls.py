@@ -24,6 +24,8 @@ _KINDS: dict[str, ToolKind] = {
     "edit_file": "edit",
     "rename": "edit",
     "run_command": "execute",
+    "update_plan": "think",
+    "propose_plan": "switch_mode",
 }
 # What a permission request's title says for a call of these tools, with its path.
 _VERBS = {"read_file": "Read", "write_file": "Write", "edit_file": "Edit"}

@@ -4,10 +4,12 @@ What each file holds (ARCHITECTURE.md has the package's borders and invariants):
 
 `agentls serve`, `ask`, `acp`, `doctor`, `sessions`, `show`, `undo`, `rewind`, `fork`,
 `replay`, `trust`, `mcp list`: argument parsing (each subcommand imported only when it
-runs), terminal approvals (`approve.py`: no "always" for a call no rule can cover; the
-answer read on the event loop, never on a worker thread a cancelled run would wait for),
-streamed printing (`render.py`: the answer on stdout, tool rows on stderr, thoughts there
-only with `--show-thinking`; what hooks tell the person on stderr, with `--json` too);
+runs), terminal approvals (`approve.py`: no "always" for a call no rule can cover; a
+proposed plan answered d, a or k with a note; the answer read on the event loop, never
+on a worker thread a cancelled run would wait for), streamed printing (`render.py`: the
+answer on stdout, tool rows, the model's checklist and mode changes on stderr, thoughts
+there only with `--show-thinking`; an answer the model never streamed, a plan no one
+approved, printed at the end; what hooks tell the person on stderr, with `--json` too);
 `ask`'s `--reasoning` is a settings flag, its `--image` files are read here and checked
 by the conversation.
 

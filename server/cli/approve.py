@@ -1,4 +1,6 @@
-"""Asking a person at the terminal: y once, a always for this session, n deny.
+"""Asking a person at the terminal: y once, a always for this session, n deny; and for a
+proposed plan: d switch to default, a switch to accept-edits, k keep planning (with a
+note for the model).
 
 A call no rule can cover (an unresolved line, a control file) has no "always":
 the prompt offers y and n, and a or w, if typed, allow it once. What the
@@ -17,6 +19,7 @@ from typing import TextIO
 from agentls.cli.output import Writable
 from agentls.cli.visible import one_line, visible
 from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
+from agentls.contracts.plans import NO_PERSON, PlanAnswer, PlanChoice, PlanProposal
 
 _ANSWERS = {
     "y": ApprovalAnswer.ALLOW_ONCE,
@@ -32,6 +35,19 @@ _WITH_RULE = (
     "[w] always, saved in .agentls/settings.json  [n] deny: "
 )
 _WITHOUT_RULE = "  Allow? [y] once  [n] deny: "
+_PLAN_CHOICES = {
+    "d": PlanChoice.DEFAULT,
+    "default": PlanChoice.DEFAULT,
+    "a": PlanChoice.ACCEPT_EDITS,
+    "accept-edits": PlanChoice.ACCEPT_EDITS,
+    "k": PlanChoice.KEEP_PLANNING,
+    "keep": PlanChoice.KEEP_PLANNING,
+}
+_PLAN_QUESTION = (
+    "  Start? [d] switch to default (edits reviewed)  [a] switch to accept-edits  "
+    "[k] keep planning: "
+)
+PLAN_LINES = 200  # a longer plan is cut on the terminal (the log keeps it whole)
 
 
 class TerminalApprover:
@@ -78,6 +94,35 @@ class TerminalApprover:
                 return answer
             self.out.write("  please answer y, a, w or n\n" if request.suggested_rule else
                            "  please answer y or n\n")  # fmt: skip
+
+    async def review_plan(self, proposal: PlanProposal) -> PlanAnswer:
+        try:
+            return await self._review(proposal)
+        except asyncio.CancelledError:
+            self.out.write("\n")
+            self.out.flush()
+            raise
+
+    async def _review(self, proposal: PlanProposal) -> PlanAnswer:
+        self.out.write("\n\u2691 agentls proposes a plan:\n")
+        self.out.write(_indent(visible(proposal.plan), PLAN_LINES) + "\n")
+        while True:
+            self.out.write(_PLAN_QUESTION)
+            self.out.flush()
+            line = await self._lines.read()
+            if not line:  # end of input: nobody is there to leave plan mode
+                self.out.write("\n")
+                return NO_PERSON
+            choice = _PLAN_CHOICES.get(line.strip().lower())
+            if choice is None:
+                self.out.write("  please answer d, a or k\n")
+                continue
+            if choice is not PlanChoice.KEEP_PLANNING:
+                return PlanAnswer(choice)
+            self.out.write("  A note for the agent (Enter for none): ")
+            self.out.flush()
+            note = await self._lines.read()
+            return PlanAnswer(choice, note.strip())
 
 
 class _LineReader:

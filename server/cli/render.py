@@ -1,6 +1,6 @@
-"""Printing a run as it happens: the answer on stdout, tool activity on stderr, and with
-`--show-thinking` the model's thoughts on stderr too (each thought begins on a line of its
-own after "thinking:").
+"""Printing a run as it happens: the answer on stdout, tool activity, the model's
+checklist and mode changes on stderr, and with `--show-thinking` the model's thoughts on
+stderr too (each thought begins on a line of its own after "thinking:").
 
 All of it came from the model or the workspace, so control characters are
 shown as escapes (`visible.py`); the answer and the thoughts keep their newlines
@@ -16,6 +16,7 @@ from agentls.cli.visible import one_line, visible
 from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
 from agentls.contracts.observer import HookNotice, NullObserver
 from agentls.contracts.outcomes import RunResult, TerminalReason
+from agentls.contracts.plans import Plan
 from agentls.contracts.tooling import Observation, ToolIntent
 
 
@@ -33,6 +34,7 @@ class TerminalPrinter(NullObserver):
         self.show_cost = show_cost  # False for a scripted model: its price is nominal
         self.show_thinking = show_thinking
         self._at_line_start = True
+        self._streamed: tuple[int, list[str]] = (0, [])  # the answer text of the last turn
         self._thinking = False  # a thought is being printed on stderr
 
     def thinking_delta(self, turn: int, text: str) -> None:
@@ -57,6 +59,9 @@ class TerminalPrinter(NullObserver):
         self.out.flush()
         if text:
             self._at_line_start = text.endswith("\n")
+        if self._streamed[0] != turn:
+            self._streamed = (turn, [])
+        self._streamed[1].append(text)
 
     def _end_line(self) -> None:
         if not self._at_line_start:
@@ -88,15 +93,39 @@ class TerminalPrinter(NullObserver):
         if answer.remembers and request.suggested_rule:  # a call no rule covers adds none
             self.err.write(f"  rule added: {one_line(request.suggested_rule)}\n")
 
+    def plan_updated(self, turn: int, plan: Plan) -> None:
+        self._end_line()
+        self.err.write(plan_block(plan))
+        self.err.flush()
+
+    def mode_changed(self, turn: int, mode: str) -> None:
+        self.err.write(f"  mode: {one_line(mode)}\n")
+        self.err.flush()
+
     def hook_notice(self, turn: int, notice: HookNotice) -> None:
         self._end_line()
         print_hook_notice(self.err, notice)
 
     def run_finished(self, result: RunResult) -> None:
         self._end_thought()
+        streamed = "".join(self._streamed[1]).strip()
+        answer = result.text.strip()
+        if result.reason is TerminalReason.COMPLETED and answer and answer != streamed:
+            self._end_line()  # an answer the model never streamed (a plan no one approved)
+            self.out.write(visible(result.text.rstrip("\n")) + "\n")
+            self.out.flush()
+            self._at_line_start = True
         self._end_line()
         self.err.write(summary_line(result, show_cost=self.show_cost) + "\n")
         self.err.flush()
+
+
+def plan_block(plan: Plan) -> str:
+    """The checklist as a compact block: a header with the count, one line per step."""
+    head = f"  plan ({plan.done}/{len(plan.steps)} done)"
+    if plan.explanation:
+        head += f": {one_line(plan.explanation)}"
+    return "\n".join([head, *(f"    {one_line(line)}" for line in plan.checklist())]) + "\n"
 
 
 class HookNoticePrinter(NullObserver):

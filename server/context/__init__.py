@@ -18,5 +18,6 @@ results and at least half the request, so the cached prefix survives)
 
 `summary.py` (the compaction call's input; the summary head)
 
-`pinned.py` (facts pinned from the record).
+`pinned.py` (facts pinned from the record: requests, edited files, refused calls, the
+latest `update_plan` checklist that ran, the plan agreed in plan mode).
 """

@@ -1,9 +1,9 @@
 """What a compaction must never lose, read from the history itself.
 
 The person's requests, the files edited, the calls the person refused or that
-never ran, and the plan: gathered as messages arrive (O(1) each), rendered
-next to the summary. They come from the record, not from the summariser, so a
-weak summary cannot drop them.
+never ran, the model's latest checklist (`update_plan`) and the plan agreed in plan
+mode: gathered as messages arrive (O(1) each), rendered next to the summary. They
+come from the record, not from the summariser, so a weak summary cannot drop them.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from collections.abc import Mapping
 import orjson
 
 from agentls.contracts.messages import Message, ToolResultBlock, ToolUseBlock
+from agentls.contracts.plans import PLAN_TOOL, Plan
 from agentls.contracts.tooling import ErrorCode
 
 DEFAULT_WRITE_TOOLS = frozenset({"edit_file", "write_file"})
@@ -34,21 +35,33 @@ class PinnedFacts:
         self.latest_request: tuple[int, str] | None = None
         self.edited: dict[str, str] = {}  # path -> tool, most recent last
         self.refused: deque[tuple[int, str]] = deque(maxlen=_MAX_REFUSED)
+        self.checklist: tuple[int, Plan] | None = None  # the latest update_plan that ran
         self._edits_in_flight: dict[str, tuple[str, str]] = {}
+        self._plans_in_flight: dict[str, Plan] = {}
 
     def add(self, index: int, message: Message, uses: Mapping[str, ToolUseBlock]) -> None:
         if message.role == "assistant":
             for block in message.content:
-                if isinstance(block, ToolUseBlock) and block.name in self.write_tools:
+                if not isinstance(block, ToolUseBlock):
+                    continue
+                if block.name in self.write_tools:
                     path = block.input.get("path")
                     if isinstance(path, str):
                         self._edits_in_flight[block.id] = (path, block.name)
+                elif block.name == PLAN_TOOL:
+                    plan = Plan.from_input(block.input)
+                    if plan is not None:
+                        self._plans_in_flight[block.id] = plan
             return
         has_results = False
         for block in message.content:
             if isinstance(block, ToolResultBlock):
                 has_results = True
-                if block.is_error or block.tool_use_id in self._edits_in_flight:
+                if (
+                    block.is_error
+                    or block.tool_use_id in self._edits_in_flight
+                    or block.tool_use_id in self._plans_in_flight
+                ):
                     self._result(index, block, uses.get(block.tool_use_id))
         if has_results:
             return
@@ -59,6 +72,9 @@ class PinnedFacts:
             self.latest_request = (index, text)
 
     def _result(self, index: int, block: ToolResultBlock, use: ToolUseBlock | None) -> None:
+        plan = self._plans_in_flight.pop(block.tool_use_id, None)
+        if plan is not None and not block.is_error:  # the latest replaces the one before
+            self.checklist = (index, plan)
         edit = self._edits_in_flight.pop(block.tool_use_id, None)
         if edit is not None and not block.is_error:
             self.edited.pop(edit[0], None)  # re-inserted last: most recent edits last
@@ -88,6 +104,15 @@ class PinnedFacts:
             lines.append(
                 "- Calls refused by the person or never run (do not retry them in another "
                 "form without asking): " + "; ".join(refused)
+            )
+        checklist = self.checklist
+        if checklist is not None and checklist[0] < cut:
+            steps = "\n".join(f"  {_cut(line, _LINE_CHARS)}" for line in checklist[1].checklist())
+            why = checklist[1].explanation
+            lines.append(
+                "- The task's checklist (update_plan; a later call replaces it):\n"
+                + steps
+                + (f"\n  ({_cut(why, _LINE_CHARS)})" if why else "")
             )
         if plan:
             lines.append(f"- The plan agreed in plan mode:\n{_cut(plan.strip(), _PLAN_CHARS)}")

@@ -98,6 +98,10 @@ class ContextProjector:
         self._fixed_tokens = 0
         self._last_raw = 0
 
+    def keep_plan(self, plan: str) -> None:
+        """The plan agreed in plan mode (approved, or a plan-mode run's answer): pinned."""
+        self.plan = plan
+
     # --- the projection -----------------------------------------------------
 
     def project(

@@ -18,6 +18,9 @@ waits out (a lock taken, a file written before its clean-up). No IO.
 `running.py`: `running_call()`, the tool call the runtime is running in this task (set by
 `calling` around each call), which a workspace that reviews edits reads to know the tool.
 
+`plans.py`: `Plan` (the model's checklist, `PLAN_TOOL`), `PlanProposal` and the
+person's `PlanAnswer` (`switches` only at a person's word; `NO_PERSON`).
+
 `window.py`: `ServerWindow`, a window a server reported: tokens, where it came from, the
 day it was remembered.
 

@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
 from agentls.contracts.outcomes import RunResult
+from agentls.contracts.plans import Plan, PlanProposal
 from agentls.contracts.tooling import Observation, ToolIntent
 from agentls.contracts.usage import Usage
 from agentls.contracts.values import value
@@ -49,6 +50,22 @@ class RunObserver(Protocol):
 
     def usage(self, turn: int, total: Usage, cost_usd: float | None) -> None: ...
 
+    def plan_updated(self, turn: int, plan: Plan) -> None:
+        """The model's checklist, whole (it replaces the one shown before)."""
+        ...
+
+    def plan_proposed(self, turn: int, proposal: PlanProposal) -> None:
+        """A plan is put to the person (the approver asks about it next)."""
+        ...
+
+    def mode_changed(self, turn: int, mode: str) -> None:
+        """The session's mode changed during the run (the person approved a plan)."""
+        ...
+
+    def steered(self, turn: int, text: str) -> None:
+        """A message the person sent during the run reached the model."""
+        ...
+
     def hook_notice(self, turn: int, notice: HookNotice) -> None:
         """A settings hook has something for the person (each face shows it)."""
         ...
@@ -83,6 +100,18 @@ class NullObserver:
         pass
 
     def usage(self, turn: int, total: Usage, cost_usd: float | None) -> None:
+        pass
+
+    def plan_updated(self, turn: int, plan: Plan) -> None:
+        pass
+
+    def plan_proposed(self, turn: int, proposal: PlanProposal) -> None:
+        pass
+
+    def mode_changed(self, turn: int, mode: str) -> None:
+        pass
+
+    def steered(self, turn: int, text: str) -> None:
         pass
 
     def hook_notice(self, turn: int, notice: HookNotice) -> None:

@@ -6,6 +6,7 @@ from dataclasses import field
 from enum import StrEnum
 from typing import Any
 
+from agentls.contracts.plans import Plan
 from agentls.contracts.values import value
 
 
@@ -18,6 +19,14 @@ class Risk(StrEnum):
     # A proposal to the memory store: changes no file, shown in plan mode too, and kept
     # only when a person (or --yes) says yes, whatever the mode.
     MEMORY = "memory"
+    # A plan put to the person (plan mode's way out): shown only in plan mode; the
+    # person's answer, never the call, may change the mode.
+    PLAN = "plan"
+
+    @property
+    def changes_no_file(self) -> bool:
+        """Calls of this risk never change a file (a memory or a plan proposal neither)."""
+        return self in (Risk.READ, Risk.MEMORY, Risk.PLAN)
 
 
 class ErrorCode(StrEnum):
@@ -71,3 +80,5 @@ class ToolOutput:
 
     text: str
     meta: dict[str, Any] = field(default_factory=dict)
+    # The checklist a call set (update_plan): the runtime logs it and tells the faces.
+    plan: Plan | None = None

@@ -10,18 +10,21 @@ sessions (new or resumed from the log: in the mode of its last `mode_changed` un
 mode is named at opening, which is logged, with
 its `session_rules` and the notices it was given; the same when another process wrote to
 it), settings, budgets, one run at a time per session across processes, cancellation,
-`compact` (ACP's `/compact`, after its PreCompact hooks), the session's hooks
-(SessionStart with its first run here, `end_session`'s SessionEnd when the manager
-shuts down).
+`steer` (the person's words for the running run, in its `SteeringQueue`; what the run
+never reached is dropped when it ends), the plan agreed in plan mode pinned (one a
+person approved, or a run that ends in plan mode with an answer), `compact` (ACP's
+`/compact`, after its PreCompact hooks), the session's hooks (SessionStart with its
+first run here, `end_session`'s SessionEnd when the manager shuts down).
 
-`run_builder.py`: the one composition root (`RunConfig`: mode, system prompt, output
-limit, price, budget, from the settings, model and mode; `build_run` makes the
-`ToolRuntime` and `QueryLoop` from `RunParts` (a live run's log and observer also feed
-its telemetry when enabled, a replay's never; the settings' hooks bound to the run's log
-and observer: `RunParts.hook_engine`, live from `make_hook_engine` or played back by a
-replay); `Run.start_session` fires SessionStart; `build_session` the policy, tool
-context with intelligence, projector, checkpoints and problems hook; `run_tools` adds
-MCP tools).
+`run_builder.py`: the one composition root (`RunConfig`: mode, system prompt (again for
+a mode a run switches to), output limit, price, budget, from the settings, model and
+mode; `build_run` makes the `ToolRuntime` and `QueryLoop` from `RunParts` (a live run's
+log and observer also feed its telemetry when enabled, a replay's never; the settings'
+hooks bound to the run's log and observer: `RunParts.hook_engine`, live from
+`make_hook_engine` or played back by a replay; a live run's steering queue, or a
+replay's recording); `Run.start_session` fires SessionStart; `build_session` the
+policy, tool context with intelligence, projector, checkpoints and problems hook;
+`run_tools` adds MCP tools).
 
 `mcp_listing.py`: `agentls mcp list`'s reports. `ConversationManager.open_async` opens a
 session with its settings files, provider and log made or read on a thread;

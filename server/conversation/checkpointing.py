@@ -135,7 +135,7 @@ class Checkpointer:
         for intent in intents:
             tool = self.registry.get(intent.name)
             risk = None if tool is None else tool.risk
-            if risk not in (Risk.READ, Risk.MEMORY):  # a memory changes no file
+            if risk is None or not risk.changes_no_file:  # a memory or a plan changes none
                 if risk is not Risk.WRITE:
                     return True, True
                 may_change = True
@@ -179,7 +179,7 @@ class Checkpointer:
         paths: set[str] = set()
         for intent in intents:
             tool = self.registry.get(intent.name)
-            if tool is not None and tool.risk in (Risk.READ, Risk.MEMORY):
+            if tool is not None and tool.risk.changes_no_file:
                 continue
             if (
                 tool is None

@@ -13,7 +13,7 @@ import dataclasses
 import logging
 import secrets
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from agentls.checkpoints.undo import RestoreTarget
@@ -51,6 +51,7 @@ from agentls.conversation.settings_files import SettingsFiles
 from agentls.conversation.undo import UndoRefused, UndoResult, undo
 from agentls.intelligence.languages import Languages
 from agentls.loop.compaction import Compactor
+from agentls.loop.steering import Steer, SteeringQueue
 from agentls.mcp.hub import McpHub
 from agentls.permissions.approvers import Approver, DenyAllApprover
 from agentls.permissions.modes import Mode
@@ -83,6 +84,8 @@ class RunHandle:
     task: asyncio.Task[RunResult]
     config: RunConfig  # what replaying this run repeats
     guidance: Guidance = NO_GUIDANCE  # the instruction files and memories it was given
+    # What the person says while it works, for the model at its next turn boundary.
+    steering: SteeringQueue = field(default_factory=lambda: SteeringQueue(""))
     # A task cancelled before its first step runs none of its code, so the run could not
     # write its end: until it starts, a cancel is left for the run to find.
     started: bool = False
@@ -386,19 +389,14 @@ class Conversation:
             )  # fmt: skip
 
     def resume_context(self, state: SessionState) -> None:
-        """Pick up the last compaction summary and plan of a resumed session."""
+        """Pick up the last compaction summary and the plan agreed in plan mode of a
+        resumed session."""
         summary = state.context_summary
         if summary is not None:
             self.projector.restore(
                 seq=summary.seq, summary=summary.text, pinned=summary.pinned, up_to=summary.up_to
             )
-        for run in reversed(state.runs):
-            if run.rewound:
-                continue  # taken back: its plan is no longer the model's
-            if run.mode == Mode.PLAN.value and run.outcome == TerminalReason.COMPLETED.value:
-                text = (run.result or {}).get("text")
-                self.projector.plan = text if isinstance(text, str) and text else None
-                break
+        self.projector.plan = state.agreed_plan  # a rewind took back those of its asks
 
     def save_rules(self, rules: Sequence[Rule]) -> str | None:
         """ "Always allow in this workspace": into .agentls/settings.json, approved."""
@@ -490,8 +488,8 @@ class Conversation:
             self._use_command(run_id, command)
         if guidance.text or guidance.warnings:
             self.log.append(guidance.event(run_id))
-        planning = mode is Mode.PLAN
         observer = observer or NullObserver()
+        steering = SteeringQueue(run_id)
         built = build_run(
             config,
             RunParts(
@@ -507,6 +505,7 @@ class Conversation:
                 rule_saver=self.save_rules,
                 telemetry=self.settings.telemetry,
                 session_id=self.session_id,
+                steering=steering,
                 hook_engine=self._hook_engine,
             ),
         )
@@ -529,15 +528,21 @@ class Conversation:
                     return result
                 result = await built.run(run_id, prompt, self.messages, said)
                 self._add_cost(result.cost_usd)
+                # A run that ends in plan mode answers with its plan (an approved plan
+                # switched the mode and was kept when it was approved).
+                planning = self.policy.mode is Mode.PLAN
                 if planning and result.reason is TerminalReason.COMPLETED and result.text:
-                    self.projector.plan = result.text  # pinned through compactions
+                    self.projector.keep_plan(result.text)  # pinned through compactions
                 return result
             finally:
+                steering.close()  # what the run never reached is not delivered
                 self.log.turn_boundary()  # durable shortly; close() syncs for good
 
         task = asyncio.create_task(run())
         task.add_done_callback(self._run_ended)
-        handle = self.current = RunHandle(self.session_id, run_id, task, config, guidance)
+        handle = self.current = RunHandle(
+            self.session_id, run_id, task, config, guidance, steering=steering
+        )
         return handle
 
     def _use_command(self, run_id: str, command: CommandUse) -> None:
@@ -548,6 +553,13 @@ class Conversation:
         if new:
             self.policy.remember(new)
             self.log.append(ev.SessionRules(run=run_id, allow=[str(r) for r in new]))
+
+    def steer(self, text: str) -> Steer | None:
+        """Give ``text`` to the running run's model at its next turn boundary, as the
+        person's words; None when no run is going here (send it as an ask then)."""
+        if not self.running or self.current is None or not text.strip():
+            return None
+        return self.current.steering.put(text)
 
     def _session_start(self) -> str | None:
         """The SessionStart source of this object's first run ("startup" for a new session,

@@ -32,6 +32,7 @@ from agentls.intelligence.languages import Languages
 from agentls.loop.budget import Budget
 from agentls.loop.hooks import ChainedHooks, NoHooks, TurnHooks
 from agentls.loop.query_loop import QueryLoop
+from agentls.loop.steering import Steering
 from agentls.mcp.config import McpServerConfig
 from agentls.mcp.hub import McpHub
 from agentls.permissions.approvers import Approver, DenyAllApprover
@@ -59,6 +60,8 @@ class RunConfig:
     price: ModelPrice | None  # None: the cost is unknown, and no USD budget can apply
     budget: Budget
     reasoning: Reasoning | None = None  # what each request asks of the model's thinking
+    root: str = ""
+    guidance: str = ""  # the instruction files and memories, after the fixed lines
 
     @classmethod
     def of(
@@ -77,7 +80,13 @@ class RunConfig:
             price=price_for(model_id),
             budget=settings.budget,
             reasoning=reasoning.request,
+            root=str(root),
+            guidance=guidance,
         )
+
+    def system_in(self, mode: Mode) -> str:
+        """The system prompt once the run is in ``mode`` (a plan approved switches it)."""
+        return system_prompt(self.root, mode) + self.guidance
 
 
 @dataclass(slots=True, kw_only=True)
@@ -94,6 +103,8 @@ class RunParts:
     observer: RunObserver = field(default_factory=NullObserver)
     hooks: TurnHooks = field(default_factory=NoHooks)
     rule_saver: RuleSaver | None = None
+    # What the person says during the run (a live run's queue, or a replay's recording).
+    steering: Steering | None = None
     # A live run's telemetry (a replay has none): its events exported when enabled.
     telemetry: TelemetryConfig | None = None
     session_id: str = ""
@@ -135,6 +146,7 @@ def build_run(config: RunConfig, parts: RunParts) -> Run:
         audit=audit,
         observer=observer,
         rule_saver=parts.rule_saver,
+        plan_agreed=parts.projector.keep_plan,
         settings_hooks=hooks,
     )
     loop = QueryLoop(
@@ -145,9 +157,11 @@ def build_run(config: RunConfig, parts: RunParts) -> Run:
         observer=observer,
         price=config.price,
         system=config.system,
+        system_in=config.system_in,
         max_output_tokens=config.max_output_tokens,
         reasoning=config.reasoning,
         hooks=parts.hooks,
+        steering=parts.steering,
     )
     return Run(config, runtime, loop)
 

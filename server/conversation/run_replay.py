@@ -3,16 +3,17 @@
 Each recorded run is built again as a live run is (`run_builder`: the same
 policy, price, budgets and output limit) and run through the real loop and
 runtime, with the model's recorded output and usage, the person's recorded
-answers, the tools' recorded results, the turn hooks' recorded notes and the
-settings' hooks as their runs were logged (no hook runs again; nothing touches
-the workspace), and the runtime's fresh
-decisions are compared with the recorded ones: permission verdicts and their
-reasons, error codes of calls that never ran, how many messages each model
-request carried (the history folded from the log, rewinds honoured; not
-after a compaction, which a replay does not repeat), and how each run ended.
-The first difference is reported. The prompts' images are read back from the
-session's folder, so the model is shown what the live run showed it; one that
-is gone or changed is named.
+answers (to the gate and to proposed plans, whose switches change the mode again),
+what the person said during the run (at the turn boundaries it reached), the tools'
+recorded results, the turn hooks' recorded notes and the settings' hooks as their
+runs were logged (no hook runs again; nothing touches the workspace), and the
+runtime's fresh decisions are compared with the recorded ones: permission verdicts
+and their reasons, error codes of calls that never ran, how many messages each model
+request carried (the history folded from the log, rewinds honoured; not after a
+compaction, which a replay does not repeat), and how each run ended. The first
+difference is reported. The prompts' images are read back from the session's folder,
+so the model is shown what the live run showed it; one that is gone or changed is
+named.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from agentls.contracts.model_io import (
     ModelInput,
 )
 from agentls.contracts.outcomes import TerminalReason
+from agentls.contracts.plans import NO_PERSON, PlanAnswer, PlanChoice, PlanProposal
 from agentls.contracts.tooling import ErrorCode, ToolError, ToolIntent, ToolOutput
 from agentls.contracts.usage import Usage
 from agentls.conversation.run_builder import (
@@ -161,9 +163,26 @@ class _RecordedNotes:
         return self._notes.pop(turn, [])
 
 
+class _RecordedSteering:
+    """What the person said during the run, given at the turn boundaries it reached."""
+
+    def __init__(self, steered: Sequence[ev.Steered]) -> None:
+        self._by_turn: dict[int, list[str]] = defaultdict(list)
+        for event in steered:
+            self._by_turn[event.turn or 0].append(event.text)
+
+    def take(self, turn: int) -> list[str]:
+        return self._by_turn.pop(turn, [])
+
+
 class _RecordedAnswers:
-    def __init__(self, decisions: Sequence[ev.Decision]) -> None:
+    def __init__(
+        self, decisions: Sequence[ev.Decision], reviews: Sequence[ev.PlanReviewed] = ()
+    ) -> None:
         self._answers = {d.call_id: d.answer for d in decisions if d.answer is not None}
+        self._plans = {
+            r.call_id: PlanAnswer(PlanChoice(r.choice), r.note, r.person) for r in reviews
+        }
         # A recorded yes that ran the gate's spelling came from an automatic approver.
         self._automatic = {d.call_id for d in decisions if d.runs is not None}
         self.unexpected: list[str] = []
@@ -176,6 +195,13 @@ class _RecordedAnswers:
         if answer is None:
             self.unexpected.append(request.call_id)
             return ApprovalAnswer.DENY
+        return answer
+
+    async def review_plan(self, proposal: PlanProposal) -> PlanAnswer:
+        answer = self._plans.get(proposal.call_id)
+        if answer is None:
+            self.unexpected.append(proposal.call_id)
+            return NO_PERSON
         return answer
 
 
@@ -334,7 +360,9 @@ async def _replay_run(
         _recorded_tools(executed, _external_tools(recorded), settings.mcp_servers)
     )
     capture = _Capture()
-    answers = _RecordedAnswers(decisions)
+    reviews = [e for e in recorded if isinstance(e, ev.PlanReviewed)]
+    steered = [e for e in recorded if isinstance(e, ev.Steered)]
+    answers = _RecordedAnswers(decisions, reviews)
     local = LocalWorkspace(root)
     run = build_run(
         config,
@@ -353,6 +381,7 @@ async def _replay_run(
             audit=capture,
             approver=answers,
             hooks=_RecordedNotes(_hook_notes(recorded)),
+            steering=_RecordedSteering(steered),
             hook_engine=HookEngine(
                 RecordedHooks([e for e in recorded if isinstance(e, ev.HookRun)])
             ),
@@ -415,13 +444,19 @@ def _model_usages(recorded: list[SessionEvent]) -> list[Usage]:
 
 
 def _hook_notes(recorded: list[SessionEvent]) -> dict[int, list[str]]:
-    """The notes after a turn's tool results: what the turn hooks told the model."""
+    """The notes after a turn's tool results: what the turn hooks told the model (the
+    person's words delivered there come last, and are the steering's)."""
+    steered: dict[int, int] = defaultdict(int)
+    for event in recorded:
+        if isinstance(event, ev.Steered) and event.turn is not None:
+            steered[event.turn] += 1
     notes: dict[int, list[str]] = {}
     for event in recorded:
         turn = event.turn
         if not isinstance(event, ev.ToolResults) or turn is None or turn in notes:
             continue
-        notes[turn] = [b.text for b in event.message.content if isinstance(b, TextBlock)]
+        texts = [b.text for b in event.message.content if isinstance(b, TextBlock)]
+        notes[turn] = texts[: len(texts) - steered[turn]]
     return notes
 
 

@@ -8,6 +8,9 @@ What each file holds (ARCHITECTURE.md has the package's borders and invariants):
 `compaction.py` (runs the summary call the projector asks for and logs it). On "prompt
 is too long": one compaction, one retry.
 
+`steering.py`: what the person says while a run works (`SteeringQueue`, one per run),
+taken at each turn boundary and given to the model as their words (`steered` events).
+
 The loop fires the settings' hooks of a run (the runtime's `settings_hooks`):
 `UserPromptSubmit` before the prompt is kept (a block ends the run, the prompt never
 kept; context follows the prompt), `Stop` when the model finished (a block is the

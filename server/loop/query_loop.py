@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import dataclasses
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -37,7 +37,9 @@ from agentls.hooks.engine import RunHooks
 from agentls.loop.budget import Budget
 from agentls.loop.compaction import Compactor
 from agentls.loop.hooks import NoHooks, TurnHooks
+from agentls.loop.steering import NoSteering, Steering
 from agentls.loop.steps import Finish, RunAgain, Step, overrun_note
+from agentls.permissions.modes import Mode
 from agentls.pricing import ModelPrice
 from agentls.providers.base import ModelProvider
 from agentls.runtime.pipeline import AuditLog, ToolRuntime
@@ -67,9 +69,11 @@ class QueryLoop:
         observer: RunObserver,
         price: ModelPrice | None,
         system: str,
+        system_in: Callable[[Mode], str] | None = None,
         max_output_tokens: int = 8192,
         reasoning: Reasoning | None = None,
         hooks: TurnHooks | None = None,
+        steering: Steering | None = None,
     ) -> None:
         """``hooks``: agentls's own turn hooks (checkpoints, problems); the settings' hooks
         are the runtime's (``runtime.settings_hooks``), fired here for the run's events."""
@@ -80,10 +84,13 @@ class QueryLoop:
         self.observer = observer
         self.price = price
         self.system = system
+        self.system_in = system_in  # the system prompt for a mode the run switches to
+        self._system_mode: Mode | None = None
         self.max_output_tokens = max_output_tokens
         self.reasoning = reasoning  # the same on every turn: thinking never toggles mid-run
         self.compactor = Compactor(provider, projector, audit)
         self.hooks: TurnHooks = hooks or NoHooks()
+        self.steering: Steering = steering or NoSteering()
 
     @property
     def settings_hooks(self) -> RunHooks:
@@ -105,6 +112,7 @@ class QueryLoop:
         """
         tally = RunTally(cost_usd=0.0 if self.price is not None else None)
         self.runtime.begin_run(run_id)
+        self._system_mode = self.runtime.policy.mode
         finish: Finish | None
         try:
             async with asyncio.timeout(budget.timeout_seconds):
@@ -189,6 +197,10 @@ class QueryLoop:
                                             stop_reason=done.stop_reason))  # fmt: skip
             step = self.decide(done, budget, tally)
             if isinstance(step, Finish):
+                if step.reason is TerminalReason.COMPLETED and self._asked_again(
+                    run_id, turn, messages, budget, tally
+                ):
+                    continue  # the person spoke while the model answered: it goes on
                 # A run with no turn or budget left ends as it is, whatever a Stop hook says.
                 if self.guard(budget, tally) is not None or not await self._stop_hooks(
                     run_id, turn, messages, step, stop_hook_active
@@ -198,9 +210,9 @@ class QueryLoop:
                 continue
             observations = await self.act(run_id, step.intents, turn)
             notes = await self.hooks.after_act(run_id, turn)
-            self.observe(run_id, turn, messages, observations, notes)
+            stop = self.guard(budget, tally)  # a run that ends here leaves steering waiting
+            self.observe(run_id, turn, messages, observations, notes, steer=stop is None)
             self.audit.turn_boundary()
-            stop = self.guard(budget, tally)
             if stop is not None:
                 return stop
 
@@ -226,6 +238,8 @@ class QueryLoop:
         """This turn's projection; logged as the model request unless it wants a compaction."""
         registry, mode = self.runtime.registry, self.runtime.policy.mode
         tools = registry.specs(mode)
+        if mode is not self._system_mode and self.system_in is not None:
+            self.system, self._system_mode = self.system_in(mode), mode  # a plan was approved
         projection = self.projector.project(
             self.system, messages, tools, self.max_output_tokens, allow_compaction=allow_compaction
         )
@@ -344,6 +358,8 @@ class QueryLoop:
         messages: list[Message],
         observations: list[Observation],
         notes: Sequence[str] = (),
+        *,
+        steer: bool = True,
     ) -> None:
         if not observations:
             return
@@ -351,11 +367,39 @@ class QueryLoop:
             ToolResultBlock(o.call_id, o.content, not o.ok) for o in observations
         ]
         blocks += [TextBlock(note) for note in notes]  # after the results, as the APIs want
+        if steer:  # the person's words last: what they said while these calls ran
+            blocks += [TextBlock(text) for text in self._steering(run_id, turn)]
         self._results(run_id, turn, messages, Message("user", tuple(blocks)))
+
+    def _asked_again(
+        self, run_id: str, turn: int, messages: list[Message], budget: Budget, tally: RunTally
+    ) -> bool:
+        """The model answered, and the person said more meanwhile: their words are the
+        run's next prompt (unless a limit ends the run here)."""
+        if self.guard(budget, tally) is not None:
+            return False
+        said = self._steering(run_id, turn)
+        if not said:
+            return False
+        prompt = Message("user", tuple(TextBlock(text) for text in said))
+        messages.append(prompt)
+        self.audit.stage(ev.UserMessage(run=run_id, turn=turn, message=prompt))
+        self.audit.turn_boundary()
+        return True
+
+    def _steering(self, run_id: str, turn: int) -> list[str]:
+        """What the person sent since the last boundary, logged as delivered here."""
+        said = self.steering.take(turn)
+        for text in said:
+            self.audit.stage(ev.Steered(run=run_id, turn=turn, text=text))
+            notify(self.observer.steered, turn, text)
+        return said
 
     def guard(self, budget: Budget, tally: RunTally) -> Finish | None:
         stop = self.runtime.stop
         if stop is not None:
+            if stop.text is not None:  # a plan no one could approve is the run's answer
+                tally.last_text = stop.text
             return Finish(stop.reason, stop.detail)
         overrun = budget.overrun(tally.usage, tally.cost_usd)
         if overrun is not None:

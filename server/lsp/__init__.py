@@ -17,8 +17,9 @@ and lsprotocol).
 - `code_actions.py`: asks offered only when they make sense (a selection for "about
   this selection", none while a question waits).
 - `run_events.py`: `LspRunObserver`, a run as `agentls/event` (from `run_started` with
-  the request; text and thoughts coalesced apart; a hook's notice as kind `hook` and a
-  message), progress, a last message cut at a word.
+  the request; text and thoughts coalesced apart; the model's `plan`, a `plan_proposed`,
+  a `mode_changed`, a `steered`; a hook's notice as kind `hook` and a message), progress,
+  a last message cut at a word.
 - `ask_guidance.py`: the folder an ask is about, and the instruction files and memories
   it was given, said in the run's first progress message.
 

@@ -18,6 +18,7 @@ from lsprotocol import types
 from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
 from agentls.contracts.observer import HookNotice, NullObserver
 from agentls.contracts.outcomes import RunResult, TerminalReason
+from agentls.contracts.plans import Plan, PlanProposal
 from agentls.contracts.tooling import Observation, ToolIntent
 from agentls.contracts.usage import Usage, has_real_cost
 from agentls.lsp.wire.client_requests import ask_client
@@ -29,8 +30,13 @@ from agentls.protocol.events import (
     ApprovalAsked,
     EventBase,
     HookNoticeEvent,
+    ModeChanged,
+    PlanEvent,
+    PlanProposed,
+    PlanStep,
     RunFinished,
     RunStarted,
+    Steered,
     TextEvent,
     ThoughtEvent,
     ToolFinished,
@@ -227,6 +233,24 @@ class LspRunObserver(NullObserver):
             self._report(f"waiting for you (code actions): {payload.get('summary', '')}")
         elif kind == "waiting_for_save":
             self._report(f"waiting for your save: {', '.join(payload.get('paths', []))}")
+
+    def plan_updated(self, turn: int, plan: Plan) -> None:
+        steps = [PlanStep(step=s.step, status=s.status.value) for s in plan.steps]
+        self.send(PlanEvent(**self._run(), plan=steps, explanation=plan.explanation))
+        self._report(f"plan: {plan.done} of {len(plan.steps)} steps done")
+
+    def plan_proposed(self, turn: int, proposal: PlanProposal) -> None:
+        self.send(PlanProposed(**self._run(), call_id=proposal.call_id, plan=proposal.plan))
+        self._report("waiting for you: a plan to approve")
+
+    def mode_changed(self, turn: int, mode: str) -> None:
+        from agentls.permissions.modes import Mode
+
+        self.send(ModeChanged(**self._run(), mode=Mode(mode)))
+
+    def steered(self, turn: int, text: str) -> None:
+        self.turn = turn
+        self.send(Steered(**self._run(), text=text))
 
     def usage(self, turn: int, total: Usage, cost_usd: float | None) -> None:
         totals = UsageTotals.of(total, cost_usd if self.show_cost else None)

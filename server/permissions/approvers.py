@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
+from agentls.contracts.plans import NO_PERSON, PlanAnswer, PlanProposal
 
 
 class Approver(Protocol):
@@ -15,6 +16,11 @@ class Approver(Protocol):
     reason: str
 
     async def approve(self, request: ApprovalRequest) -> ApprovalAnswer: ...
+
+    async def review_plan(self, proposal: PlanProposal) -> PlanAnswer:
+        """The person's word on a plan (plan mode's way out): switch to default or
+        accept-edits, or keep planning; ``NO_PERSON`` when no one answered."""
+        ...
 
 
 class AutoApprover:
@@ -31,6 +37,9 @@ class AutoApprover:
             return ApprovalAnswer.DENY
         return ApprovalAnswer.ALLOW_ONCE
 
+    async def review_plan(self, proposal: PlanProposal) -> PlanAnswer:
+        return NO_PERSON  # --yes never leaves plan mode: that is a person's word
+
 
 class DenyAllApprover:
     """No person to ask (no TTY, no --yes): every question is answered no."""
@@ -40,3 +49,6 @@ class DenyAllApprover:
 
     async def approve(self, request: ApprovalRequest) -> ApprovalAnswer:
         return ApprovalAnswer.DENY
+
+    async def review_plan(self, proposal: PlanProposal) -> PlanAnswer:
+        return NO_PERSON

@@ -23,7 +23,10 @@ def parse_mode(value: str) -> Mode:
 
 
 def is_visible(risk: Risk, mode: Mode, *, read_only_hint: bool = False) -> bool:
-    """Plan mode shows reads, and the external tools their server declares read-only."""
+    """Plan mode shows reads, and the external tools their server declares read-only; a
+    plan proposal shows only there (it is the way out of plan mode)."""
+    if risk is Risk.PLAN:
+        return mode is Mode.PLAN
     if mode is not Mode.PLAN or risk in (Risk.READ, Risk.MEMORY):
         return True
     return risk is Risk.EXTERNAL and read_only_hint

@@ -34,6 +34,7 @@ _EXTERNAL = PolicyDecision(Verdict.ASK, "external tools need approval")
 _COMMAND = PolicyDecision(Verdict.ASK, "commands need approval")
 _SECRET = PolicyDecision(Verdict.ASK, "secret file needs explicit permission")
 _MEMORY = PolicyDecision(Verdict.ASK, "a memory is kept only with a yes")
+_PLAN_PROPOSAL = PolicyDecision(Verdict.ALLOW, "a plan goes to the person")
 
 
 @dataclass
@@ -226,6 +227,8 @@ class PermissionPolicy:
         mode = self.mode
         if risk is Risk.READ:
             return _READ
+        if risk is Risk.PLAN:
+            return _PLAN_PROPOSAL  # the person is asked about the plan itself
         if mode is Mode.PLAN:
             # an external tool is shown only when its server says read-only; still asked
             return _EXTERNAL if risk is Risk.EXTERNAL else _PLAN

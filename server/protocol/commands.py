@@ -107,6 +107,20 @@ class SessionInfo(WireModel):
     )
 
 
+# --- agentls.steer ---------------------------------------------------------------
+
+
+class SteerParams(Params):
+    session_id: str = Field(min_length=1)
+    prompt: str = Field(min_length=1, description="the person's words for the running run")
+
+
+class SteerResult(WireModel):
+    session_id: str
+    run_id: str | None = Field(description="the run it waits for; null when none is going")
+    queued: bool = Field(description="false: no run is going (send it with agentls.ask)")
+
+
 # --- agentls.setMode -----------------------------------------------------------
 
 
@@ -295,6 +309,7 @@ class Command:
 COMMANDS: dict[str, Command] = {
     "agentls.ask": Command(AskParams, AskStarted | AskFinished),
     "agentls.cancel": Command(CancelParams, CancelResult, argument_optional=True),
+    "agentls.steer": Command(SteerParams, SteerResult),
     "agentls.sessions": Command(None, list[SessionInfo]),
     "agentls.showTranscript": Command(TranscriptParams, TranscriptShown, argument_optional=True),
     "agentls.setMode": Command(SetModeParams, ModeSet),

@@ -11,6 +11,7 @@ from typing import Annotated, Literal, Union
 from pydantic import Field, TypeAdapter
 
 from agentls.contracts.decisions import ApprovalAnswer
+from agentls.permissions.modes import Mode
 from agentls.protocol.common import RunOutcome, Usage
 from agentls.protocol.wire import WireModel
 
@@ -90,8 +91,10 @@ class QuestionAsked(EventBase):
     """A question now waits for `agentls.answer`."""
 
     kind: Literal["question"] = "question"
-    id: str = Field(description="the callId for an approval, `review-N` for an edit")
-    question: Literal["approval", "review"]
+    id: str = Field(
+        description="the callId for an approval or a proposed plan, `review-N` for an edit"
+    )
+    question: Literal["approval", "review", "plan"]
     summary: str
     detail: str = Field(description="the command, or the unified diff")
     path: str | None = Field(description="the file, for a review")
@@ -133,6 +136,42 @@ class WaitingForSave(EventBase):
     seconds: float = Field(description="how long the run waits before writing them itself")
 
 
+class PlanStep(WireModel):
+    step: str
+    status: Literal["pending", "in_progress", "completed"]
+
+
+class PlanEvent(EventBase):
+    """The model's checklist (`update_plan`), whole: it replaces the one shown before."""
+
+    kind: Literal["plan"] = "plan"
+    plan: list[PlanStep]
+    explanation: str = Field(description="why the plan is so, or what changed; may be empty")
+
+
+class PlanProposed(EventBase):
+    """In plan mode, a plan is put to the person (`propose_plan`); the question follows
+    (a prompt, or a `question` of kind `plan`)."""
+
+    kind: Literal["plan_proposed"] = "plan_proposed"
+    call_id: str
+    plan: str = Field(description="markdown")
+
+
+class ModeChanged(EventBase):
+    """The session's mode changed during the run: the person approved a plan."""
+
+    kind: Literal["mode_changed"] = "mode_changed"
+    mode: Mode
+
+
+class Steered(EventBase):
+    """A message sent with `agentls.steer` reached the model (at this turn's boundary)."""
+
+    kind: Literal["steered"] = "steered"
+    text: str
+
+
 class UsageEvent(EventBase):
     kind: Literal["usage"] = "usage"
     usage: Usage = Field(description="the run's totals so far")
@@ -169,6 +208,10 @@ AgentEvent = Annotated[
         EditApplied,
         EditRejected,
         WaitingForSave,
+        PlanEvent,
+        PlanProposed,
+        ModeChanged,
+        Steered,
         UsageEvent,
         HookNoticeEvent,
         RunFinished,

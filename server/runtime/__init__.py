@@ -4,7 +4,10 @@ What each file holds (ARCHITECTURE.md has the package's borders and invariants):
 
 `registry.py`: tools by name, visible specs per mode. `pipeline.py`: `ToolRuntime`, the
 ordered pipeline for one call (an allowed command gets its `CommandGrant`: the line as
-a person saw it, or the gate's rendering when rules or `--yes` allowed it; the decision logs `runs`)
+a person saw it, or the gate's rendering when rules or `--yes` allowed it; the decision logs `runs`;
+a proposed plan is put to the person through the `Approver` after the gate, and only
+their switch changes the mode, logged `plan_reviewed` then `mode_changed`; a tool's
+`ToolOutput.plan` is logged `plan_updated` and told to the observer)
 
 `subjects.py` (a call that writes several paths, such as a rename, is decided by its
 strictest path), calls in the model's order (only adjacent read-only calls run

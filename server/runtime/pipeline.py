@@ -9,6 +9,7 @@ state; every decision and result is written to the audit log.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 from collections.abc import Callable, Sequence
@@ -28,11 +29,12 @@ from agentls.contracts.errors import ConfigError
 from agentls.contracts.messages import INVALID_JSON_KEY
 from agentls.contracts.observer import RunObserver, notify
 from agentls.contracts.outcomes import TerminalReason
+from agentls.contracts.plans import Plan, PlanAnswer, PlanProposal
 from agentls.contracts.running import calling
 from agentls.contracts.tooling import ErrorCode, Observation, Risk, ToolError, ToolIntent
 from agentls.hooks.engine import HookEngine, RunHooks
 from agentls.permissions.approvers import Approver
-from agentls.permissions.modes import is_visible
+from agentls.permissions.modes import Mode, is_visible
 from agentls.permissions.policy import PermissionPolicy
 from agentls.permissions.rules import Rule
 from agentls.runtime import hook_gate, shaping
@@ -41,6 +43,7 @@ from agentls.runtime.registry import ToolRegistry
 from agentls.runtime.subjects import strictest
 from agentls.session import events as ev
 from agentls.session.events import EventT
+from agentls.session.records import plan_records
 from agentls.workspace.interface import CommandGrant, ToolContext, ToolDefinition
 
 log = logging.getLogger(__name__)
@@ -67,10 +70,14 @@ class AuditLog(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class StopSignal:
-    """The runtime asks the loop to end the run (policy or repeated failure)."""
+    """The runtime asks the loop to end the run (policy, repeated failure, or a plan no
+    one was there to approve: then ``text`` is the run's answer)."""
 
-    reason: Literal[TerminalReason.PERMISSION_DENIED, TerminalReason.FATAL_TOOL_ERROR]
+    reason: Literal[
+        TerminalReason.PERMISSION_DENIED, TerminalReason.FATAL_TOOL_ERROR, TerminalReason.COMPLETED
+    ]
     detail: str
+    text: str | None = None
 
 
 class ToolRuntime:
@@ -85,6 +92,7 @@ class ToolRuntime:
         observer: RunObserver,
         call_timeout_seconds: float = 660.0,
         rule_saver: Callable[[Sequence[Rule]], str | None] | None = None,
+        plan_agreed: Callable[[str], None] | None = None,
         settings_hooks: RunHooks | None = None,
     ) -> None:
         self.registry = registry
@@ -95,6 +103,7 @@ class ToolRuntime:
         self.observer = observer
         self.call_timeout_seconds = call_timeout_seconds
         self.rule_saver = rule_saver  # "always allow in this workspace" writes through it
+        self.plan_agreed = plan_agreed  # told the plan a person approved (pinned in context)
         # The hooks of the settings: PreToolUse and PostToolUse around each call, and
         # Notification while a question waits.
         self.settings_hooks = settings_hooks or HookEngine().bind(audit)
@@ -231,11 +240,50 @@ class ToolRuntime:
             return self._deny(intent, turn, self._denial_message(final))
         self._denials = 0
         context = self.context if grant is None else dataclasses.replace(self.context, grant=grant)
+        if tool.risk is Risk.PLAN:  # the person's word on the plan, before the call tells it
+            answer = await self._review_plan(intent, turn, tool, args)
+            context = dataclasses.replace(context, plan_answer=answer)
         notify(self.observer.tool_running, turn, intent)
-        observation = await self._run(intent, tool, args, context)
+        observation = await self._run(intent, turn, tool, args, context)
         if self.settings_hooks.has("PostToolUse"):
             observation = await self._hooks_after(intent, turn, tool, args, observation)
         return observation
+
+    async def _review_plan(
+        self, intent: ToolIntent, turn: int, tool: ToolDefinition[Any], args: BaseModel
+    ) -> PlanAnswer:
+        """Put the plan to the person. A switch is theirs alone (an automatic approver
+        always keeps planning) and is logged as a mode change; the run goes on in the new
+        mode. No one to ask: the plan is the run's answer and the mode stays plan."""
+        plan = tool.summary(args)  # stands in if the tool cannot say it
+        if tool.detail is not None:
+            with contextlib.suppress(ToolError):
+                plan = await tool.detail(args, self.context)
+        proposal = PlanProposal(intent.call_id, plan)
+        async with self._approval_lock:
+            notify(self.observer.plan_proposed, turn, proposal)
+            if self.approver.person:  # someone waits to answer: Notification hooks say so
+                self.settings_hooks.waiting(turn, "agentls has a plan for you to approve")
+            answer = await self.approver.review_plan(proposal)
+        self.audit.append(ev.PlanReviewed(
+            run=self.run_id, turn=turn, call_id=intent.call_id, choice=answer.choice.value,
+            note=answer.note, person=answer.person, plan=plan,
+        ))  # fmt: skip
+        if answer.switches:
+            mode = Mode(answer.choice.value)
+            self.policy.mode = mode  # the next turn's tools are this mode's
+            self.audit.append(ev.ModeChanged(run=self.run_id, turn=turn, mode=mode.value))
+            notify(self.observer.mode_changed, turn, mode.value)
+            if self.plan_agreed is not None:
+                self.plan_agreed(plan)
+        elif not answer.person and self.stop is None:
+            self.stop = StopSignal(
+                TerminalReason.COMPLETED,
+                "the plan was proposed with no one to approve it: it is the answer, and the "
+                "session stays in plan mode",
+                text=plan,
+            )
+        return answer
 
     async def _hooks_before(
         self,
@@ -391,7 +439,12 @@ class ToolRuntime:
         return shaping.error(intent, ErrorCode.PERMISSION_DENIED, message)
 
     async def _run(
-        self, intent: ToolIntent, tool: ToolDefinition[Any], args: BaseModel, context: ToolContext
+        self,
+        intent: ToolIntent,
+        turn: int,
+        tool: ToolDefinition[Any],
+        args: BaseModel,
+        context: ToolContext,
     ) -> Observation:
         deadline = self._deadlines.start(self.call_timeout_seconds)
         timed_out = False
@@ -424,7 +477,17 @@ class ToolRuntime:
         if timed_out:  # the tool swallowed its cancellation
             return self._timed_out(intent, tool)
         self._crashes = self._failures = 0
+        if output.plan is not None:
+            self._plan_updated(intent, turn, output.plan)
         return shaping.ok(intent, output.text, context.output_limit, dict(output.meta))
+
+    def _plan_updated(self, intent: ToolIntent, turn: int, plan: Plan) -> None:
+        """A checklist is a fact for the person: logged, and shown by every face."""
+        self.audit.append(ev.PlanUpdated(
+            run=self.run_id, turn=turn, call_id=intent.call_id, plan=plan_records(plan),
+            explanation=plan.explanation,
+        ))  # fmt: skip
+        notify(self.observer.plan_updated, turn, plan)
 
     def _timed_out(self, intent: ToolIntent, tool: ToolDefinition[Any]) -> Observation:
         return self._failure(

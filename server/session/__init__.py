@@ -9,7 +9,8 @@ run next waits, so a turn is two writes);
 `events.py`: one typed class per event kind and their union `SessionEvent`
 (`SESSION_EVENTS`, `session_event_schema()`; `HookRun`, one hook command's run);
 
-`records.py`: the shapes events carry (messages as read, run result, problems);
+`records.py`: the shapes events carry (messages as read, run result, problems, plan
+steps);
 
 `upgrade.py`: schema-1 lines in today's shape;
 
@@ -24,13 +25,16 @@ differently);
 `durability.py`: one fsync thread per process for every log (group commit; a closed log
 is never synced); the reader (typed events), the reducer that folds them into
 `SessionState` (asks numbered from 1; a `rewound` event cuts the history where the
-first ask it takes back began, and marks them), the store (one file per session under
-the state dir; listing keeps each session's summary until its file changes)
+first ask it takes back began, and marks them; the model's latest checklist, the plan
+agreed in plan mode), the store (one file per session under the state dir; listing
+keeps each session's summary until its file changes)
 
 `lock.py` (one writer per session across processes: a `flock` on `<id>.lock` naming its
 holder's face and pid; the file stays open while the session does, so each run takes the
 lock with one write); `transcript.py`, the transcript renderer (hook runs marked `⚑`)
-and `write_transcript` (the markdown file made again from the log, written whole);
+and `write_transcript` (the markdown file made again from the log, written whole; each
+run's final plan, a proposed plan and its answer, the person's words where they reached
+a run);
 
 `images.py`: `SessionImages`, a session's prompt images kept by sha256 in its own folder
 (`sessions/<id>/images/`), read back into a rebuilt history (one gone or changed becomes

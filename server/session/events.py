@@ -39,6 +39,7 @@ from agentls.session.records import (
     ChangedFile,
     ForkOrigin,
     InstructionFileRecord,
+    PlanStepRecord,
     ProblemRecord,
     RunResultRecord,
     WireMessage,
@@ -68,6 +69,9 @@ RULES_SAVED: Final = "rules_saved"
 SESSION_RULES: Final = "session_rules"
 NOTICE: Final = "notice"
 GUIDANCE: Final = "guidance"
+PLAN_UPDATED: Final = "plan_updated"
+PLAN_REVIEWED: Final = "plan_reviewed"
+STEERED: Final = "steered"
 HOOK_RUN: Final = "hook_run"
 PROMPT_COMMAND: Final = "prompt_command"
 RUN_FINISHED: Final = "run_finished"
@@ -350,6 +354,42 @@ class Guidance(Event):
 
 
 @dataclass(kw_only=True, slots=True)
+class PlanUpdated(Event):
+    """The model's checklist (an `update_plan` call), whole: it replaces the one before."""
+
+    kind: Literal["plan_updated"] = "plan_updated"
+    call_id: str
+    plan: list[PlanStepRecord]
+    explanation: str = ""
+
+
+@dataclass(kw_only=True, slots=True)
+class PlanReviewed(Event):
+    """The person's answer to a proposed plan (`propose_plan`); a switch is followed by
+    its `mode_changed`."""
+
+    kind: Literal["plan_reviewed"] = "plan_reviewed"
+    call_id: str
+    choice: Annotated[
+        Literal["default", "accept-edits", "keep-planning"],
+        Field(description="the mode switched to, or keep-planning"),
+    ]
+    note: Annotated[str, Field(description="what the person told the model")] = ""
+    person: Annotated[bool, Field(description="false: no one answered (no terminal, --yes)")]
+    plan: Annotated[str, Field(description="the plan, in markdown")]
+
+
+@dataclass(kw_only=True, slots=True)
+class Steered(Event):
+    """A message the person sent while the run worked, given to the model at this turn's
+    boundary (after the turn's tool results, or as the next prompt when the model had
+    answered)."""
+
+    kind: Literal["steered"] = "steered"
+    text: str
+
+
+@dataclass(kw_only=True, slots=True)
 class HookRun(Event):
     """One hook command of the settings run at one of its events, and what came of it.
     Replay reads these instead of running hooks again."""
@@ -428,6 +468,9 @@ SessionEvent = Annotated[
         SessionRules,
         Notice,
         Guidance,
+        PlanUpdated,
+        PlanReviewed,
+        Steered,
         HookRun,
         PromptCommandUsed,
         RunFinished,

@@ -34,6 +34,7 @@ from agentls.contracts.messages import (
     ToolUseBlock,
 )
 from agentls.contracts.outcomes import RunResult
+from agentls.contracts.plans import Plan, PlanStep, StepStatus
 
 WIRE = ConfigDict(
     alias_generator=to_camel,
@@ -260,6 +261,19 @@ class InstructionFileRecord(Record):
     sha256: str = Field(description="of the file's bytes when the run read it")
     bytes: int
     cut: bool = Field(default=False, description="cut at instructions.maxBytes")
+
+
+class PlanStepRecord(Record):
+    step: str
+    status: Literal["pending", "in_progress", "completed"]
+
+
+def plan_records(plan: Plan) -> list[PlanStepRecord]:
+    return [PlanStepRecord(step=s.step, status=s.status.value) for s in plan.steps]
+
+
+def plan_of(records: list[PlanStepRecord], explanation: str) -> Plan:
+    return Plan(tuple(PlanStep(r.step, StepStatus(r.status)) for r in records), explanation)
 
 
 class ProblemRecord(Record):

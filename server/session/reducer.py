@@ -10,15 +10,18 @@ becomes part of the history.
 A rewind (`rewound` with `conversation`) takes asks back: the history is cut where the
 first of them began (asks taken back are always the last ones still in it), they are
 marked `rewound`, and the summary kept aside goes back to the newest one that stands
-only for what is left.
+only for what is left; so do the model's checklist and the plan agreed in plan mode
+(those the asks taken back made are dropped).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from agentls.contracts.plans import Plan
 from agentls.session import events as ev
 from agentls.session.events import SessionEvent
+from agentls.session.records import plan_of
 from agentls.session.state import ContextSummary, RunRecord, SessionState
 
 
@@ -29,6 +32,14 @@ class Reducer:
         # Every summary still standing for part of the history, oldest first.
         summary = self.state.context_summary
         self._summaries: list[ContextSummary] = [] if summary is None else [summary]
+        # Each checklist and agreed plan with the run that made it, oldest first: a rewind
+        # goes back to the newest one an ask still standing made.
+        self._plans: list[tuple[str | None, Plan]] = []
+        if self.state.plan is not None:
+            self._plans.append((None, self.state.plan))
+        self._agreed: list[tuple[str | None, str]] = []
+        if self.state.agreed_plan is not None:
+            self._agreed.append((None, self.state.agreed_plan))
 
     def apply(self, event: SessionEvent) -> None:
         state = self.state
@@ -59,6 +70,7 @@ class Reducer:
                 number=len(state.runs) + 1,
                 first_message=len(state.messages),
                 seq=event.seq,
+                last_mode=event.mode,
             )
             self._runs[run_id] = record
             state.runs.append(record)
@@ -70,6 +82,15 @@ class Reducer:
             self._rewind(event.runs)
         elif isinstance(event, ev.ModeChanged):
             state.mode = event.mode
+            if run is not None:
+                run.last_mode = event.mode
+        elif isinstance(event, ev.PlanUpdated):
+            state.plan = plan_of(event.plan, event.explanation)
+            self._plans.append((event.run, state.plan))
+        elif isinstance(event, ev.PlanReviewed):
+            if event.person and event.choice != "keep-planning":
+                state.agreed_plan = event.plan
+                self._agreed.append((event.run, event.plan))
         elif isinstance(event, ev.SessionRules):
             _add_new(state.session_allow, event.allow)
             _add_new(state.session_deny, event.deny)
@@ -78,6 +99,10 @@ class Reducer:
         elif isinstance(event, ev.RunFinished) and run is not None:
             run.result = event.result.model_dump(mode="json")
             run.turns = event.result.turns
+            result = event.result
+            if run.last_mode == "plan" and result.terminal_reason == "completed" and result.text:
+                state.agreed_plan = result.text  # a plan-mode run's answer is its plan
+                self._agreed.append((run.run_id, result.text))
         elif isinstance(event, ev.RunClosed) and run is not None:
             run.result = {"terminalReason": event.reason, "detail": event.detail, "closed": True}
 
@@ -92,6 +117,11 @@ class Reducer:
         del state.messages[cut:]
         self._summaries = [s for s in self._summaries if s.up_to <= cut]
         state.context_summary = self._summaries[-1] if self._summaries else None
+        gone = {run.run_id for run in taken}
+        self._plans = [(r, plan) for r, plan in self._plans if r not in gone]
+        state.plan = self._plans[-1][1] if self._plans else None
+        self._agreed = [(r, text) for r, text in self._agreed if r not in gone]
+        state.agreed_plan = self._agreed[-1][1] if self._agreed else None
 
     def _add_usage(self, event: ev.UsageEvent, run: RunRecord | None) -> None:
         usage, cost = event.usage, event.cost_usd

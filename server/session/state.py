@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agentls.contracts.messages import Message, ToolResultBlock, ToolUseBlock
+from agentls.contracts.plans import Plan
 from agentls.contracts.usage import Usage
 from agentls.session.records import ForkOrigin
 
@@ -26,6 +27,7 @@ class RunRecord:
     first_message: int = 0  # where its messages begin in the history
     seq: int = 0  # its run_started event
     rewound: bool = False  # a rewind took it back: its messages left the history
+    last_mode: str | None = None  # the mode it was in last (a plan approved switches it)
 
     @property
     def finished(self) -> bool:
@@ -65,6 +67,9 @@ class SessionState:
     notices: set[str] = field(default_factory=set)  # topics the person was told once
     last_seq: int = 0
     context_summary: ContextSummary | None = None  # never part of ``messages``
+    plan: Plan | None = None  # the model's latest checklist (update_plan)
+    # The plan agreed in plan mode: one the person approved, or a plan-mode run's answer.
+    agreed_plan: str | None = None
     forked_from: ForkOrigin | None = None
 
     def ask(self, number: int) -> RunRecord:

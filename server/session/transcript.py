@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agentls.contracts.messages import Message, TextBlock, ThinkingBlock, ToolUseBlock
+from agentls.contracts.plans import Plan
 from agentls.session import events as ev
 from agentls.session.events import SessionEvent
 from agentls.session.labels import request_words
-from agentls.session.records import RunResultRecord
+from agentls.session.records import RunResultRecord, plan_of
 
 if TYPE_CHECKING:
     from agentls.session.store import SessionStore
@@ -76,6 +77,8 @@ class _Run:
     output_tokens: int = 0
     cost_usd: float | None = 0.0
     calls: dict[str, _Call] = field(default_factory=dict)
+    plan: Plan | None = None  # the model's checklist as it last set it in this run
+    steered_at: set[int | None] = field(default_factory=set)  # turns given the person's words
 
 
 class _Renderer:
@@ -122,7 +125,9 @@ class _Renderer:
                 kind = image.media_type.removeprefix("image/")
                 self._para(f"> (image: {kind}, {image.width}x{image.height}, {image.sha256[:12]})")
             text = event.message.text
-            if text.strip() and text.strip() != run.prompt.strip():
+            # The person's words sent during the run are shown with their `steered` events.
+            steered = event.turn in run.steered_at
+            if not steered and text.strip() and text.strip() != run.prompt.strip():
                 self._para(_quote(text))
         elif isinstance(event, ev.ModelOutput):
             self._model_output(event.message, run)
@@ -139,6 +144,14 @@ class _Renderer:
         elif isinstance(event, ev.ObservationEvent):
             call = run.calls.pop(event.call_id, None)
             self._call(call or _Call(event.name, {}), event)
+        elif isinstance(event, ev.PlanUpdated):
+            run.plan = plan_of(event.plan, event.explanation)
+            self._para(f"☰ Plan updated ({run.plan.done}/{len(run.plan.steps)} done)")
+        elif isinstance(event, ev.PlanReviewed):
+            self._plan_reviewed(event)
+        elif isinstance(event, ev.Steered):
+            run.steered_at.add(event.turn)
+            self._para(f"_The person, while the agent worked:_\n{_quote(event.text)}")
         elif isinstance(event, ev.Problems):
             lines = event.note.splitlines()
             self._para("\n".join(f"    ⚠ {_cut(line, _LINE_WIDTH)}" for line in lines))
@@ -212,6 +225,10 @@ class _Renderer:
             return
         for call in run.calls.values():
             self._call(call, None)
+        if run.plan is not None:  # the final plan of the run
+            lines = [f"- {line}" for line in run.plan.checklist()]
+            why = f"\n_{run.plan.explanation}_" if run.plan.explanation else ""
+            self._para("**Plan:**\n" + "\n".join(lines) + why)
         if result_line is None:
             tokens = f"{run.input_tokens:,} in / {run.output_tokens:,} out tokens"
             cost = f", {_cost(run.cost_usd)}" if self.show_cost else ""
@@ -233,6 +250,15 @@ class _Renderer:
             elif isinstance(block, ToolUseBlock):
                 # Remembered so a call the run never got to still shows up.
                 run.calls[block.id] = _Call(block.name, block.input)
+
+    def _plan_reviewed(self, event: ev.PlanReviewed) -> None:
+        if event.choice != "keep-planning" and event.person:
+            answer = f"the person switched to {event.choice} mode"
+        elif event.person:
+            answer = "the person asked to keep planning" + (f": {event.note}" if event.note else "")
+        else:
+            answer = "no one was there to approve it: it is the run's answer"
+        self._para(f"◆ Plan proposed — {answer}:\n{_quote(event.plan)}")
 
     def _context_summary(self, event: ev.ContextSummary) -> None:
         # Shown as what it is: the model's summary, not part of the record above.

@@ -29,6 +29,7 @@ from opentelemetry.trace import Span, SpanKind, Status, StatusCode
 from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
 from agentls.contracts.observer import HookNotice, RunObserver
 from agentls.contracts.outcomes import RunResult
+from agentls.contracts.plans import Plan, PlanProposal
 from agentls.contracts.tooling import Observation, ToolIntent
 from agentls.contracts.usage import Usage
 from agentls.session import events as ev
@@ -124,6 +125,8 @@ class RunWatch:
     # --- the events ---------------------------------------------------------------
 
     def _user_message(self, event: ev.UserMessage) -> None:
+        if self._run is not None:  # the person's words during the run: its span is open
+            return
         self.run_id = event.run
         provider, model = _split_model(self.model_id)
         self._run = self.exporters.tracer.start_span(
@@ -415,6 +418,18 @@ class WatchedObserver:
 
     def usage(self, turn: int, total: Usage, cost_usd: float | None) -> None:
         self.inner.usage(turn, total, cost_usd)
+
+    def plan_updated(self, turn: int, plan: Plan) -> None:
+        self.inner.plan_updated(turn, plan)
+
+    def plan_proposed(self, turn: int, proposal: PlanProposal) -> None:
+        self.inner.plan_proposed(turn, proposal)
+
+    def mode_changed(self, turn: int, mode: str) -> None:
+        self.inner.mode_changed(turn, mode)
+
+    def steered(self, turn: int, text: str) -> None:
+        self.inner.steered(turn, text)
 
     def hook_notice(self, turn: int, notice: HookNotice) -> None:
         self.inner.hook_notice(turn, notice)

@@ -12,6 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
 
+from agentls.contracts.plans import PlanAnswer
 from agentls.contracts.tooling import Risk, ToolOutput
 from agentls.workspace.language import FileChange, LanguageIntelligence
 from agentls.workspace.lines import FileLines, LineWindow
@@ -246,6 +247,8 @@ class ToolContext:
     memory: MemoryProposals | None = None
     # The command this call may run, set by the tool runtime for the call it allowed.
     grant: CommandGrant | None = None
+    # The person's answer to the plan this call proposes, set by the tool runtime.
+    plan_answer: PlanAnswer | None = None
 
 
 InputT = TypeVar("InputT", bound="BaseModel")

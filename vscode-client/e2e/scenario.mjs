@@ -142,10 +142,18 @@ export async function scenario(page, { record, userData, workspace, results, pha
   await chat.locator('#prompt').fill('Now count slowly.');
   await chat.locator('#prompt').press('Enter');
   await chat.locator('.item.answer', { hasText: 'Counting slowly' }).waitFor({ timeout: 30_000 });
+  // The input stays open during the run: what is sent now goes to the running agent.
+  check((await chat.locator('#send').innerText()).trim() === 'Tell', 'the chat input is open during the run (Tell)');
+  await chat.locator('#prompt').fill('Count to three only.');
+  await chat.locator('#prompt').press('Enter');
+  await chat.locator('.item.user.steer.queued', { hasText: 'Count to three only.' }).waitFor({ timeout: 15_000 });
+  check(true, 'a message written during the run was queued for it (agentls.steer)');
   const item = page.locator('.statusbar-item', { hasText: 'agentls: running' }).first();
   await item.waitFor();
   await item.click();
   await chat.locator('.item.run-end.stopped', { hasText: 'aborted' }).waitFor({ timeout: 30_000 });
+  await chat.locator('.item.user.steer.not_delivered', { hasText: 'Count to three only.' }).waitFor({ timeout: 15_000 });
+  check(true, 'cancel ended the run at once; the queued message says it was not delivered');
   const continued = readFileSync(record, 'utf8').trim().split('\n').map((line) => JSON.parse(line)).at(-1);
   check(JSON.stringify(continued.body.messages).includes('Add a shout()'), 'the second ask continued the same session');
   done();

@@ -2,6 +2,7 @@
 // status bar and the commands together. Agent logic stays in the server.
 import * as vscode from 'vscode';
 import { ApprovalBroker } from './approvals/broker';
+import { PlanPrompts } from './approvals/plans';
 import { ReviewBroker } from './approvals/reviews';
 import { endReviewsOfEndedRuns, VsCodeReviewHost } from './approvals/reviewUi';
 import { vscodeApprovalUi } from './approvals/vscodeUi';
@@ -34,6 +35,7 @@ export function activate(context: vscode.ExtensionContext): void {
     modalSetting: () => modalApprovals(effectiveSettings()),
     prompted: (callId, via) => store.dispatch({ type: 'approval_prompted', callId, via }),
   });
+  const plans = new PlanPrompts({ ui: vscodeApprovalUi, pending: () => store.pendingPlans() });
   const documents = new ReadOnlyDocuments();
   const reviewHost = new VsCodeReviewHost(documents, store, log);
   const reviews = new ReviewBroker(reviewHost);
@@ -41,6 +43,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const connection = new AgentConnection({
     store,
     broker,
+    plans,
     reviews,
     log,
     trace,
@@ -52,7 +55,7 @@ export function activate(context: vscode.ExtensionContext): void {
     },
   });
   running = connection;
-  const actions = new Actions({ connection, store, broker, reviews, reviewHost, revealChat: (focus) => chat?.reveal(focus) ?? Promise.resolve(), log });
+  const actions = new Actions({ connection, store, broker, plans, reviews, reviewHost, revealChat: (focus) => chat?.reveal(focus) ?? Promise.resolve(), log });
   const rewinding = new Rewinding({
     connection,
     store,

@@ -105,7 +105,7 @@ export interface LogDecision {
 
 export type LogErrorCode = 'not_found' | 'invalid_input' | 'permission_denied' | 'timeout' | 'execution_failed' | 'conflict' | 'cancelled';
 
-export type LogEvent = LogSessionStarted | LogRunStarted | LogUserMessage | LogModelRequest | LogModelOutput | LogUsageEvent | LogContextProjected | LogContextSummary | LogToolIntent | LogDecision | LogObservationEvent | LogToolResults | LogModeChanged | LogCheckpointStarted | LogCheckpoint | LogUndo | LogRewound | LogProblems | LogRulesSaved | LogSessionRules | LogNotice | LogGuidance | LogHookRun | LogPromptCommandUsed | LogRunFinished | LogRunClosed;
+export type LogEvent = LogSessionStarted | LogRunStarted | LogUserMessage | LogModelRequest | LogModelOutput | LogUsageEvent | LogContextProjected | LogContextSummary | LogToolIntent | LogDecision | LogObservationEvent | LogToolResults | LogModeChanged | LogCheckpointStarted | LogCheckpoint | LogUndo | LogRewound | LogProblems | LogRulesSaved | LogSessionRules | LogNotice | LogGuidance | LogPlanUpdated | LogPlanReviewed | LogSteered | LogHookRun | LogPromptCommandUsed | LogRunFinished | LogRunClosed;
 
 /**
  * Where a forked session came from: its history is that session's, up to (before) an
@@ -266,6 +266,46 @@ export interface LogObservationEvent {
   error: LogErrorCode | null;
   retryable: boolean;
   meta: Record<string, unknown>;
+}
+
+/**
+ * The person's answer to a proposed plan (`propose_plan`); a switch is followed by
+ * its `mode_changed`.
+ */
+export interface LogPlanReviewed {
+  v: number;
+  seq: number;
+  ts: number;
+  kind: 'plan_reviewed';
+  run: string | null;
+  turn: number | null;
+  callId: string;
+  /** the mode switched to, or keep-planning */
+  choice: 'default' | 'accept-edits' | 'keep-planning';
+  /** what the person told the model */
+  note: string;
+  /** false: no one answered (no terminal, --yes) */
+  person: boolean;
+  /** the plan, in markdown */
+  plan: string;
+}
+
+export interface LogPlanStepRecord {
+  step: string;
+  status: 'pending' | 'in_progress' | 'completed';
+}
+
+/** The model's checklist (an `update_plan` call), whole: it replaces the one before. */
+export interface LogPlanUpdated {
+  v: number;
+  seq: number;
+  ts: number;
+  kind: 'plan_updated';
+  run: string | null;
+  turn: number | null;
+  callId: string;
+  plan: LogPlanStepRecord[];
+  explanation: string;
 }
 
 export interface LogProblemRecord {
@@ -458,6 +498,21 @@ export interface LogSessionStarted {
   createdAt: string;
   /** the session this one was forked from */
   forkedFrom: LogForkOrigin | null;
+}
+
+/**
+ * A message the person sent while the run worked, given to the model at this turn's
+ * boundary (after the turn's tool results, or as the next prompt when the model had
+ * answered).
+ */
+export interface LogSteered {
+  v: number;
+  seq: number;
+  ts: number;
+  kind: 'steered';
+  run: string | null;
+  turn: number | null;
+  text: string;
 }
 
 export interface LogTextRecord {

@@ -5,12 +5,13 @@
 export const EVENT_METHOD = 'agentls/event';
 
 /** The `kind`s of `agentls/event` this client knows. */
-export const EVENT_KINDS = ['run_started', 'text', 'thought', 'tool_started', 'tool_finished', 'approval_asked', 'approval_answered', 'question', 'question_closed', 'edit_proposed', 'edit_applied', 'edit_rejected', 'waiting_for_save', 'usage', 'hook', 'run_finished'] as const;
+export const EVENT_KINDS = ['run_started', 'text', 'thought', 'tool_started', 'tool_finished', 'approval_asked', 'approval_answered', 'question', 'question_closed', 'edit_proposed', 'edit_applied', 'edit_rejected', 'waiting_for_save', 'plan', 'plan_proposed', 'mode_changed', 'steered', 'usage', 'hook', 'run_finished'] as const;
 
 /** Each `agentls.*` command: its one argument (`params?`: may be left out, or `{}`) and result. */
 export interface Commands {
   'agentls.ask': { params: AskParams; result: AskStarted | AskFinished };
   'agentls.cancel': { params?: CancelParams; result: CancelResult };
+  'agentls.steer': { params: SteerParams; result: SteerResult };
   'agentls.sessions': { result: SessionInfo[] };
   'agentls.showTranscript': { params?: TranscriptParams; result: TranscriptShown };
   'agentls.setMode': { params: SetModeParams; result: ModeSet };
@@ -28,9 +29,9 @@ export interface Commands {
 
 export type CommandName = keyof Commands;
 
-export const COMMAND_NAMES = ['agentls.ask', 'agentls.cancel', 'agentls.sessions', 'agentls.showTranscript', 'agentls.setMode', 'agentls.answer', 'agentls.showDiff', 'agentls.undo', 'agentls.asks', 'agentls.rewind', 'agentls.fork', 'agentls.mcp', 'agentls.doctor', 'agentls.memory', 'agentls.commands'] as const;
+export const COMMAND_NAMES = ['agentls.ask', 'agentls.cancel', 'agentls.steer', 'agentls.sessions', 'agentls.showTranscript', 'agentls.setMode', 'agentls.answer', 'agentls.showDiff', 'agentls.undo', 'agentls.asks', 'agentls.rewind', 'agentls.fork', 'agentls.mcp', 'agentls.doctor', 'agentls.memory', 'agentls.commands'] as const;
 
-export type AgentEvent = RunStarted | TextEvent | ThoughtEvent | ToolStarted | ToolFinished | ApprovalAsked | ApprovalAnswered | QuestionAsked | QuestionClosed | EditProposed | EditApplied | EditRejected | WaitingForSave | UsageEvent | HookNoticeEvent | RunFinished;
+export type AgentEvent = RunStarted | TextEvent | ThoughtEvent | ToolStarted | ToolFinished | ApprovalAsked | ApprovalAnswered | QuestionAsked | QuestionClosed | EditProposed | EditApplied | EditRejected | WaitingForSave | PlanEvent | PlanProposed | ModeChanged | Steered | UsageEvent | HookNoticeEvent | RunFinished;
 
 export interface AnswerOption {
   /** what `agentls.answer` takes */
@@ -449,6 +450,15 @@ export interface MemoryResult {
 
 export type Mode = 'default' | 'accept-edits' | 'plan' | 'bypass';
 
+/** The session's mode changed during the run: the person approved a plan. */
+export interface ModeChanged {
+  sessionId: string;
+  runId: string;
+  turn: number;
+  kind: 'mode_changed';
+  mode: Mode;
+}
+
 export interface ModeSet {
   mode: Mode;
   sessionId: string | null;
@@ -467,6 +477,36 @@ export interface ModelInfo {
   reasoning?: ReasoningInfo | null;
   /** the model table marks the model as taking images */
   images?: boolean | null;
+}
+
+/** The model's checklist (`update_plan`), whole: it replaces the one shown before. */
+export interface PlanEvent {
+  sessionId: string;
+  runId: string;
+  turn: number;
+  kind: 'plan';
+  plan: PlanStep[];
+  /** why the plan is so, or what changed; may be empty */
+  explanation: string;
+}
+
+/**
+ * In plan mode, a plan is put to the person (`propose_plan`); the question follows
+ * (a prompt, or a `question` of kind `plan`).
+ */
+export interface PlanProposed {
+  sessionId: string;
+  runId: string;
+  turn: number;
+  kind: 'plan_proposed';
+  callId: string;
+  /** markdown */
+  plan: string;
+}
+
+export interface PlanStep {
+  step: string;
+  status: 'pending' | 'in_progress' | 'completed';
 }
 
 export interface Position {
@@ -508,9 +548,9 @@ export interface QuestionAsked {
   runId: string;
   turn: number;
   kind: 'question';
-  /** the callId for an approval, `review-N` for an edit */
+  /** the callId for an approval or a proposed plan, `review-N` for an edit */
   id: string;
-  question: 'approval' | 'review';
+  question: 'approval' | 'review' | 'plan';
   summary: string;
   /** the command, or the unified diff */
   detail: string;
@@ -658,6 +698,29 @@ export interface SettingsFiles {
   user: SettingsFileState;
   workspace?: SettingsFileState;
   managed?: ManagedSettingsState;
+}
+
+export interface SteerParams {
+  sessionId: string;
+  /** the person's words for the running run */
+  prompt: string;
+}
+
+export interface SteerResult {
+  sessionId: string;
+  /** the run it waits for; null when none is going */
+  runId: string | null;
+  /** false: no run is going (send it with agentls.ask) */
+  queued: boolean;
+}
+
+/** A message sent with `agentls.steer` reached the model (at this turn's boundary). */
+export interface Steered {
+  sessionId: string;
+  runId: string;
+  turn: number;
+  kind: 'steered';
+  text: string;
 }
 
 export interface TelemetryInfo {

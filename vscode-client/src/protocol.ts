@@ -15,6 +15,7 @@ export const COMMANDS = {
   setMode: 'agentls.setMode',
   answer: 'agentls.answer',
   showDiff: 'agentls.showDiff',
+  steer: 'agentls.steer',
   // {sessionId} puts back everything the last ask not yet undone changed, over all its
   // turns; {sessionId, turn} only that turn (see UndoResult). Undo Last Ask is shown only
   // when the server advertises this command.
@@ -58,4 +59,14 @@ export const APPROVAL_ANSWER_OF: Record<ApprovalTitle, string> = {
   'Allow once': 'allow_once',
   'Always allow': 'allow_always',
   Deny: 'deny',
+};
+
+/** A proposed plan's prompt actions, titled exactly so by the server. */
+export const PLAN_TITLES = ['Switch to default', 'Switch to accept-edits', 'Keep planning'] as const;
+export type PlanTitle = (typeof PLAN_TITLES)[number];
+
+export const PLAN_ANSWER_OF: Record<PlanTitle, string> = {
+  'Switch to default': 'default',
+  'Switch to accept-edits': 'accept-edits',
+  'Keep planning': 'keep-planning',
 };

@@ -1,4 +1,6 @@
-"""Approvals: Allow once, Always allow, Deny.
+"""Approvals: Allow once, Always allow, Deny; and a proposed plan: Switch to default,
+Switch to accept-edits, Keep planning (no answer keeps planning, and the run ends with
+the plan as its answer).
 
 Asked with window/showMessageRequest; a null answer (the prompt was
 dismissed) or no answer in time counts as Deny. An editor that cannot show the
@@ -11,6 +13,7 @@ are `asking.ask_person`.
 from __future__ import annotations
 
 from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
+from agentls.contracts.plans import NO_PERSON, PlanAnswer, PlanChoice, PlanProposal
 from agentls.lsp.asking.ask_person import Prompt, ask_person
 from agentls.lsp.editor.protocols import AsksApprovals
 from agentls.lsp.questions.board import Emit, Question
@@ -22,6 +25,11 @@ _TITLES = {
     ApprovalAnswer.DENY: DENY,
 }
 _BY_VALUE = {a.value: a for a in _TITLES}
+PLAN_TITLES = {
+    PlanChoice.DEFAULT: "Switch to default",
+    PlanChoice.ACCEPT_EDITS: "Switch to accept-edits",
+    PlanChoice.KEEP_PLANNING: "Keep planning",
+}
 _UNANSWERED = {
     "dismissed": "the prompt was dismissed, not answered, or not supported",
     "timeout": "no answer in time",
@@ -87,6 +95,27 @@ class LspApprover:
             uri=self.origin_uri or self.editor.last_uri,
         )
 
+    async def review_plan(self, proposal: PlanProposal) -> PlanAnswer:
+        prompt = Prompt(plan_message(proposal), [(c.value, t) for c, t in PLAN_TITLES.items()])
+        answer = await ask_person(
+            self.editor, "approval", prompt, lambda: self._plan_question(proposal), self.emit
+        )
+        if answer.answer is None:  # dismissed, unanswered, or no prompt: no one said
+            return NO_PERSON
+        # No note from a prompt: what the person says next goes by agentls.steer.
+        return PlanAnswer(PlanChoice(answer.answer))
+
+    def _plan_question(self, proposal: PlanProposal) -> Question:
+        return Question(
+            id=proposal.call_id,
+            kind="plan",
+            summary="start on the proposed plan",
+            detail=proposal.plan,
+            answers=[(c.value, f"{t}: the proposed plan") for c, t in PLAN_TITLES.items()],
+            session_id=self.session_id,
+            uri=self.origin_uri or self.editor.last_uri,
+        )
+
     def saves_to_workspace(self) -> bool:
         return self.editor.settings.permissions.always_allow_scope == "workspace"
 
@@ -101,3 +130,13 @@ def approval_message(request: ApprovalRequest) -> str:
     else:
         message += "\n\nNo rule can cover this call, so it can only be allowed once."
     return message
+
+
+def plan_message(proposal: PlanProposal) -> str:
+    shown = proposal.plan
+    if len(shown) > 1500:
+        shown = shown[:1500] + "\n…"
+    return (
+        f"agentls proposes a plan:\n{shown}\n\nSwitch to default (edits reviewed) or "
+        "accept-edits to carry it out, or keep planning."
+    )

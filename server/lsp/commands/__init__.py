@@ -8,6 +8,8 @@ the handlers: they load after `initialize`, with the first command.
   naming the field (no argument, `{}` and Emacs's `null` alike).
 - `ask.py`: `agentls.ask`: a run, with the file and selection it was asked about.
 - `cancel.py`: `agentls.cancel`: a session's run, or every run.
+- `steer.py`: `agentls.steer`: the person's words for a running run, given to the model
+  at its next turn boundary.
 - `sessions.py`: `agentls.sessions`: the workspace folders' sessions.
 - `show_transcript.py`: `agentls.showTranscript`: a session's transcript, shown.
 - `set_mode.py`: `agentls.setMode`: an open session's mode, or the next sessions'.

@@ -17,6 +17,7 @@ from agentls.lsp.commands import (
     set_mode,
     show_diff,
     show_transcript,
+    steer,
     undo,
 )
 from agentls.lsp.server import AgentServer
@@ -24,6 +25,7 @@ from agentls.lsp.server import AgentServer
 MODULES: tuple[ModuleType, ...] = (
     ask,
     cancel,
+    steer,
     sessions,
     show_transcript,
     set_mode,

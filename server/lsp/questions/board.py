@@ -1,6 +1,6 @@
 """Questions that wait for the person as code actions, for editors without a usable prompt.
 
-An approval or an edit review that cannot be asked with showMessageRequest
+An approval, an edit review or a proposed plan that cannot be asked with showMessageRequest
 (Helix up to 25.07 answers MethodNotFound; Kate takes an edit only right after
 the person picked an action; plugins that draw their own prompts) waits here:
 it is announced as an `agentls/event` `question`, shown as an Information
@@ -47,7 +47,7 @@ def new_review_id() -> str:
 @dataclass(eq=False)
 class Question:
     id: str
-    kind: Literal["approval", "review"]
+    kind: Literal["approval", "review", "plan"]
     summary: str
     detail: str
     answers: list[tuple[str, str]]  # (answer, title), in the order they are offered
@@ -116,7 +116,7 @@ class QuestionBoard:
             self.open.pop(question.id, None)
             if not question.future.done():
                 question.future.cancel()
-            if question.kind == "approval" or outcome != "apply":
+            if question.kind != "review" or outcome != "apply":
                 question.settled.set()
             self._publish(question.uri)
             self._publish(question.seen_uri)

@@ -122,7 +122,9 @@ async def test_pinned_goal_edited_files_refused_calls_and_plan_survive(tmp_path:
         {"text": "Done.", "usage": NO_CALIBRATION},
     ]  # fmt: skip
     provider = Recording(ScriptedProvider(script))
-    settings = {**SETTINGS, "contextWindow": 4096, "verbatimTurns": 1, "mode": "plan"}
+    # A window the reads fill only after the refused command (the tools' definitions
+    # take part of it): that call is summarised, so it must be pinned.
+    settings = {**SETTINGS, "contextWindow": 5120, "verbatimTurns": 1, "mode": "plan"}
     conv, manager = open_conversation(tmp_path, provider, settings)
     await conv.ask("Plan how to add a greeting app.")
     conv.set_mode(Mode.ACCEPT_EDITS)

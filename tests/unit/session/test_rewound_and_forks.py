@@ -181,3 +181,22 @@ def test_the_store_writes_a_fork_whole_and_lists_where_it_came_from(tmp_path: Pa
     assert f"- Forked from: {session}, before its ask 2 (ask 1 below is its history)" in text
     with pytest.raises(SessionNotFound):
         store.fork("20990101-000000-abcdef", None)
+
+
+def test_a_rewind_takes_back_the_checklists_and_plans_its_asks_made(tmp_path: Path) -> None:
+    with SessionLog(tmp_path / "s.jsonl") as log:
+        log.append(ev.SessionStarted(session_id="s1", workspace="/ws", model="m", created_at="T"))
+        for run, word in (("r1", "one"), ("r2", "two")):
+            ask(log, run, word)
+            step = ev.PlanStepRecord(step=f"step {word}", status="pending")
+            log.append(ev.PlanUpdated(run=run, call_id=f"{run}-p", plan=[step]))
+            log.append(ev.PlanReviewed(
+                run=run, call_id=f"{run}-pp", choice="default", person=True, plan=f"plan {word}"
+            ))  # fmt: skip
+        before = reduce(read_events(log.path))
+        assert before.agreed_plan == "plan two" and before.plan is not None
+        assert before.plan.steps[0].step == "step two"
+        log.append(ev.Rewound(ask=2, asks=[2], runs=["r2"], conversation=True, files=False))
+    after = reduce(read_events(tmp_path / "s.jsonl"))
+    assert after.agreed_plan == "plan one"
+    assert after.plan is not None and after.plan.steps[0].step == "step one"

@@ -11,6 +11,7 @@ import jsonschema
 import pytest
 
 from agentls.contracts.messages import message_to_dict
+from agentls.contracts.observer import NullObserver
 from agentls.contracts.tooling import Risk, ToolIntent
 from agentls.conversation.undo import undo_turn
 from agentls.intelligence.after_edits import ProblemsAfterEdits
@@ -91,6 +92,7 @@ def test_a_schema_1_log_folds_to_the_same_state_and_transcript() -> None:
     events = read_events(V1_LOG)
     assert len(events) == len(V1_LOG.read_text().splitlines())
     newer = {ev.SESSION_RULES, ev.NOTICE, ev.GUIDANCE, ev.HOOK_RUN, ev.REWOUND, ev.PROMPT_COMMAND}
+    newer |= {ev.PLAN_UPDATED, ev.PLAN_REVIEWED, ev.STEERED}
     assert {e.kind for e in events} == set(ev.EVENT_TYPES) - newer  # every kind it had
     expected = json.loads((FIXTURES / "v1-session.state.json").read_text("utf-8"))
     assert state_as_json(reduce(events)) == expected
@@ -132,7 +134,8 @@ async def test_every_writer_writes_valid_events(tmp_path: Path) -> None:
             {"thinking": "plan", "text": "Writing.",
              "toolCalls": [call("write_file", "w1", path="a.py", content="A = 1\n")],
              "usage": {"input_tokens": 50, "output_tokens": 5, "cache_read_tokens": 7}},
-            {"toolCalls": [call("read_file", "r1", path="missing.py")]},
+            {"toolCalls": [call("read_file", "r1", path="missing.py"),
+                           call("update_plan", "p1", plan=[{"step": "a", "status": "completed"}])]},
             {"text": "Done."},
             {"text": "The summary of it all."},  # the /compact call
         ],
@@ -144,7 +147,10 @@ async def test_every_writer_writes_valid_events(tmp_path: Path) -> None:
     (commands / "write.md").write_text("---\nallowed-tools: Read(docs/**)\n---\nwrite $1\n")
     asked = manager.prompt(conv.workspace.root, "/write a.py")  # the prompt_command event
     assert asked.text == "write a.py"
-    result = await conv.ask(asked.text, approver=AutoApprover(), command=asked.command)
+    steering = SteersOnce(conv, "and keep it short")  # the person, during the first call
+    result = await conv.ask(
+        asked.text, approver=AutoApprover(), command=asked.command, observer=steering
+    )
     assert result.text == "Done."
     conv.set_mode(Mode.PLAN)
     assert conv.save_rules([parse_rule("run_command(pytest *)")]) is not None
@@ -167,8 +173,10 @@ async def test_every_writer_writes_valid_events(tmp_path: Path) -> None:
     conv.log.append(ev.ModelOutput(run="cut", turn=1, message=cut, stop_reason="tool_use"))
     path = conv.log.path
     manager.close()
-    again, _, manager = conversation(tmp_path, [{"text": "ok"}], session_id=path.stem)
-    await again.ask("resume", approver=AutoApprover())
+    # In plan mode (set above), a plan no one is there to approve.
+    proposal = {"toolCalls": [call("propose_plan", "pp", plan="1. do it")]}
+    again, _, manager = conversation(tmp_path, [proposal], session_id=path.stem)
+    assert (await again.ask("resume", approver=AutoApprover())).text == "1. do it"
     await again.rewind(3, files=False)  # the rewound event
     fork = manager.store.fork(path.stem, None)  # a fork's copied lines
     manager.close()
@@ -176,6 +184,16 @@ async def test_every_writer_writes_valid_events(tmp_path: Path) -> None:
     kinds = valid_lines(path)
     assert set(kinds) == set(ev.EVENT_TYPES)
     assert "rewound" in valid_lines(manager.store.path_for(fork))
+
+
+class SteersOnce(NullObserver):
+    def __init__(self, conv: Any, text: str) -> None:
+        self.conv, self.text = conv, text
+
+    def tool_started(self, turn: int, intent: Any, summary: str) -> None:
+        if self.text:
+            self.conv.steer(self.text)
+            self.text = ""
 
 
 def _problems_found() -> Any:

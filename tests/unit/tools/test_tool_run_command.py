@@ -117,6 +117,8 @@ def test_builtin_tools_in_order_with_their_risks() -> None:
         ("symbols", Risk.READ, "path"),
         ("rename", Risk.WRITE, "path"),
         ("remember", Risk.MEMORY, "text"),
+        ("update_plan", Risk.READ, "none"),
+        ("propose_plan", Risk.PLAN, "none"),
     ]
     assert list(tools_by_name()) == [t.name for t in BUILTIN_TOOLS]
     for tool in BUILTIN_TOOLS:

@@ -4,7 +4,7 @@
 // text and tooltip, the view's badge counts what waits. Pure.
 import type { ChatItem, ChatState, SessionView } from './model';
 
-export type WaitingFor = 'approval' | 'review' | 'answer';
+export type WaitingFor = 'approval' | 'review' | 'answer' | 'plan';
 
 export interface Activity {
   kind: 'waiting' | 'tool' | 'thinking' | 'writing';
@@ -23,8 +23,11 @@ function waitingItem(item: ChatItem): Activity | undefined {
     const what = item.tool === 'run_command' ? `allow this command: ${withoutToolName(item.summary, item.tool)}` : `allow ${item.tool}: ${item.summary}`;
     return { kind: 'waiting', waitingFor: 'approval', text: `Waiting for you to ${what}${where}` };
   }
+  if (item.type === 'proposed_plan' && item.status === 'pending') {
+    return { kind: 'waiting', waitingFor: 'plan', text: 'Waiting for you: start on the proposed plan, or keep planning' };
+  }
   if (item.type === 'question' && item.status === 'pending') {
-    const waitingFor = item.question === 'review' ? 'review' : 'approval';
+    const waitingFor = item.question === 'review' ? 'review' : item.question === 'plan' ? 'plan' : 'approval';
     return { kind: 'waiting', waitingFor, text: `Waiting for your answer: ${item.summary}` };
   }
   if (item.type === 'edit' && item.status === 'proposed' && item.review) {

@@ -1,6 +1,6 @@
 // Messages between the extension and the chat webview. Shared by both sides:
 // types only, plus the one function that builds what the webview draws.
-import type { ApprovalTitle } from '../protocol';
+import type { ApprovalTitle, PlanTitle } from '../protocol';
 import { type CommandSuggestion, commandSuggestions } from '../commands/promptCommandItems';
 import { sessionLabel } from '../commands/sessionLabels';
 import { type Activity, runActivity } from './activity';
@@ -38,6 +38,10 @@ export type ToWebview = { type: 'model'; model: WebviewModel } | { type: 'focusI
 export type FromWebview =
   | { type: 'ready' }
   | { type: 'ask'; prompt: string; images?: ImageAttachment[] }
+  /** Written while the session's run works: for the model at its next turn boundary. */
+  | { type: 'steer'; prompt: string }
+  /** An answer to a proposed plan: a PLAN_TITLES title. */
+  | { type: 'planAnswer'; callId: string; title: PlanTitle }
   | { type: 'cancel' }
   | { type: 'approve'; callId: string; title: ApprovalTitle }
   | { type: 'answer'; id: string; answer: string }

@@ -1,7 +1,7 @@
 // What the chat view shows, as plain data: the reducer builds it from the
 // server's events, the webview draws it. No vscode here.
 import type { ReviewPhase } from '../approvals/reviews';
-import type { AnswerOption, Budget, PromptCommandInfo, SessionInfo, Usage } from '../protocol';
+import type { AnswerOption, Budget, PlanStep, PromptCommandInfo, SessionInfo, Usage } from '../protocol';
 
 export interface UserItem {
   type: 'user';
@@ -12,6 +12,11 @@ export interface UserItem {
   context?: string;
   /** Sent, not yet answered by the server. */
   pending: boolean;
+  /**
+   * Sent while a run worked (agentls.steer): `queued` until the run's next turn boundary
+   * gives it to the model (`delivered`), or `not_delivered` when the run ended first.
+   */
+  steer?: 'queued' | 'delivered' | 'not_delivered';
 }
 
 export interface AnswerItem {
@@ -60,12 +65,35 @@ export interface ApprovalItem {
   ruleAdded: string | null;
 }
 
+/** The model's checklist (update_plan): one per run, each update replaces its steps. */
+export interface PlanItem {
+  type: 'plan';
+  id: string;
+  runId: string;
+  steps: PlanStep[];
+  explanation: string;
+}
+
+export type ProposedPlanStatus = 'pending' | 'default' | 'accept-edits' | 'keep-planning' | 'ended';
+
+/** A plan put to the person in plan mode (propose_plan): switch mode, or keep planning. */
+export interface ProposedPlanItem {
+  type: 'proposed_plan';
+  id: string;
+  runId: string;
+  callId: string;
+  markdown: string;
+  status: ProposedPlanStatus;
+  /** Set when the question waits as code actions: its answers go by agentls.answer. */
+  answers: AnswerOption[];
+}
+
 export interface QuestionItem {
   type: 'question';
   id: string;
   runId: string;
   questionId: string;
-  question: 'approval' | 'review';
+  question: 'approval' | 'review' | 'plan';
   summary: string;
   detail: string;
   path?: string;
@@ -115,6 +143,8 @@ export type ChatItem =
   | ApprovalItem
   | QuestionItem
   | EditItem
+  | PlanItem
+  | ProposedPlanItem
   | RunEndItem
   | NoticeItem;
 
@@ -190,6 +220,10 @@ export function addUsage(totals: Totals, usage: Usage): Totals {
 /** The session's totals so far, the running run included. */
 export function sessionTotals(view: SessionView): Totals {
   return view.runUsage ? addUsage(view.done, view.runUsage) : view.done;
+}
+
+export function pendingPlans(view: SessionView): ProposedPlanItem[] {
+  return view.items.filter((item): item is ProposedPlanItem => item.type === 'proposed_plan' && item.status === 'pending');
 }
 
 export function pendingApprovals(view: SessionView): ApprovalItem[] {

@@ -24,6 +24,10 @@ export type ChatAction =
   | { type: 'ask_sent'; localId: string; prompt: string; sessionId: string; context?: string }
   | { type: 'ask_started'; localId: string; sessionId: string; runId: string }
   | { type: 'ask_failed'; localId: string; message: string }
+  /** The person wrote while the session's run works: it goes to the run (agentls.steer). */
+  | { type: 'steer_sent'; localId: string; prompt: string; sessionId: string }
+  /** The server's answer: queued for the run, or not (no run went on: it is sent as an ask). */
+  | { type: 'steer_answered'; localId: string; queued: boolean; message?: string }
   | { type: 'show_session'; sessionId: string; info?: SessionInfo }
   | { type: 'sessions_listed'; sessions: SessionInfo[] }
   | { type: 'commands_listed'; commands: PromptCommandInfo[] }
@@ -45,6 +49,12 @@ export function reduce(state: ChatState, action: ChatAction): ChatState {
       return onAskStarted(state, action);
     case 'ask_failed':
       return onAskFailed(state, action);
+    case 'steer_sent':
+      return mapView(state, action.sessionId, (view) =>
+        push(view, { type: 'user', id: action.localId, runId: view.runningRunId ?? undefined, text: action.prompt, pending: true, steer: 'queued' }),
+      );
+    case 'steer_answered':
+      return onSteerAnswered(state, action);
     case 'show_session':
       return onShowSession(state, action.sessionId, action.info);
     case 'sessions_listed':
@@ -203,6 +213,27 @@ function onAskFailed(state: ChatState, action: Extract<ChatAction, { type: 'ask_
   return mapView(next, next.current, (view) => push(view, { type: 'notice', id, text: action.message, tone: 'error' }));
 }
 
+function onSteerAnswered(state: ChatState, action: Extract<ChatAction, { type: 'steer_answered' }>): ChatState {
+  const views: Record<string, SessionView> = {};
+  let notice: string | undefined;
+  for (const [key, view] of Object.entries(state.views)) {
+    const mine = view.items.find((item) => item.id === action.localId);
+    if (!mine || action.queued) {
+      views[key] = view;
+      continue;
+    }
+    // Not queued: the message goes as an ask of its own (its item comes with it), or failed.
+    views[key] = { ...view, items: view.items.filter((item) => item.id !== action.localId) };
+    notice = action.message;
+  }
+  const next = { ...state, views };
+  if (notice === undefined) {
+    return next;
+  }
+  const [id, withId] = newId(next, 'notice');
+  return mapView(withId, withId.current, (view) => push(view, { type: 'notice', id, text: notice, tone: 'error' }));
+}
+
 function onShowSession(state: ChatState, sessionId: string, info?: SessionInfo): ChatState {
   if (state.views[sessionId] !== undefined || sessionId === NEW_SESSION) {
     return { ...state, current: sessionId, views: { ...state.views, [sessionId]: viewOf(state, sessionId) } };
@@ -258,6 +289,10 @@ function applyEvent(view: SessionView, event: AgentEvent, id: string): SessionVi
       );
     case 'tool_finished': {
       const done = finishedTool(event);
+      // A proposed plan still pending once its call is done: the person kept planning.
+      view = updateItems(view, (item) =>
+        item.type === 'proposed_plan' && item.callId === event.callId && item.status === 'pending' ? { ...item, status: 'keep-planning' } : item,
+      );
       return updateLast(
         view,
         (item): item is ToolItem => item.type === 'tool' && item.callId === event.callId,
@@ -280,6 +315,11 @@ function applyEvent(view: SessionView, event: AgentEvent, id: string): SessionVi
           : item,
       );
     case 'question': {
+      if (event.question === 'plan' && view.items.some((i) => i.type === 'proposed_plan' && i.callId === event.id)) {
+        return updateItems(view, (item) =>
+          item.type === 'proposed_plan' && item.callId === event.id ? { ...item, answers: event.answers } : item,
+        );
+      }
       const approval = view.items.some((i) => i.type === 'approval' && i.callId === event.id);
       if (event.question === 'approval' && approval) {
         return updateItems(view, (item) =>
@@ -326,6 +366,38 @@ function applyEvent(view: SessionView, event: AgentEvent, id: string): SessionVi
     case 'waiting_for_save':
       // Sent to plain clients only: this client saves accepted edits itself.
       return view;
+    case 'plan': {
+      const plan = { steps: event.plan, explanation: event.explanation };
+      const has = view.items.some((item) => item.type === 'plan' && item.runId === runId);
+      return has
+        ? updateItems(view, (item) => (item.type === 'plan' && item.runId === runId ? { ...item, ...plan } : item))
+        : push(view, { type: 'plan', id, runId, ...plan });
+    }
+    case 'plan_proposed':
+      return push(view, { type: 'proposed_plan', id, runId, callId: event.callId, markdown: event.plan, status: 'pending', answers: [] });
+    case 'mode_changed': {
+      // The person approved the plan: the run goes on in this mode.
+      const mode = event.mode;
+      const switched = updateItems(view, (item) =>
+        item.type === 'proposed_plan' && item.runId === runId && item.status === 'pending' && (mode === 'default' || mode === 'accept-edits')
+          ? { ...item, status: mode }
+          : item,
+      );
+      return push(switched, { type: 'notice', id, text: `Mode: ${mode}. The run goes on in it.`, tone: 'info' });
+    }
+    case 'steered': {
+      // The oldest message still queued with this text reached the model.
+      const at = view.items.findIndex((item) => item.type === 'user' && item.steer === 'queued' && item.text === event.text);
+      if (at < 0) {
+        return push(view, { type: 'user', id, runId, text: event.text, pending: false, steer: 'delivered' });
+      }
+      const items = view.items.slice();
+      const item = items[at];
+      if (item?.type === 'user') {
+        items[at] = { ...item, runId, pending: false, steer: 'delivered' };
+      }
+      return { ...view, items };
+    }
     case 'usage':
       return { ...view, runUsage: event.usage };
     case 'hook':
@@ -364,6 +436,12 @@ function finishRun(
     }
     if (item.type === 'edit' && item.status === 'proposed') {
       return { ...item, status: 'rejected', reason: 'the run ended first' };
+    }
+    if (item.type === 'proposed_plan' && item.status === 'pending') {
+      return { ...item, status: 'ended' };
+    }
+    if (item.type === 'user' && item.steer === 'queued') {
+      return { ...item, pending: false, steer: 'not_delivered' };
     }
     if (item.type === 'user' && item.pending) {
       return { ...item, pending: false };

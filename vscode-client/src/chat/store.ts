@@ -1,6 +1,6 @@
 // The one chat state of the window, with listeners (chat view, status bar,
 // context keys). No vscode: the tests dispatch to it directly.
-import { type ApprovalItem, type ChatState, initialState, pendingApprovals } from './model';
+import { type ApprovalItem, type ChatState, initialState, pendingApprovals, pendingPlans, type ProposedPlanItem } from './model';
 import { type ChatAction, reduce } from './reducer';
 
 export type Listener = (state: ChatState) => void;
@@ -38,6 +38,11 @@ export class ChatStore {
   /** Pending approvals of every session, oldest first. */
   pendingApprovals(): ApprovalItem[] {
     return Object.values(this.value.views).flatMap(pendingApprovals);
+  }
+
+  /** Plans waiting for the person's word, in every session, oldest first. */
+  pendingPlans(): ProposedPlanItem[] {
+    return Object.values(this.value.views).flatMap(pendingPlans);
   }
 
   /** Session ids with a run going on, the one on screen first. */

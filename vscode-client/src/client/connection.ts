@@ -12,6 +12,7 @@ import {
   TransportKind,
 } from 'vscode-languageclient/node';
 import type { ApprovalBroker } from '../approvals/broker';
+import type { PlanPrompts } from '../approvals/plans';
 import type { ReviewBroker } from '../approvals/reviews';
 import { applyThenSave } from '../approvals/saving';
 import { vscodeSaveHost } from '../approvals/vscodeUi';
@@ -29,6 +30,7 @@ import { trackAsk } from './asks';
 export interface ConnectionContext {
   store: ChatStore;
   broker: ApprovalBroker;
+  plans: PlanPrompts;
   reviews: ReviewBroker;
   log: vscode.LogOutputChannel;
   trace: vscode.LogOutputChannel;

@@ -1,6 +1,7 @@
 // window/showMessageRequest and window/showMessage, taken over from
 // vscode-languageclient: approvals go through the ApprovalBroker (modal for
-// commands, mirrored in the chat view); everything else is shown as the
+// commands, mirrored in the chat view), a proposed plan through PlanPrompts (a
+// notification and the chat's plan card); everything else is shown as the
 // client would, except the "run finished" message the chat view already shows.
 import * as vscode from 'vscode';
 import {
@@ -12,11 +13,13 @@ import {
   type ShowMessageRequestParams,
 } from 'vscode-languageclient/node';
 import type { ApprovalBroker } from '../approvals/broker';
+import { isPlanRequest, type PlanPrompts } from '../approvals/plans';
 import { isApprovalRequest } from '../approvals/prompt';
 import { isMirroredInChat } from './mirrored';
 
 export interface WindowHandlerContext {
   broker: ApprovalBroker;
+  plans: PlanPrompts;
   chatVisible: () => boolean;
   openChat: () => void;
   log: vscode.LogOutputChannel;
@@ -26,7 +29,11 @@ export interface WindowHandlerContext {
 export function registerWindowHandlers(client: LanguageClient, context: WindowHandlerContext): vscode.Disposable[] {
   return [
     client.onRequest(ShowMessageRequest.type, (params: ShowMessageRequestParams) =>
-      isApprovalRequest(params) ? context.broker.ask(params) : showRequest(params),
+      isApprovalRequest(params)
+        ? context.broker.ask(params)
+        : isPlanRequest(params)
+          ? context.plans.ask(params)
+          : showRequest(params),
     ),
     client.onNotification(ShowMessageNotification.type, (params: ShowMessageParams) => showMessage(params, context)),
   ];

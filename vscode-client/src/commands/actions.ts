@@ -2,6 +2,7 @@
 // bar or the chat view. Each action is a thin call to the server.
 import * as vscode from 'vscode';
 import type { ApprovalBroker } from '../approvals/broker';
+import type { PlanPrompts } from '../approvals/plans';
 import type { ReviewBroker } from '../approvals/reviews';
 import type { VsCodeReviewHost } from '../approvals/reviewUi';
 import { NEW_SESSION } from '../chat/model';
@@ -10,7 +11,19 @@ import type { ChatStore } from '../chat/store';
 import type { AgentConnection } from '../client/connection';
 import { errorText } from '../client/connection';
 import { trackAsk } from '../client/asks';
-import { APPROVAL_ANSWER_OF, type ApprovalTitle, type AskParams, type AskStarted, COMMANDS, MODES, type Range, type UndoResult } from '../protocol';
+import {
+  APPROVAL_ANSWER_OF,
+  type ApprovalTitle,
+  type AskParams,
+  type AskStarted,
+  COMMANDS,
+  MODES,
+  PLAN_ANSWER_OF,
+  type PlanTitle,
+  type Range,
+  type SteerResult,
+  type UndoResult,
+} from '../protocol';
 import { fixPrompt, pickProblem, selectedLines } from './problems';
 import { sessionLabel, undoSummary } from './sessionLabels';
 
@@ -20,6 +33,7 @@ export interface ActionDeps {
   connection: AgentConnection;
   store: ChatStore;
   broker: ApprovalBroker;
+  plans: PlanPrompts;
   reviews: ReviewBroker;
   reviewHost: VsCodeReviewHost;
   revealChat: (focusInput?: boolean) => Promise<void>;
@@ -52,6 +66,37 @@ export class Actions {
     } catch (error) {
       this.deps.log.warn(`ask: ${errorText(error)}`);
     }
+  }
+
+  /**
+   * Written while the chat's session runs: the person's words for the run, given to the
+   * model at its next turn boundary. When no run goes on any more, it is sent as an ask.
+   */
+  async steer(prompt: string): Promise<void> {
+    const sessionId = this.currentSession;
+    if (sessionId === undefined) {
+      await this.send(prompt);
+      return;
+    }
+    const localId = this.deps.store.newLocalId();
+    this.deps.store.dispatch({ type: 'steer_sent', localId, prompt, sessionId });
+    try {
+      const result = await this.deps.connection.command<SteerResult>(COMMANDS.steer, [{ sessionId, prompt }]);
+      this.deps.store.dispatch({ type: 'steer_answered', localId, queued: result.queued });
+      if (!result.queued) {
+        await this.send(prompt);
+      }
+    } catch (error) {
+      this.deps.store.dispatch({ type: 'steer_answered', localId, queued: false, message: `Not sent: ${errorText(error)}` });
+    }
+  }
+
+  /** The chat's answer to a proposed plan: to the prompt that waits, else to the server's question. */
+  async answerPlan(callId: string, title: PlanTitle): Promise<void> {
+    if (this.deps.plans.answer(callId, title)) {
+      return;
+    }
+    await this.answer(callId, PLAN_ANSWER_OF[title]);
   }
 
   async ask(): Promise<void> {

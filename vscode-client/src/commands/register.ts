@@ -44,6 +44,12 @@ export function onWebviewMessage(
       case 'ask':
         void actions.send(message.prompt, { images: message.images });
         return;
+      case 'steer':
+        void actions.steer(message.prompt);
+        return;
+      case 'planAnswer':
+        void actions.answerPlan(message.callId, message.title);
+        return;
       case 'cancel':
         void actions.cancel();
         return;

@@ -44,14 +44,18 @@ function byId(id: string): HTMLElement {
 
 function ask(): void {
   const text = prompt.value.trim();
-  // While the server starts, the ask waits for it in the extension; only a run
-  // going on in this session holds the next prompt back.
-  if (text === '' || model === undefined || model.running) {
+  // While the server starts, the ask waits for it in the extension. While a run goes on
+  // in this session, what is written goes to it: the model reads it at its next turn.
+  if (text === '' || model === undefined) {
+    return;
+  }
+  prompt.value = '';
+  vscode.setState({ draft: '' });
+  if (model.running) {
+    post({ type: 'steer', prompt: text }); // the images stay for the next ask
     return;
   }
   post(images.length ? { type: 'ask', prompt: text, images } : { type: 'ask', prompt: text });
-  prompt.value = '';
-  vscode.setState({ draft: '' });
   images = [];
   drawAttachments();
 }
@@ -244,8 +248,12 @@ function draw(next: WebviewModel): void {
   usage.textContent = next.usage;
   cancel.hidden = !next.running;
   document.body.dataset.server = next.server.state;
-  send.disabled = next.running;
-  send.title = next.running ? 'A run is going on in this session' : '';
+  send.disabled = false;
+  send.textContent = next.running ? 'Tell' : 'Ask';
+  send.title = next.running ? 'The agent reads this at its next step, as your words (Esc cancels the run)' : '';
+  prompt.placeholder = next.running
+    ? 'Tell the agent while it works: it reads this at its next step (Enter to send)'
+    : 'Ask agentls… (Enter to send, Shift+Enter for a new line, / for a prompt command; paste an image to attach it)';
   drawSuggestions();
   if (next.items.length === 0) {
     log.replaceChildren();

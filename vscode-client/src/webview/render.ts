@@ -1,8 +1,21 @@
 // Draws chat items as DOM elements. Each item is rebuilt only when its data
 // changed, so an open tool row stays open and focus survives streaming.
-import type { ApprovalItem, ApprovalStatus, EditItem, QuestionItem, RunEndItem, ShownItem, ThoughtItem, ToolItem, UserItem } from '../chat/model';
+import type {
+  ApprovalItem,
+  ApprovalStatus,
+  EditItem,
+  PlanItem,
+  ProposedPlanItem,
+  ProposedPlanStatus,
+  QuestionItem,
+  RunEndItem,
+  ShownItem,
+  ThoughtItem,
+  ToolItem,
+  UserItem,
+} from '../chat/model';
 import type { FromWebview } from '../chat/messages';
-import { APPROVAL_ACTIONS } from '../protocol';
+import { APPROVAL_ACTIONS, PLAN_TITLES } from '../protocol';
 import { runEndNumbers } from '../chat/numbers';
 import { withoutToolName } from '../chat/activity';
 import type { ReviewPhase } from '../approvals/reviews';
@@ -18,6 +31,22 @@ const APPROVAL_OUTCOME: Record<ApprovalStatus, string> = {
   timeout: 'No answer in time: denied',
   cancelled: 'The run ended first',
 };
+
+const PLAN_OUTCOME: Record<ProposedPlanStatus, string> = {
+  pending: 'Waiting for you',
+  default: 'Approved: the run goes on in default mode (edits reviewed)',
+  'accept-edits': 'Approved: the run goes on in accept-edits mode',
+  'keep-planning': 'Kept planning',
+  ended: 'The run ended with the plan as its answer (no switch)',
+};
+
+const STEP_MARK = { pending: '○', in_progress: '◐', completed: '✓' } as const;
+
+const STEER_NOTE = {
+  queued: 'Sent while the agent works: it reads this at its next step',
+  delivered: 'Read by the agent during the run',
+  not_delivered: 'Not delivered: the run ended first',
+} as const;
 
 const REVIEW_HINT: Record<ReviewPhase, string> = {
   waiting: 'Waiting for you: the diff is open beside the chat. Apply it, or Reject it. Pick changes… applies only the hunks you tick.',
@@ -100,6 +129,10 @@ export class ItemList {
         return this.question(item);
       case 'edit':
         return this.edit(item);
+      case 'plan':
+        return plan(item);
+      case 'proposed_plan':
+        return this.proposedPlan(item);
       case 'run_end':
         return runEnd(item);
       case 'notice':
@@ -108,12 +141,15 @@ export class ItemList {
   }
 
   private user(item: UserItem & { editable?: boolean }): HTMLElement {
-    const box = el('div', `item user${item.pending ? ' pending' : ''}`);
+    const box = el('div', `item user${item.pending ? ' pending' : ''}${item.steer ? ` steer ${item.steer}` : ''}`);
     const head = el('div', 'who', 'You');
     const text = el('div', 'text', item.text);
     box.append(head, text);
     if (item.context) {
       box.append(el('div', 'context', item.context));
+    }
+    if (item.steer) {
+      box.append(el('div', 'context', STEER_NOTE[item.steer]));
     }
     const runId = item.runId;
     if (item.editable && runId) {
@@ -214,8 +250,9 @@ export class ItemList {
   private question(item: QuestionItem): HTMLElement {
     const box = el('section', `item question ${item.status === 'pending' ? 'pending' : 'answered'}`);
     box.setAttribute('role', 'group');
+    const heading = { review: 'Review', approval: 'Approve', plan: 'Plan' }[item.question];
     box.setAttribute('aria-label', `${item.question === 'review' ? 'Review' : 'Approval'}: ${item.summary}`);
-    box.append(el('div', 'title', item.question === 'review' ? `Review: ${item.summary}` : `Approve: ${item.summary}`));
+    box.append(el('div', 'title', `${heading}: ${item.summary}`));
     if (item.detail) {
       const diff = el('details', 'diff');
       diff.append(el('summary', '', item.question === 'review' ? 'Diff' : 'Details'), el('pre', 'detail', item.detail));
@@ -235,6 +272,34 @@ export class ItemList {
       buttons.append(button('Show diff', true, () => this.post({ type: 'showDiff', id: item.questionId })));
     }
     box.append(buttons);
+    return box;
+  }
+
+  private proposedPlan(item: ProposedPlanItem): HTMLElement {
+    const pending = item.status === 'pending';
+    const box = el('section', `item proposed-plan ${pending ? 'pending' : 'answered'}`);
+    box.setAttribute('role', 'group');
+    box.setAttribute('aria-label', 'Proposed plan');
+    const body = el('div', 'markdown');
+    body.innerHTML = renderMarkdown(item.markdown); // markdown-it with html off: escaped
+    box.append(el('div', 'title', 'Proposed plan'), body);
+    if (!pending) {
+      box.append(el('div', 'outcome', PLAN_OUTCOME[item.status]));
+      return box;
+    }
+    const buttons = el('div', 'buttons');
+    if (item.answers.length > 0) {
+      // The question waits in the server (code actions): answered by agentls.answer.
+      for (const option of item.answers) {
+        const title = option.title.split(':')[0] ?? option.title;
+        buttons.append(button(title, option.answer === 'keep-planning', () => this.post({ type: 'answer', id: item.callId, answer: option.answer })));
+      }
+    } else {
+      for (const title of PLAN_TITLES) {
+        buttons.append(button(title, title === 'Keep planning', () => this.post({ type: 'planAnswer', callId: item.callId, title })));
+      }
+    }
+    box.append(buttons, el('div', 'hint', 'To keep planning with a note, choose Keep planning and write the note below.'));
     return box;
   }
 
@@ -284,6 +349,25 @@ function answeredApproval(item: ApprovalItem): HTMLElement {
 function thought(item: ThoughtItem): HTMLElement {
   const box = el('details', 'item thought');
   box.append(el('summary', '', 'Thinking'), el('pre', 'body', item.text));
+  return box;
+}
+
+/** The model's checklist: one line per step, the one in progress marked. */
+function plan(item: PlanItem): HTMLElement {
+  const done = item.steps.filter((step) => step.status === 'completed').length;
+  const box = el('section', 'item plan');
+  box.setAttribute('aria-label', `Plan: ${done} of ${item.steps.length} steps done`);
+  box.append(el('div', 'title', `Plan (${done}/${item.steps.length})`));
+  const list = el('ul', 'checklist');
+  for (const step of item.steps) {
+    const line = el('li', step.status.replace('_', '-'));
+    line.append(el('span', 'mark', STEP_MARK[step.status]), document.createTextNode(` ${step.step}`));
+    list.append(line);
+  }
+  box.append(list);
+  if (item.explanation) {
+    box.append(el('div', 'hint', item.explanation));
+  }
   return box;
 }
 

@@ -264,8 +264,8 @@ local function ask_person(question)
   if question.question == 'review' then
     win, buf = show_diff(question)
   end
-  local prompt = question.question == 'review' and ('agentls: ' .. question.summary .. '?')
-    or ('agentls asks to use ' .. question.summary)
+  local prompt = question.question == 'approval' and ('agentls asks to use ' .. question.summary)
+    or ('agentls: ' .. question.summary .. '?')
   vim.ui.select(question.answers, {
     prompt = prompt,
     kind = 'agentls',
@@ -281,8 +281,11 @@ local function ask_person(question)
     end
     if not choice then
       -- dismissed (Esc): no, at once, and said where the person looks
-      local no = question.question == 'review' and 'reject' or 'deny'
-      local said = no == 'reject' and 'Reject (the edit is not made)' or 'Deny (the call does not run)'
+      local no = ({ review = 'reject', plan = 'keep-planning' })[question.question] or 'deny'
+      local said = ({
+        reject = 'Reject (the edit is not made)',
+        ['keep-planning'] = 'Keep planning (the mode stays plan)',
+      })[no] or 'Deny (the call does not run)'
       append({ '  → dismissed, so: ' .. said })
       notify('dismissed, so: ' .. said)
       answer(question.id, no)
@@ -350,7 +353,43 @@ function M.hook_line(ev)
   return (ev.error and '! ' or 'i ') .. one_line
 end
 
+-- The model's checklist, a line per step, as the CLI prints it.
+local MARKS = { pending = '[ ]', in_progress = '[>]', completed = '[x]' }
+
+function M.plan_lines(ev)
+  local steps = ev.plan or {}
+  local done = 0
+  for _, step in ipairs(steps) do
+    if step.status == 'completed' then
+      done = done + 1
+    end
+  end
+  local why = (ev.explanation and ev.explanation ~= '') and (': ' .. ev.explanation:gsub('\n', ' ')) or ''
+  local lines = { string.format('☰ plan (%d/%d done)%s', done, #steps, why) }
+  for _, step in ipairs(steps) do
+    table.insert(lines, '  ' .. (MARKS[step.status] or '[?]') .. ' ' .. step.step)
+  end
+  return lines
+end
+
 local render = {
+  plan = function(ev)
+    append(M.plan_lines(ev))
+  end,
+  plan_proposed = function(ev)
+    set_doing('waiting for you: the proposed plan')
+    local lines = { '⚑ proposed plan:' }
+    for _, line in ipairs(vim.split(ev.plan or '', '\n', true)) do
+      table.insert(lines, '  ' .. line)
+    end
+    append(lines)
+  end,
+  mode_changed = function(ev)
+    append({ '  mode: ' .. ev.mode .. ' (the run goes on in it)' })
+  end,
+  steered = function(ev)
+    append({ '» (while it worked) ' .. ev.text:gsub('\n', ' ') })
+  end,
   text = function(ev)
     set_doing('thinking')
     append_text(ev.text)
