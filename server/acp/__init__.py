@@ -11,7 +11,8 @@ answered)
 `settings.py` (a session, its settings, the client's MCP servers), `observer.py`,
 `updates.py` (a run's callbacks as ordered session updates)
 
-`toolcalls.py` (kinds, titles, locations, content)
+`toolcalls.py` (kinds, titles, locations, content; a background process that exited or
+was stopped, other than by the model, as a completed tool call of its own)
 
 `workspace.py` (`AcpWorkspace`: `fs/*` when offered, edits shown as diffs and reviewed,
 a call `in_progress` once its review lets it, commands in agentls's sandbox; versions

@@ -120,14 +120,18 @@ class ConversationManager:
         )
 
     async def shutdown(self, grace_seconds: float = 5.0) -> None:
-        """Abort every run, give each ``grace_seconds`` to write its end, then stop the MCP
-        and language servers (waiting for them) and close the sessions."""
+        """Abort every run, give each ``grace_seconds`` to write its end, stop the sessions'
+        background processes, then the MCP and language servers (waiting for them), and
+        close the sessions."""
         tasks = [c.current.task for c in self.conversations.values() if c.current is not None]
         for conversation in self.conversations.values():
             conversation.cancel()
         pending = [t for t in tasks if not t.done()]
         if pending:
             await asyncio.wait(pending, timeout=grace_seconds)
+        await asyncio.gather(
+            *(c.end_processes() for c in self.conversations.values()), return_exceptions=True
+        )
         await self.mcp.aclose()
         await self.languages.aclose()
         self.close()

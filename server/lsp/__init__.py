@@ -18,6 +18,8 @@ and lsprotocol).
   this selection", none while a question waits).
 - `run_events.py`: `LspRunObserver`, a run as `agentls/event` (from `run_started` with
   the request), progress, a last message cut at a word.
+- `process_events.py`: a session's background processes as `agentls/event` of kind
+  `process` (started, exited, stopped), also between runs.
 - `ask_guidance.py`: the folder an ask is about, and the instruction files and memories
   it was given, said in the run's first progress message.
 

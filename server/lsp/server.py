@@ -217,6 +217,9 @@ class AgentServer(LanguageServer):
         # The policy is built with the conversation, from its workspace: the link is
         # bound to both once it is open, before any run can read it.
         link.bind(conversation.session_id, conversation.policy)
+        from agentls.lsp.process_events import tell_processes
+
+        tell_processes(self, conversation)
         return conversation
 
     def _existing(self, session_id: str | None) -> Conversation | None:
@@ -262,9 +265,15 @@ class AgentServer(LanguageServer):
         log.warning("server error (%s): %s", getattr(source, "__name__", source), error)
 
     async def shutdown_runs(self, grace_seconds: float = 5.0) -> None:
-        """Abort every run, let each write its end, then close the session logs."""
+        """Abort every run, let each write its end, stop the background processes, then
+        close the session logs."""
         if self._manager is not None:  # never started: no run, nothing to close
             await self._manager.shutdown(grace_seconds)
+
+    def close_sessions(self) -> None:
+        """Close what is still open at once (the event loop is gone): its processes killed."""
+        if self._manager is not None:
+            self._manager.close()
 
 
 def _open_errors() -> tuple[type[Exception], ...]:

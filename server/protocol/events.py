@@ -130,6 +130,23 @@ class UsageEvent(EventBase):
     usage: Usage = Field(description="the run's totals so far")
 
 
+class ProcessEvent(EventBase):
+    """A background process started, exited by itself or was stopped. `runId` and `turn`
+    are those of the call that started it, also for its end (which may come after that
+    run, or between runs)."""
+
+    kind: Literal["process"] = "process"
+    id: str = Field(description="`p1`, `p2`, … in the order the session started them")
+    action: Literal["started", "exited", "stopped"]
+    command: str = Field(description="the command line, as the gate and any person saw it")
+    state: Literal["running", "exited", "stopped"]
+    exit_code: int | None = Field(description="once it has ended; negative: killed by a signal")
+    by: Literal["model", "person", "session end", "undo"] | None = Field(
+        description="who stopped it, for `stopped`"
+    )
+    sandbox: str = Field(description='"session" (shared), "own" (its own) or "none"')
+
+
 class RunFinished(RunOutcome):
     kind: Literal["run_finished"] = "run_finished"
     turn: int
@@ -150,6 +167,7 @@ AgentEvent = Annotated[
         EditRejected,
         WaitingForSave,
         UsageEvent,
+        ProcessEvent,
         RunFinished,
     ],
     Field(discriminator="kind"),

@@ -66,6 +66,7 @@ RULES_SAVED: Final = "rules_saved"
 SESSION_RULES: Final = "session_rules"
 NOTICE: Final = "notice"
 GUIDANCE: Final = "guidance"
+PROCESS: Final = "process"
 RUN_FINISHED: Final = "run_finished"
 RUN_CLOSED: Final = "run_closed"
 
@@ -314,6 +315,28 @@ class Guidance(Event):
 
 
 @dataclass(kw_only=True, slots=True)
+class ProcessEvent(Event):
+    """A background process started (in the run and turn of the call that started it),
+    exited by itself, or was stopped (and by whom)."""
+
+    kind: Literal["process"] = "process"
+    id: Annotated[str, Field(description="p1, p2, ... in the order the session started them")]
+    action: Literal["started", "exited", "stopped"]
+    command: Annotated[str, Field(description="the line as the gate and any person saw it")]
+    call_id: Annotated[str, Field(description="the run_command call that started it")] = ""
+    exit_code: Annotated[
+        int | None, Field(description="once it has ended; negative: killed by that signal")
+    ] = None
+    by: Annotated[
+        Literal["model", "person", "session end", "undo"] | None,
+        Field(description="who stopped it"),
+    ] = None
+    sandbox: Annotated[str, Field(description='"session" (shared), "own" (its own) or "none"')] = (
+        "session"
+    )
+
+
+@dataclass(kw_only=True, slots=True)
 class RunFinished(Event):
     kind: Literal["run_finished"] = "run_finished"
     result: RunResultRecord
@@ -351,6 +374,7 @@ SessionEvent = Annotated[
         SessionRules,
         Notice,
         Guidance,
+        ProcessEvent,
         RunFinished,
         RunClosed,
     ],

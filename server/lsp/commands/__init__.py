@@ -18,4 +18,6 @@ the handlers: they load after `initialize`, with the first command.
 - `doctor.py`: `agentls.doctor`: the report of `agentls doctor --json`.
 - `memory.py`: `agentls.memory`: list, add or forget what the agent remembers (one call
   onto `conversation/memory_ops.py`).
+- `processes.py`: `agentls.processes`: the open sessions' background processes, one
+  stopped first when asked.
 """

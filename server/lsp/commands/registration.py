@@ -11,6 +11,7 @@ from agentls.lsp.commands import (
     doctor,
     mcp,
     memory,
+    processes,
     sessions,
     set_mode,
     show_diff,
@@ -31,6 +32,7 @@ MODULES: tuple[ModuleType, ...] = (
     mcp,
     doctor,
     memory,
+    processes,
 )
 
 
