@@ -5,16 +5,14 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from agentls.contracts.tooling import Risk, ToolOutput
-from agentls.tools.process_text import MAX_WAIT_SECONDS, process_output_text
+from agentls.tools.process_text import MAX_WAIT_SECONDS, process_id, process_output_text
 from agentls.workspace.interface import ToolContext, ToolDefinition
-
-PROCESS_ID = r"^p[1-9][0-9]*$"
 
 
 class ProcessOutputInput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    id: str = Field(pattern=PROCESS_ID, description="the process's id, e.g. `p1`")
+    id: str = Field(description="the process's id, e.g. `p1`")
     wait_seconds: float = Field(
         default=0,
         ge=0,
@@ -24,6 +22,10 @@ class ProcessOutputInput(BaseModel):
             f"(at most {MAX_WAIT_SECONDS:.0f})."
         ),
     )
+
+
+def _validate(params: ProcessOutputInput, ctx: ToolContext) -> None:
+    params.id = process_id(params.id)
 
 
 async def _run(params: ProcessOutputInput, ctx: ToolContext) -> ToolOutput:
@@ -43,6 +45,7 @@ PROCESS_OUTPUT: ToolDefinition[ProcessOutputInput] = ToolDefinition(
     risk=Risk.READ,
     run=_run,
     subject_kind="none",
+    validate=_validate,
     subject=lambda params: params.id,
     summary=lambda params: f"process_output: {params.id}",
 )

@@ -6,15 +6,18 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from agentls.contracts.tooling import Risk, ToolOutput
-from agentls.tools.process_output import PROCESS_ID
-from agentls.tools.process_text import process_output_text
+from agentls.tools.process_text import process_id, process_output_text
 from agentls.workspace.interface import ToolContext, ToolDefinition
 
 
 class ProcessStopInput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    id: str = Field(pattern=PROCESS_ID, description="the process's id, e.g. `p1`")
+    id: str = Field(description="the process's id, e.g. `p1`")
+
+
+def _validate(params: ProcessStopInput, ctx: ToolContext) -> None:
+    params.id = process_id(params.id)
 
 
 async def _run(params: ProcessStopInput, ctx: ToolContext) -> ToolOutput:
@@ -33,6 +36,7 @@ PROCESS_STOP: ToolDefinition[ProcessStopInput] = ToolDefinition(
     risk=Risk.READ,
     run=_run,
     subject_kind="none",
+    validate=_validate,
     subject=lambda params: params.id,
     summary=lambda params: f"process_stop: {params.id}",
 )

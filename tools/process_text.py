@@ -3,12 +3,27 @@ background process: its new output, then one line with its state and what to do 
 
 from __future__ import annotations
 
+import re
+
 from agentls.contracts.processes import ProcessRead
-from agentls.contracts.tooling import ToolOutput
+from agentls.contracts.tooling import ErrorCode, ToolError, ToolOutput
 
 # A background start waits this long for the process's first output (or its exit).
 FIRST_OUTPUT_SECONDS = 1.0
 MAX_WAIT_SECONDS = 60.0  # process_output's longest wait
+
+
+_ID = re.compile(r"\s*[pP]?([1-9][0-9]{0,5})\s*")
+
+
+def process_id(given: str) -> str:
+    """The id as the session names it (``p3``), from ``p3``, ``P3`` or ``3``."""
+    found = _ID.fullmatch(given)
+    if found is None:
+        raise ToolError(
+            ErrorCode.INVALID_INPUT, f"id: {given!r} is no process id; they read p1, p2, …"
+        )
+    return f"p{found.group(1)}"
 
 
 def process_output_text(read: ProcessRead, *, first: bool = False) -> ToolOutput:

@@ -5,7 +5,7 @@
 export const EVENT_METHOD = 'agentls/event';
 
 /** The `kind`s of `agentls/event` this client knows. */
-export const EVENT_KINDS = ['run_started', 'text', 'tool_started', 'tool_finished', 'approval_asked', 'approval_answered', 'question', 'question_closed', 'edit_proposed', 'edit_applied', 'edit_rejected', 'waiting_for_save', 'usage', 'run_finished'] as const;
+export const EVENT_KINDS = ['run_started', 'text', 'tool_started', 'tool_finished', 'approval_asked', 'approval_answered', 'question', 'question_closed', 'edit_proposed', 'edit_applied', 'edit_rejected', 'waiting_for_save', 'usage', 'process', 'run_finished'] as const;
 
 /** Each `agentls.*` command: its one argument (`params?`: may be left out, or `{}`) and result. */
 export interface Commands {
@@ -20,13 +20,14 @@ export interface Commands {
   'agentls.mcp': { params?: McpParams; result: McpServerReport[] };
   'agentls.doctor': { params?: DoctorParams; result: DoctorReport };
   'agentls.memory': { params?: MemoryParams; result: MemoryResult };
+  'agentls.processes': { params?: ProcessesParams; result: ProcessesResult };
 }
 
 export type CommandName = keyof Commands;
 
-export const COMMAND_NAMES = ['agentls.ask', 'agentls.cancel', 'agentls.sessions', 'agentls.showTranscript', 'agentls.setMode', 'agentls.answer', 'agentls.showDiff', 'agentls.undo', 'agentls.mcp', 'agentls.doctor', 'agentls.memory'] as const;
+export const COMMAND_NAMES = ['agentls.ask', 'agentls.cancel', 'agentls.sessions', 'agentls.showTranscript', 'agentls.setMode', 'agentls.answer', 'agentls.showDiff', 'agentls.undo', 'agentls.mcp', 'agentls.doctor', 'agentls.memory', 'agentls.processes'] as const;
 
-export type AgentEvent = RunStarted | TextEvent | ToolStarted | ToolFinished | ApprovalAsked | ApprovalAnswered | QuestionAsked | QuestionClosed | EditProposed | EditApplied | EditRejected | WaitingForSave | UsageEvent | RunFinished;
+export type AgentEvent = RunStarted | TextEvent | ToolStarted | ToolFinished | ApprovalAsked | ApprovalAnswered | QuestionAsked | QuestionClosed | EditProposed | EditApplied | EditRejected | WaitingForSave | UsageEvent | ProcessEvent | RunFinished;
 
 export interface AnswerOption {
   /** what `agentls.answer` takes */
@@ -347,6 +348,59 @@ export interface ModelInfo {
 export interface Position {
   line: number;
   character: number;
+}
+
+export interface ProcessEntry {
+  sessionId: string;
+  /** `p1`, `p2`, … */
+  id: string;
+  command: string;
+  state: 'running' | 'exited' | 'stopped';
+  exitCode: number | null;
+  /** ISO 8601 */
+  startedAt: string;
+  /** the run that started it */
+  runId: string | null;
+  /** "session" (shared), "own" (its own) or "none" */
+  sandbox: string;
+}
+
+/**
+ * A background process started, exited by itself or was stopped. `runId` and `turn`
+ * are those of the call that started it, also for its end (which may come after that
+ * run, or between runs).
+ */
+export interface ProcessEvent {
+  sessionId: string;
+  runId: string;
+  turn: number;
+  kind: 'process';
+  /** `p1`, `p2`, … in the order the session started them */
+  id: string;
+  action: 'started' | 'exited' | 'stopped';
+  /** the command line, as the gate and any person saw it */
+  command: string;
+  state: 'running' | 'exited' | 'stopped';
+  /** once it has ended; negative: killed by a signal */
+  exitCode: number | null;
+  /** who stopped it, for `stopped` */
+  by: 'model' | 'person' | 'session end' | 'undo' | null;
+  /** "session" (shared), "own" (its own) or "none" */
+  sandbox: string;
+}
+
+export interface ProcessesParams {
+  /** this session's processes; without it: every open session's */
+  sessionId?: string | null;
+  /** a process to stop first (`p1`); without a sessionId, the one open session that runs it */
+  stop?: string | null;
+}
+
+export interface ProcessesResult {
+  /** running first, then ended, oldest first */
+  processes: ProcessEntry[];
+  /** the id stopped, if one was */
+  stopped: string | null;
 }
 
 export interface PythonInfo {

@@ -89,7 +89,7 @@ def test_a_schema_1_log_folds_to_the_same_state_and_transcript() -> None:
     """The fixture was written by the schema 1 release (every kind), with what it folded to."""
     events = read_events(V1_LOG)
     assert len(events) == len(V1_LOG.read_text().splitlines())
-    newer = {ev.SESSION_RULES, ev.NOTICE, ev.GUIDANCE}
+    newer = {ev.SESSION_RULES, ev.NOTICE, ev.GUIDANCE, ev.PROCESS}
     assert {e.kind for e in events} == set(ev.EVENT_TYPES) - newer  # every kind it had
     expected = json.loads((FIXTURES / "v1-session.state.json").read_text("utf-8"))
     assert state_as_json(reduce(events)) == expected
@@ -132,6 +132,8 @@ async def test_every_writer_writes_valid_events(tmp_path: Path) -> None:
              "toolCalls": [call("write_file", "w1", path="a.py", content="A = 1\n")],
              "usage": {"input_tokens": 50, "output_tokens": 5, "cache_read_tokens": 7}},
             {"toolCalls": [call("read_file", "r1", path="missing.py")]},
+            {"toolCalls": [call("run_command", "b1", command="sleep 60", background=True)]},
+            {"toolCalls": [call("process_stop", "s1", id="p1")]},  # the process events
             {"text": "Done."},
             {"text": "The summary of it all."},  # the /compact call
         ],
