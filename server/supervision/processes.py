@@ -230,6 +230,10 @@ class ProcessTable:
         self._starting += 1
         try:
             tracked.launched = await launch(tracked.sink)
+        except BaseException:
+            if self._number == int(tracked.id[1:]):  # no later id was taken: it is free again
+                self._number -= 1
+            raise
         finally:
             self._starting -= 1
         self._tracked[tracked.id] = tracked

@@ -31,6 +31,7 @@ import os
 import signal
 import subprocess
 import threading
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -146,6 +147,11 @@ def _ready(proc: subprocess.Popen[bytes], info_read: int) -> int:
         raise ChildFailed("bwrap did not say which process the sandbox is") from None
 
 
+def _kill_all(holders: list[_Holder]) -> None:
+    for holder in holders:
+        holder.kill()
+
+
 def _kill(proc: subprocess.Popen[bytes]) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
@@ -160,6 +166,9 @@ class SessionSandbox:
         self._current: tuple[SandboxShape, Lifecycle, _Holder] | None = None
         self._earlier: list[Lifecycle] = []  # left for background processes in them
         self.problem: str | None = None  # why commands run in a sandbox of their own
+        # A session dropped without being closed takes its sandbox with it.
+        self._holders: list[_Holder] = []
+        weakref.finalize(self, _kill_all, self._holders)
 
     async def prefix(
         self, root: Path, settings: SandboxSettings, search_path: str, *, control_writable: bool
@@ -199,6 +208,7 @@ class SessionSandbox:
         if current is not None:
             self._earlier.append(current[1])
         holder = _Holder(shape, settings)
+        self._holders.append(holder)
         lifecycle = Lifecycle(holder)
         self._current = (shape, lifecycle, holder)
         return lifecycle, holder
