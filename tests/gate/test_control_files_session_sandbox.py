@@ -15,13 +15,11 @@ import pytest
 
 from agentls.workspace.interface import CommandGrant
 from agentls.workspace.local import LocalWorkspace
-from tests.gate.test_control_files_sandbox import (  # noqa: F401  (root: a fixture)
-    ATTACKS,
-    pytestmark,
-    root,
-    state,
-    workspace,
-)
+from tests.gate import test_control_files_sandbox as alone
+from tests.gate.test_control_files_sandbox import ATTACKS, state, workspace
+
+pytestmark = alone.pytestmark
+root = alone.root  # the same repository, control files at every depth
 
 
 def grant(command: str, *, control_writable: bool = False) -> CommandGrant:

@@ -186,7 +186,7 @@ async def test_kill_all_ends_the_running_ones_without_a_loop_call() -> None:
 async def test_an_unknown_id_says_which_the_session_has() -> None:
     table = ProcessTable()
     await table.start("a", ORIGIN, "session", Launcher())
-    with pytest.raises(UnknownProcess, match="p7.*its: p1"):
+    with pytest.raises(UnknownProcess, match=r"p7.*its: p1"):
         await table.read("p7")
 
 

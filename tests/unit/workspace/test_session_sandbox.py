@@ -30,7 +30,7 @@ SERVE = (
 )
 FETCH = (
     "python3 -c \"import socket; c = socket.create_connection(('127.0.0.1', int(open('port')"
-    ".read()))); print(c.recv(100).decode())\""
+    '.read()))); print(c.recv(100).decode())"'
 )
 
 
