@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 
@@ -16,5 +17,21 @@ def processes_with(marker: str) -> list[int]:
         except OSError:
             continue
         if marker in cmdline and "pytest" not in cmdline:
+            found.append(int(entry.name))
+    return found
+
+
+def processes_naming(marker: str) -> list[int]:
+    """Pids other than this test process's whose command line holds ``marker`` (which may
+    be a path under pytest's temporary folder)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if marker in cmdline:
             found.append(int(entry.name))
     return found

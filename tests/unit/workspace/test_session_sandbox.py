@@ -16,6 +16,7 @@ from agentls.workspace import sandbox, session_sandbox
 from agentls.workspace.interface import CommandGrant
 from agentls.workspace.local import LocalWorkspace
 from agentls.workspace.sandbox import SandboxSettings
+from tests.processes import processes_naming
 
 pytestmark = pytest.mark.skipif(
     sandbox.bwrap_problem() is not None and not os.environ.get("CI"),
@@ -32,20 +33,6 @@ FETCH = (
     "python3 -c \"import socket; c = socket.create_connection(('127.0.0.1', int(open('port')"
     '.read()))); print(c.recv(100).decode())"'
 )
-
-
-def processes_with(marker: str) -> list[int]:
-    """Pids other than this test's whose command line holds ``marker``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit() and int(entry.name) != os.getpid():
-            try:
-                cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-            except OSError:
-                continue
-            if marker in cmdline:
-                found.append(int(entry.name))
-    return found
 
 
 def grant(command: str) -> CommandGrant:
@@ -119,10 +106,10 @@ async def test_a_stop_gives_the_command_its_sigterm_inside_the_sandbox(project: 
 async def test_the_end_of_the_session_leaves_no_process(project: Path) -> None:
     ws = LocalWorkspace(project)
     await ws.start_command(grant("sleep 1000 & sleep 1001"), 0)
-    assert processes_with(str(project))  # the sandbox and its commands name the workspace
+    assert processes_naming(str(project))  # the sandbox and its commands name the workspace
     stopped = await ws.end_commands()
     assert [p.id for p in stopped] == ["p1"]
-    assert processes_with(str(project)) == []
+    assert processes_naming(str(project)) == []
 
 
 async def test_killed_at_once_it_leaves_no_process(project: Path) -> None:
@@ -130,9 +117,9 @@ async def test_killed_at_once_it_leaves_no_process(project: Path) -> None:
     await ws.start_command(grant("sleep 1000"), 0)
     ws.kill_commands()
     deadline = asyncio.get_running_loop().time() + 30
-    while processes_with(str(project)) and asyncio.get_running_loop().time() < deadline:
+    while processes_naming(str(project)) and asyncio.get_running_loop().time() < deadline:
         await asyncio.sleep(0.02)  # the kernel takes the namespace's processes down
-    assert processes_with(str(project)) == []
+    assert processes_naming(str(project)) == []
 
 
 async def test_a_crashed_sandbox_is_started_again_for_the_next_command(project: Path) -> None:
@@ -172,7 +159,7 @@ async def test_a_change_of_shape_gets_a_new_sandbox_and_the_old_one_goes(
     )
     assert (extra / "written").read_text() == "x\n"
     await ws.end_commands()
-    assert processes_with(str(project)) == []
+    assert processes_naming(str(project)) == []
 
 
 async def test_with_the_sandbox_off_commands_run_as_they_are_in_their_own_group(
@@ -182,7 +169,7 @@ async def test_with_the_sandbox_off_commands_run_as_they_are_in_their_own_group(
     marker = f"{secrets.randbelow(10**6) + 10**6}.5"  # sleep seconds no other process uses
     started = await ws.start_command(grant(f"echo plain; sleep {marker} & sleep {marker}"), 1)
     assert started.process.sandbox == "none" and started.output == "plain\n"
-    assert len(processes_with(f"sleep {marker}")) >= 2
+    assert len(processes_naming(f"sleep {marker}")) >= 2
     read = await ws.processes.stop("p1", "model")
     assert read.process.state == "stopped"
-    assert processes_with(f"sleep {marker}") == []  # the whole group went
+    assert processes_naming(f"sleep {marker}") == []  # the whole group went
