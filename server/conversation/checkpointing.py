@@ -76,7 +76,8 @@ class Checkpointer:
             return  # a turn of reads changes no file: no snapshot
         self.outside.start()  # from the first turn that may change files: snapshots use it
         self._number += 1
-        self._touched = self._written_paths(intents)
+        # After a command (or with a background process running) anything may change.
+        self._touched = None if self._ran_commands else self._written_paths(intents)
         self._reads = dict(self.context.reads)
         self._before = await self._snapshot(f"{self._number}/before", turn=set())
         if self._before is not None:  # so a crash mid-turn can still be undone
