@@ -12,6 +12,7 @@ import { effectiveSettings, SECTION } from './client/settings';
 import { Actions } from './commands/actions';
 import { registerDoctor } from './commands/doctor';
 import { registerMemory } from './commands/memory';
+import { registerProcesses } from './commands/processes';
 import { ReadOnlyDocuments } from './documents/readOnly';
 import { onWebviewMessage, registerCommands } from './commands/register';
 import { COMMANDS } from './protocol';
@@ -65,6 +66,7 @@ export function activate(context: vscode.ExtensionContext): void {
     ...registerCommands(actions, { restart: () => connection.restart(), showLog: () => log.show() }),
     registerDoctor(connection, documents, String(context.extension.packageJSON.version)),
     registerMemory(connection),
+    registerProcesses(connection),
     runningContextKey(store),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (RESTART_KEYS.some((key) => event.affectsConfiguration(`${SECTION}.${key}`))) {

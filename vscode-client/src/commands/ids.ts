@@ -14,6 +14,7 @@ export const CLIENT_COMMANDS = {
   showServerLog: 'agentls.client.showServerLog',
   doctor: 'agentls.client.doctor',
   memory: 'agentls.client.memory',
+  processes: 'agentls.client.processes',
   applyEdit: 'agentls.client.applyEdit',
   rejectEdit: 'agentls.client.rejectEdit',
   pickChanges: 'agentls.client.pickChanges',

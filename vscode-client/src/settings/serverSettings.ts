@@ -17,6 +17,7 @@ export const SERVER_KEYS = [
   'maxCostUsd',
   'timeoutSeconds',
   'commandTimeoutSeconds',
+  'maxBackgroundProcesses',
   'maxOutputTokens',
   'approvalTimeoutSeconds',
   'approvalsVia',
