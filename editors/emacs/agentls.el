@@ -353,6 +353,17 @@ A server that died ends the run's status."
             (if (and (numberp more) (> more 0))
                 (format " (+%s)" (agentls--plural more "more line")) ""))))
 
+(defun agentls--process-line (event)
+  "One log line for a background process EVENT: started, exited or stopped."
+  (let ((action (plist-get event :action)))
+    (format "⚙ background %s %s: %s"
+            (plist-get event :id)
+            (pcase action
+              ("exited" (format "exited (exit code %s)" (plist-get event :exitCode)))
+              ("stopped" (format "stopped (%s)" (or (plist-get event :by) "stopped")))
+              (_ action))
+            (plist-get event :command))))
+
 (defun agentls--render (server event)
   (let ((kind (plist-get event :kind))
         (summary (plist-get event :summary)))
@@ -395,6 +406,8 @@ A server that died ends the run's status."
       ("edit_rejected"
        (agentls--insert (format "✗ not applied to %s: %s"
                                 (plist-get event :path) (plist-get event :reason))))
+      ;; A background process: also between runs (it may exit after its run).
+      ("process" (agentls--insert (agentls--process-line event)))
       ("run_finished"
        (setq agentls--last-result event agentls--tool nil)
        (agentls--set-doing nil)

@@ -338,6 +338,17 @@ function M.finished_tool_line(ev)
   return line
 end
 
+-- "⚙ p1 started: cmd", "⚙ p1 exited (exit code 0): cmd", "⚙ p1 stopped (person): cmd"
+function M.process_line(ev)
+  local what = ev.action
+  if ev.action == 'exited' then
+    what = 'exited (exit code ' .. tostring(ev.exitCode) .. ')'
+  elseif ev.action == 'stopped' then
+    what = 'stopped (' .. (type(ev.by) == 'string' and ev.by or 'stopped') .. ')'
+  end
+  return '⚙ background ' .. ev.id .. ' ' .. what .. ': ' .. ev.command
+end
+
 local render = {
   text = function(ev)
     set_doing('thinking')
@@ -386,6 +397,10 @@ local render = {
   end,
   edit_rejected = function(ev)
     append({ '✗ not applied to ' .. ev.path .. ': ' .. (ev.reason or '') })
+  end,
+  -- a background process: also between runs (it may exit long after the run that started it)
+  process = function(ev)
+    append({ M.process_line(ev) })
   end,
   run_finished = function(ev)
     M.state.running = false
