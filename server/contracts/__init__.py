@@ -16,4 +16,9 @@ waits out (a lock taken, a file written before its clean-up). No IO.
 
 `window.py`: `ServerWindow`, a window a server reported: tokens, where it came from, the
 day it was remembered.
+
+`processes.py`: a session's background processes as every face sees them:
+`ProcessInfo` (id, command, state, exit code, the `CallRef` that started it, where it
+runs), `ProcessChange` (started, exited, stopped and by whom), `ProcessRead` (what one
+read gave).
 """
