@@ -100,6 +100,11 @@ class _Renderer:
             else:
                 conflicts = ", ".join(event.conflicts)
                 self._para(f"↺ Undo of turn {event.turn} stopped: {conflicts} changed since")
+        elif isinstance(event, ev.ProcessEvent):
+            if event.action != "started":  # its start is the run_command call
+                how = f"exit code {event.exit_code}"
+                how = how if event.action == "exited" else f"by {event.by}; {how}"
+                self._para(f"⚙ Background process {event.id} {event.action} ({how})")
         elif run is None:
             return  # run events without their run_started: nothing to hang them on
         elif isinstance(event, ev.UserMessage):

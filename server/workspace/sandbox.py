@@ -524,9 +524,13 @@ def describe(settings: SandboxSettings) -> str:
             return f"required but unavailable ({problem}): no command runs"
         return f"unavailable: {problem}"
     required = " (required)" if settings.required else ""
-    return (
-        "bubblewrap" + required + ", " + ("network allowed" if settings.network else "no network")
+    shared = (
+        "one sandbox per session"
+        if launcher("nsenter", None) is not None
+        else "a sandbox per command (nsenter is missing: no sandbox per session)"
     )
+    network = "network allowed" if settings.network else "no network"
+    return f"bubblewrap{required}, {network}, {shared}"
 
 
 def startup_warning(settings: SandboxSettings) -> str | None:
