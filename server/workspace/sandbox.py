@@ -269,7 +269,7 @@ def session_layout(root: Path, settings: SandboxSettings, search_path: str) -> l
     """The session's sandbox, which every command of the session joins: what a command's
     sandbox shows (the workspace writable, control files included: each command binds
     its own read-only), one network namespace (loopback only unless the network is
-    allowed), one private /tmp, /run and HOME, in a user namespace of its own."""
+    allowed), one private /tmp and /run, in a user namespace of its own."""
     args = _base_layout(devices_only=True)
     _shown(args, root, settings, search_path)
     args += [*_NAMESPACES, "--unshare-user", "--chdir", str(root)]
@@ -279,13 +279,32 @@ def session_layout(root: Path, settings: SandboxSettings, search_path: str) -> l
 
 
 def command_layout(
-    root: Path, settings: SandboxSettings, *, control_writable: bool = False
+    root: Path, settings: SandboxSettings, search_path: str, *, control_writable: bool = False
 ) -> list[str]:
     """One command inside the session's sandbox (which it has joined): everything that
-    sandbox shows, its own /dev and process namespace, and every control file that exists
-    now read-only (unless a person approved this run to write them). Walks the workspace:
-    call it off the event loop."""
+    sandbox shows, its own /dev, process namespace and HOME, and every control file that
+    exists now read-only (unless a person approved this run to write them: it then gets
+    a /tmp of its own too). Walks the workspace: call it off the event loop."""
     args = ["--bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+    fresh: list[str] = []
+    home = os.path.expanduser("~")
+    if home not in ("", "/") and not root.is_relative_to(home):
+        fresh.append(home)  # HOME its own: no dotfile of an earlier command reaches it
+    if control_writable:
+        # A run a person let write control files reads nothing an earlier command left in
+        # the session's /tmp (a planted link or config).
+        fresh += ["/tmp", "/var/tmp"]
+    for folder in fresh:
+        args += ["--tmpfs", folder]
+    # What the session's sandbox shows inside those folders, shown again as it was.
+    writable = [inside for inside, _real in _writable(settings)]
+    if root != Path("/"):
+        writable.append(str(root))
+    tools = _tool_paths(search_path, home, str(root))
+    again = [(p, "--bind") for p in writable] + [(p, "--ro-bind-try") for p in tools]
+    for path, how in sorted(again, key=lambda pair: _parts(pair[0])):
+        if any(_within(path, folder) for folder in fresh):
+            args += [how, path, path]
     if not control_writable and root != Path("/"):
         shown = [(str(root), str(root)), *_writable(settings)]
         args += _control_binds(root, settings.protected_patterns, shown)

@@ -2,14 +2,15 @@
 
 A small holder process runs under bubblewrap with the session's layout
 (`sandbox.session_layout`): the system and tool folders read-only, the workspace and
-the extra writable folders, a private /tmp, /run and HOME, its own user, mount, PID,
-IPC, UTS and (unless the network is allowed) network namespace, where only loopback
-is up. Each command then joins those namespaces with `nsenter` and runs in a bwrap of
-its own (`sandbox.command_layout`): it sees what the holder shows, and every control
-file that exists when it starts is bound read-only again (unless a person approved
-that run to write them), exactly as a command's own sandbox binds them. So a server
-one command started is reached by the next over loopback, and a file one wrote to /tmp
-is read by the next, while no other session and nothing of the host is.
+the extra writable folders, a private /tmp and /run, its own user, mount, PID, IPC,
+UTS and (unless the network is allowed) network namespace, where only loopback is up.
+Each command then joins those namespaces with `nsenter` and runs in a bwrap of its own
+(`sandbox.command_layout`): it sees what the holder shows with a HOME of its own, and
+every control file that exists when it starts is bound read-only again (unless a person
+approved that run to write them; that run gets a /tmp of its own too), exactly as a
+command's own sandbox binds them. So a server one command started is reached by the
+next over loopback, and a file one wrote to /tmp is read by the next, while no other
+session and nothing of the host is.
 
 Nothing of agentls runs inside: the holder is the shell reading its stdin, which
 agentls holds open. It dies with agentls (`--die-with-parent`), even killed with -9,
@@ -192,7 +193,7 @@ class SessionSandbox:
         if target is None:
             return None
         layout = await asyncio.to_thread(
-            sandbox.command_layout, root, settings, control_writable=control_writable
+            sandbox.command_layout, root, settings, search_path, control_writable=control_writable
         )
         self.problem = None
         return [

@@ -98,3 +98,31 @@ async def test_a_background_run_a_person_approved_writes_them(root: Path) -> Non
         await ws.end_commands()
     assert out.endswith("[exit 0]"), out
     assert state(root)["sub/.vscode/tasks.json"] == "evil\n" != before["sub/.vscode/tasks.json"]
+
+
+async def test_what_one_command_leaves_in_home_never_reaches_the_next(root: Path) -> None:
+    """A planted ~/.gitconfig (hooks of its own) would run in a later command, one a person
+    approved to write control files too: each command gets a HOME of its own."""
+    ws = workspace(root)
+    plant = "mkdir -p ~/hooks && printf '[core]\\n\\thooksPath = ~/hooks\\n' > ~/.gitconfig"
+    try:
+        assert (await in_foreground(ws, plant)).endswith("[exit 0]")
+        out = await in_foreground(ws, "cat ~/.gitconfig")
+        assert "hooksPath" not in out and "No such file" in out
+    finally:
+        await ws.end_commands()
+
+
+async def test_a_run_a_person_approved_reads_nothing_left_in_the_sessions_tmp(
+    root: Path,
+) -> None:
+    ws = workspace(root)
+    try:
+        await in_foreground(ws, "ln -s $PWD/.git/config /tmp/scratch && echo left > /tmp/note")
+        assert (await in_foreground(ws, "cat /tmp/note")) == "left\n[exit 0]"  # shared
+        approved = "cat /tmp/note; echo evil > /tmp/scratch"
+        result = await ws.run_command(grant(approved, control_writable=True), 30, 20_000)
+    finally:
+        await ws.end_commands()
+    assert "left" not in result.output  # a /tmp of its own
+    assert "evil" not in (root / ".git/config").read_text()
