@@ -58,10 +58,11 @@ read (a read sees all it wrote before), its exit through a pidfd, what is left o
 group ended with it, stopped with SIGTERM then SIGKILL.
 
 `session_sandbox.py`: one sandbox per session: a holder under bubblewrap (the session's
-loopback-only network, `/tmp`, HOME) started on the first command as a `supervision`
+loopback-only network, `/tmp`, `/run`) started on the first command as a `supervision`
 child, which every command joins with `nsenter` in a bwrap of its own
-(`sandbox.command_layout`); it dies with agentls, and every command of the session with
-it; where it cannot run, each command has a sandbox of its own.
+(`sandbox.command_layout`: its own HOME and control files read-only; a run a person
+approved to write them, its own `/tmp`); it dies with agentls, and every command of the
+session with it; where it cannot run, each command has a sandbox of its own.
 
 `sandbox.py` (`session_layout` and `command_layout`: the session's sandbox and one
 command inside it): bubblewrap as a boundary (where `sandbox` is `required` and it cannot
