@@ -4,20 +4,20 @@ each start, exit and stop, told as it happens (also between runs)."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from agentls.contracts.processes import ProcessChange
 from agentls.protocol.events import EVENT_METHOD, ProcessEvent
 
 if TYPE_CHECKING:
     from agentls.conversation.one_session import Conversation
-    from agentls.lsp.server import AgentServer
 
 log = logging.getLogger(__name__)
 
 
-def tell_processes(server: AgentServer, conversation: Conversation) -> None:
-    """Send the session's process changes to the editor from now on."""
+def tell_processes(notify: Callable[[str, Any], None], conversation: Conversation) -> None:
+    """Send the session's process changes to the editor (through ``notify``) from now on."""
     session_id = conversation.session_id
 
     def changed(change: ProcessChange) -> None:
@@ -28,6 +28,6 @@ def tell_processes(server: AgentServer, conversation: Conversation) -> None:
             exit_code=info.exit_code, by=change.by, sandbox=info.sandbox,
         )  # fmt: skip
         log.info("background process %s of session %s %s", info.id, session_id, change.action)
-        server.protocol.notify(EVENT_METHOD, event.wire())
+        notify(EVENT_METHOD, event.wire())
 
     conversation.watch_processes(changed)

@@ -219,7 +219,7 @@ class AgentServer(LanguageServer):
         link.bind(conversation.session_id, conversation.policy)
         from agentls.lsp.process_events import tell_processes
 
-        tell_processes(self, conversation)
+        tell_processes(self.protocol.notify, conversation)
         return conversation
 
     def _existing(self, session_id: str | None) -> Conversation | None:

@@ -122,7 +122,7 @@ async def test_pinned_goal_edited_files_refused_calls_and_plan_survive(tmp_path:
         {"text": "Done.", "usage": NO_CALIBRATION},
     ]  # fmt: skip
     provider = Recording(ScriptedProvider(script))
-    settings = {**SETTINGS, "contextWindow": 4096, "verbatimTurns": 1, "mode": "plan"}
+    settings = {**SETTINGS, "contextWindow": 4608, "verbatimTurns": 1, "mode": "plan"}
     conv, manager = open_conversation(tmp_path, provider, settings)
     await conv.ask("Plan how to add a greeting app.")
     conv.set_mode(Mode.ACCEPT_EDITS)
