@@ -176,8 +176,10 @@ class SessionSandbox:
     ) -> list[str] | None:
         """The argv that runs a command in the session's sandbox (``LAUNCHERS`` deep), or
         None where that sandbox cannot run (``problem`` says why)."""
-        nsenter = sandbox.launcher("nsenter", root)
-        bwrap = sandbox.launcher("bwrap", root)
+        # Looked up along PATH on the disk: off the event loop.
+        nsenter, bwrap = await asyncio.to_thread(
+            lambda: (sandbox.launcher("nsenter", root), sandbox.launcher("bwrap", root))
+        )
         if nsenter is None or bwrap is None:
             self.problem = "nsenter (util-linux) is not on PATH"
             return None
