@@ -61,12 +61,29 @@ class SandboxShape:
     search_path: str  # the PATH commands get: its tool folders are shown
 
 
+@dataclass(frozen=True, slots=True)
+class _Launchers:
+    nsenter: str
+    bwrap: str
+
+    def join(self, target: int, layout: list[str]) -> list[str]:
+        """The argv that runs a command (after it) in the holder ``target``'s namespaces,
+        in a bwrap of its own with ``layout``."""
+        return [
+            self.nsenter, f"--target={target}", "--user", "--mount", "--net", "--ipc",
+            "--uts", "--pid", "--preserve-credentials", "--", self.bwrap, *layout, "--",
+        ]  # fmt: skip
+
+
 class _Holder:
     """The holder as a `supervision.Child`."""
 
-    def __init__(self, shape: SandboxShape, settings: SandboxSettings) -> None:
+    def __init__(
+        self, shape: SandboxShape, settings: SandboxSettings, launchers: _Launchers
+    ) -> None:
         self.shape = shape
         self.settings = settings
+        self.launchers = launchers
         self.target: int | None = None  # the holder's first process inside, on the host
         self._proc: subprocess.Popen[bytes] | None = None
 
@@ -80,9 +97,7 @@ class _Holder:
         self._proc, self.target = proc, target
 
     def _start(self) -> tuple[subprocess.Popen[bytes], int]:
-        bwrap = sandbox.launcher("bwrap", self.shape.root)
-        if bwrap is None:
-            raise ChildFailed("bubblewrap (bwrap) is not on PATH")
+        bwrap = self.launchers.bwrap
         shell = process.shell_of(helper_path(self.shape.root))
         layout = sandbox.session_layout(self.shape.root, self.settings, self.shape.search_path)
         info_read, info_write = os.pipe()
@@ -101,13 +116,34 @@ class _Holder:
         too_long = threading.Timer(START_SECONDS, _kill, (proc,))  # a bwrap that hangs
         too_long.start()
         try:
-            return proc, _ready(proc, info_read)
+            target = _ready(proc, info_read)
+            self._probe(target, shell)
+            return proc, target
         except BaseException:
             _kill(proc)
             raise
         finally:
             too_long.cancel()
             os.close(info_read)
+
+    def _probe(self, target: int, shell: str) -> None:
+        """One empty command joins it, as every command will (a kernel may refuse to let a
+        process enter its namespaces): ChildFailed, with bwrap's or nsenter's words, if not."""
+        layout = ["--bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid",
+                  "--die-with-parent", "--chdir", str(self.shape.root)]  # fmt: skip
+        argv = [*self.launchers.join(target, layout), shell, "-c", ":"]
+        try:
+            done = subprocess.run(
+                argv, capture_output=True, timeout=START_SECONDS, env={"PATH": os.defpath},
+                check=False, start_new_session=True,
+            )  # fmt: skip
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise ChildFailed(f"no command can join the session's sandbox ({exc})") from None
+        if done.returncode != 0:
+            why = done.stderr.decode(errors="replace").strip().splitlines()
+            raise ChildFailed(
+                f"no command can join the session's sandbox ({why[-1] if why else done.returncode})"
+            )
 
     async def halt(self) -> None:
         proc, self._proc, self.target = self._proc, None, None
@@ -184,7 +220,7 @@ class SessionSandbox:
             self.problem = "nsenter (util-linux) is not on PATH"
             return None
         shape = SandboxShape(root, settings.network, settings.writable, search_path)
-        lifecycle, holder = self._for(shape, settings)
+        lifecycle, holder = self._for(shape, settings, _Launchers(nsenter, bwrap))
         try:
             await lifecycle.ensure()
         except ChildFailed as exc:
@@ -198,19 +234,18 @@ class SessionSandbox:
             sandbox.command_layout, root, settings, search_path, control_writable=control_writable
         )
         self.problem = None
-        return [
-            nsenter, f"--target={target}", "--user", "--mount", "--net", "--ipc", "--uts",
-            "--pid", "--preserve-credentials", "--", bwrap, *layout, "--",
-        ]  # fmt: skip
+        return holder.launchers.join(target, layout)
 
-    def _for(self, shape: SandboxShape, settings: SandboxSettings) -> tuple[Lifecycle, _Holder]:
+    def _for(
+        self, shape: SandboxShape, settings: SandboxSettings, launchers: _Launchers
+    ) -> tuple[Lifecycle, _Holder]:
         current = self._current
         if current is not None and current[0] == shape:
             current[2].settings = settings
             return current[1], current[2]
         if current is not None:
             self._earlier.append(current[1])
-        holder = _Holder(shape, settings)
+        holder = _Holder(shape, settings, launchers)
         self._holders.append(holder)
         lifecycle = Lifecycle(holder)
         self._current = (shape, lifecycle, holder)

@@ -173,3 +173,28 @@ async def test_with_the_sandbox_off_commands_run_as_they_are_in_their_own_group(
     read = await ws.processes.stop("p1", "model")
     assert read.process.state == "stopped"
     assert processes_naming(f"sleep {marker}") == []  # the whole group went
+
+
+async def test_a_sandbox_no_command_can_join_is_given_up_for_a_sandbox_each(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A kernel that refuses to let a process enter the holder's namespaces: found when
+    the holder starts, never at each command."""
+    refusing = tmp_path / "nsenter"
+    refusing.write_text(
+        "#!/bin/sh\necho 'nsenter: reassociate: Operation not permitted' >&2\nexit 1\n"
+    )
+    refusing.chmod(0o755)
+    real = sandbox.launcher
+    monkeypatch.setattr(
+        session_sandbox.sandbox,
+        "launcher",
+        lambda n, r: str(refusing) if n == "nsenter" else real(n, r),
+    )
+    ws = LocalWorkspace(project)
+    assert await run(ws, "echo still runs") == "still runs\n[exit 0]"
+    problem = ws.processes.sandbox.problem or ""
+    assert "no command can join the session's sandbox" in problem
+    assert "Operation not permitted" in problem
+    await ws.end_commands()
+    assert processes_naming(str(project)) == []  # the holder it started is gone
