@@ -697,6 +697,46 @@ The session goes on from the last ask, unless NEW-SESSION (a prefix argument)."
     (agentls--insert (concat "\n🧠 " title ":\n"
                              (if lines (string-join lines "\n") "  no memories")))))
 
+;;;###autoload
+(defun agentls-processes ()
+  "Show the background processes agentls runs for the open sessions, in *agentls*."
+  (interactive)
+  (agentls--execute "agentls.processes" nil
+                    (lambda (result) (agentls--show-processes result "background processes"))))
+
+;;;###autoload
+(defun agentls-stop-process (id)
+  "Stop the background process ID (picked from those running)."
+  (interactive
+   (list (let ((server (agentls--current-server)))
+           (completing-read
+            "Stop agentls background process: "
+            (delq nil (mapcar (lambda (p) (and (equal (plist-get p :state) "running")
+                                               (plist-get p :id)))
+                              (plist-get (jsonrpc-request
+                                          server :workspace/executeCommand
+                                          (list :command "agentls.processes"
+                                                :arguments (vector (make-hash-table))))
+                                         :processes)))
+            nil t))))
+  (agentls--execute "agentls.processes"
+                    (append (list :stop id) (and agentls--session (list :sessionId agentls--session)))
+                    (lambda (result)
+                      (agentls--show-processes
+                       result (format "stopped %s; background processes" id)))))
+
+(defun agentls--show-processes (result title)
+  "Insert RESULT's background processes under TITLE in *agentls*, one line each."
+  (let ((lines (mapcar (lambda (p)
+                         (format "  %s (%s): %s" (plist-get p :id)
+                                 (if (equal (plist-get p :state) "running") "running"
+                                   (format "%s, exit code %s" (plist-get p :state)
+                                           (plist-get p :exitCode)))
+                                 (plist-get p :command)))
+                       (append (plist-get result :processes) nil))))
+    (agentls--insert (concat "\n⚙ " title ":\n"
+                             (if lines (string-join lines "\n") "  none")))))
+
 ;; M-x agentls-doctor is in agentls-doctor.el; loaded with this file from
 ;; `load-path' (not as a package, whose autoloads name it), it is found here.
 (autoload 'agentls-doctor "agentls-doctor"

@@ -56,7 +56,7 @@ class OutputSink:
         self._chunks = bytearray()
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._changed = changed
-        self._ended = ended
+        self._on_end = ended
         self.dropped = 0  # unread bytes dropped since the last read
         self.exit_code: int | None = None
         self.ended = False
@@ -78,7 +78,7 @@ class OutputSink:
             return
         self.ended, self.exit_code = True, code
         self._changed()
-        self._ended()
+        self._on_end()
 
     @property
     def unread(self) -> bool:

@@ -68,7 +68,8 @@ class BackgroundCommand:
         self._pipe_closed.set()
 
     async def _end(self) -> None:
-        """Once the shell exits: what is left of its group goes too, then the exit is told."""
+        """Once the shell exits: what is left of its group goes too, then the exit is told
+        (an event loop that ends first tells nothing: its session kills what is left)."""
         try:
             await self._exited.wait()
             await process.wait_briefly(self._pipe_closed)
@@ -78,8 +79,8 @@ class BackgroundCommand:
             self.drain()
             self._close_pipe()
             self._unwatch()
-            self._sink.exited(self._proc.returncode)
-            self._done.set()
+        self._sink.exited(self._proc.returncode)
+        self._done.set()
 
     async def stop(self) -> None:
         if self._done.is_set():

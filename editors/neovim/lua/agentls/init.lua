@@ -802,6 +802,25 @@ function M.forget_memory(id)
   end)
 end
 
+-- the open sessions' background processes, in the log; one stopped first with `stop`
+local function show_processes(result)
+  local lines = { '', result.stopped and ('⚙ stopped ' .. result.stopped .. '; background processes:')
+    or '⚙ background processes:' }
+  for _, p in ipairs(result.processes or {}) do
+    local state = p.state == 'running' and 'running' or (p.state .. ', exit code ' .. tostring(p.exitCode))
+    table.insert(lines, '  ' .. p.id .. ' (' .. state .. '): ' .. p.command)
+  end
+  if #(result.processes or {}) == 0 then
+    table.insert(lines, '  none')
+  end
+  append(lines)
+end
+
+function M.processes(stop)
+  local argument = stop and { stop = stop, sessionId = M.state.session } or vim.empty_dict()
+  execute('agentls.processes', argument, show_processes)
+end
+
 function M.set_mode(mode)
   if not client() then
     -- before the first ask: the server starts with this mode as its setting
@@ -835,6 +854,12 @@ function M.setup(opts)
   command('AgentForget', function(o)
     M.forget_memory(o.args)
   end, { nargs = 1, desc = 'Forget one agentls memory by its id' })
+  command('AgentProcesses', function()
+    M.processes(nil)
+  end, { desc = 'The background processes agentls runs' })
+  command('AgentStop', function(o)
+    M.processes(o.args)
+  end, { nargs = 1, desc = 'Stop one of agentls background processes by its id (p1)' })
   command('AgentRestart', function()
     M.restart()
   end, { desc = 'Restart the agentls server' })
