@@ -116,4 +116,4 @@ async def test_set_mode_during_a_session(editor: Editor, fake: FakeAnthropic) ->
     after = {t["name"] for t in fake.requests[1].body["tools"]}
     assert "run_command" in before and "write_file" in before
     assert after == {"read_file", "list_files", "search", "problems", "definition", "references",
-                     "symbols", "remember"}  # fmt: skip
+                     "symbols", "remember", "process_output", "process_stop"}  # fmt: skip
