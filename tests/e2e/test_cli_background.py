@@ -106,6 +106,11 @@ def test_a_server_started_in_the_background_is_fetched_read_and_stopped(
     assert '"GET /page.html HTTP/1.1" 200' in log  # the server's log, as the model read it
     assert process_events(cli) == [("p1", "started", None), ("p1", "stopped", "model")]
     assert nothing_left(cli, site)
+    session = cli.session_files()[0].stem  # replayed from the log: nothing starts again
+    replayed = cli.run("replay", session)
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    assert "the runtime made the same decisions" in replayed.stdout
+    assert process_events(cli) == [("p1", "started", None), ("p1", "stopped", "model")]
 
 
 @needs_bwrap
