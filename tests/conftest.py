@@ -1,13 +1,24 @@
-"""Shared fixtures: an isolated state dir for every test, and a fake Anthropic API."""
+"""Shared fixtures: an isolated state dir for every test, and a fake Anthropic API; the
+suite's asks run in their own processes."""
 
 from __future__ import annotations
 
+import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.fakes.anthropic_server import FakeAnthropic
+from tests.processes import warm_processes
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # `agentls ask` is served by a warm process unless AGENTLS_WARM=0, and that process
+    # would outlive the test whose ask started it: every ask of the suite runs cold, but
+    # in the tests of the warm process itself (tests/unit/cli/test_warm.py).
+    os.environ["AGENTLS_WARM"] = "0"
 
 
 @pytest.fixture(autouse=True)
@@ -26,6 +37,22 @@ def isolated_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
                  "OTEL_EXPORTER_OTLP_HEADERS", "OTEL_RESOURCE_ATTRIBUTES"):  # fmt: skip
         monkeypatch.delenv(name, raising=False)
     return state
+
+
+@pytest.fixture(autouse=True)
+def no_warm_process_left(isolated_state: Path | None) -> Iterator[None]:
+    """A test whose ask started a warm process (an environment made without the suite's
+    AGENTLS_WARM=0) fails, and the process is ended rather than left to serve for 15 min.
+    (Modules whose runs each have a state folder of their own turn isolated_state off.)"""
+    yield
+    if isolated_state is None or not isolated_state.is_dir():
+        return
+    started = sorted(p.name for p in isolated_state.glob("warm-*"))
+    if started:
+        for pid in warm_processes(isolated_state):
+            os.kill(pid, signal.SIGKILL)
+        pytest.fail(f"an ask started a warm process ({', '.join(started)}): give the asks the "
+                    "suite's AGENTLS_WARM=0", pytrace=False)  # fmt: skip
 
 
 @pytest.fixture

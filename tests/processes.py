@@ -35,3 +35,19 @@ def processes_naming(marker: str) -> list[int]:
         if marker in cmdline:
             found.append(int(entry.name))
     return found
+
+
+def warm_processes(state: Path) -> list[int]:
+    """The warm processes serving `agentls ask` from the state folder ``state`` (its socket,
+    on their command line, is in it), and the children they forked."""
+    marker = os.fsencode(state)
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                cmdline = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if b"agentls.cli.warm" in cmdline and marker in cmdline:
+                found.append(int(entry.name))
+    return found

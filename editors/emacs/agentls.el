@@ -691,11 +691,13 @@ The session goes on from the last ask, unless NEW-SESSION (a prefix argument)."
   (if buffer-file-name (list :uri (concat "file://" (expand-file-name buffer-file-name))) nil))
 
 (defun agentls--show-memories (result title)
-  "Insert RESULT's memories under TITLE in *agentls*, one line each."
+  "Insert RESULT's memories under TITLE in *agentls*, one line each, and show it."
   (let ((lines (mapcar (lambda (m) (concat "  " (plist-get m :line)))
-                       (append (plist-get result :memories) nil))))
+                       (append (plist-get result :memories) nil)))
+        (warnings (mapcar (lambda (w) (concat "  " w)) (append (plist-get result :warnings) nil))))
     (agentls--insert (concat "\n🧠 " title ":\n"
-                             (if lines (string-join lines "\n") "  no memories")))))
+                             (string-join (append warnings (or lines '("  no memories"))) "\n")))
+    (agentls-show-log)))
 
 ;;;###autoload
 (defun agentls-processes ()

@@ -8,7 +8,8 @@ The ACP face (`agentls acp`), the only code that imports the `acp` SDK.
 answered)
 
 `agent.py` (ACP requests as `ConversationManager`/`Conversation` calls), `opening.py`,
-`settings.py` (a session, its settings, the client's MCP servers), `observer.py`,
+`settings.py` (a session, its settings, the client's MCP servers), `observer.py` (a
+hook's notice as a line of the agent's message),
 `updates.py` (a run's callbacks as ordered session updates)
 
 `toolcalls.py` (kinds, titles, locations, content; a background process that exited or

@@ -54,6 +54,7 @@ from agentls.conversation.one_session import SessionBusy
 from agentls.conversation.open_sessions import ConversationManager
 from agentls.conversation.settings import Settings, load_settings
 from agentls.permissions.modes import parse_mode
+from agentls.session.store import SessionNotFound
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +101,7 @@ class AgentlsAgent:
         if method_id != AUTH_METHOD:
             raise invalid_params(f"unknown auth method {method_id!r}")
         try:
-            self.manager.provider_factory(self._settings_probe())
+            self.manager.check_model(self._settings_probe())
         except ConfigError as exc:
             raise auth_required(f"agentls: {exc}") from None
         return AuthenticateResponse()
@@ -136,7 +137,7 @@ class AgentlsAgent:
         session = known or await self._open(cwd, session_id, mcp_servers)
         log_path = self.manager.session_path(session.id)
         titles = await asyncio.to_thread(call_titles, log_path)
-        history = history_updates(session.conversation.messages, session.workspace.root, titles)
+        history = history_updates(session.conversation.history(), session.workspace.root, titles)
         for update in history:
             session.updates.push(update)
         await session.updates.flush()  # the history arrives before the answer
@@ -279,9 +280,7 @@ class AgentlsAgent:
     def _session(self, session_id: str) -> AcpSession:
         session = self.sessions.get(session_id)
         if session is None:
-            raise invalid_params(
-                f"no session {session_id!r} here: create it with session/new or session/load"
-            )
+            raise invalid_params(f"agentls: {SessionNotFound(session_id)}")  # none open here
         return session
 
     def cancel_all(self) -> None:

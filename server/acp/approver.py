@@ -24,6 +24,7 @@ _REASONS = {
 
 class AcpApprover:
     person = True  # the client shows the call to the person, who answers
+    reason = ""
 
     def __init__(
         self,

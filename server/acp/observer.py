@@ -15,9 +15,10 @@ from acp.schema import (
     UsageUpdate,
 )
 
-from agentls.acp.toolcalls import CURRENT_CALL, kind_of, locations, text_content
+from agentls.acp.toolcalls import kind_of, locations, text_content
 from agentls.acp.updates import UpdateStream
 from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
+from agentls.contracts.observer import HookNotice
 from agentls.contracts.outcomes import RunResult
 from agentls.contracts.tooling import Observation, ToolIntent
 from agentls.contracts.usage import Usage
@@ -57,7 +58,6 @@ class AcpObserver:
         )
 
     def tool_started(self, turn: int, intent: ToolIntent, summary: str) -> None:
-        CURRENT_CALL.set((intent.call_id, intent.name))
         kind = kind_of(intent.name)
         self._kinds[intent.call_id] = kind
         self.calls[intent.call_id] = intent
@@ -121,6 +121,13 @@ class AcpObserver:
                 size=self.window,
                 cost=None if session_cost is None else Cost(amount=session_cost, currency="USD"),
             )
+        )
+
+    def hook_notice(self, turn: int, notice: HookNotice) -> None:
+        """ACP has no notice of its own: a line of the agent's message, as other notices."""
+        said = f"\n\nagentls: {notice.event} hook `{notice.command}`: {notice.text}\n\n"
+        self.updates.push(
+            AgentMessageChunk(session_update="agent_message_chunk", content=_text(said))
         )
 
     def run_finished(self, result: RunResult) -> None:

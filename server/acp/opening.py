@@ -55,7 +55,7 @@ async def open_session(
     workspace = AcpWorkspace(resolved, files, updates, asker)
     try:
         settings = await asyncio.to_thread(
-            session_settings, manager.settings_files, root, model, servers
+            session_settings, manager.load_settings, root, model, servers
         )
         # Edits are reviewed by AcpWorkspace as a diff, so the gate lets them through to it.
         conversation = await manager.open_async(
@@ -74,7 +74,6 @@ async def open_session(
     warning = startup_warning(settings.sandbox)
     if warning is not None:  # on stderr (stdout carries only ACP frames); the person reads
         log.warning("%s", warning)  # it once per session, with the first command's output
-    workspace.policy = conversation.policy
     workspace.session_rules = conversation
     conversation.watch_processes(lambda change: _tell_process(updates, change))
     session = AcpSession(conversation, workspace, updates, asker)

@@ -118,7 +118,10 @@ class PermissionAsker:
 
 
 class SessionRules(Protocol):
-    """Where answers to an edit's review go: the conversation, which keeps and logs what
-    an "always" means."""
+    """The conversation, as an edit's review needs it: whether the edit needs one (and
+    what "always" would add), and where the answer goes, which keeps and logs what an
+    "always" means."""
+
+    def review_rules(self, tool: str, path: str) -> list[Rule] | None: ...
 
     def take_answer(self, answer: ApprovalAnswer, rules: Sequence[Rule]) -> None: ...

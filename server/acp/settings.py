@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from acp.schema import HttpMcpServer, McpServerStdio
 
 from agentls.conversation.settings import Settings
-from agentls.conversation.settings_files import SettingsFiles
-from agentls.conversation.settings_layers import SettingsLayer
+from agentls.conversation.settings_layers import LoadedSettings, SettingsLayer
 
 log = logging.getLogger(__name__)
 
@@ -21,7 +20,10 @@ _NOT_A_NAME = re.compile(r"[^A-Za-z0-9_-]+")
 
 
 def session_settings(
-    files: SettingsFiles, root: Path, model: str | None, servers: Sequence[Any] | None
+    load: Callable[[Path, SettingsLayer], LoadedSettings],
+    root: Path,
+    model: str | None,
+    servers: Sequence[Any] | None,
 ) -> Settings:
     """Defaults < the person's file < the workspace file < `--model` < the client's servers."""
     more: dict[str, Any] = {}
@@ -30,7 +32,7 @@ def session_settings(
     mcp = mcp_servers(servers or ())
     if mcp:
         more["mcpServers"] = mcp
-    loaded = files.load(root, SettingsLayer(more))
+    loaded = load(root, SettingsLayer(more))
     for note in loaded.notes:
         log.warning("%s", note)
     return loaded.settings

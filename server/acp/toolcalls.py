@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, Literal
 
@@ -34,10 +33,6 @@ _KINDS: dict[str, ToolKind] = {
 _VERBS = {"read_file": "Read", "write_file": "Write", "edit_file": "Edit"}
 # A tool call's output shown in the client is cut here; the model got its own bounded copy.
 SHOWN_OUTPUT_CHARS = 8000
-
-# The tool call running in this task: (call id, tool name). Write tools run one at a
-# time, each in the task of its call, so the workspace knows which call an edit is.
-CURRENT_CALL: ContextVar[tuple[str, str] | None] = ContextVar("acp_current_call", default=None)
 
 
 def kind_of(tool: str) -> ToolKind:

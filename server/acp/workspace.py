@@ -31,11 +31,11 @@ from acp.schema import (
 )
 
 from agentls.acp.permission import UNANSWERED, Choice, PermissionAsker, SessionRules, answer_of
-from agentls.acp.toolcalls import CURRENT_CALL, locations
+from agentls.acp.toolcalls import locations
 from agentls.acp.updates import UpdateStream
 from agentls.contracts.processes import ProcessInfo, ProcessRead
+from agentls.contracts.running import running_call
 from agentls.contracts.tooling import ErrorCode, ToolError
-from agentls.permissions.policy import PermissionPolicy
 from agentls.permissions.rules import Rule
 from agentls.workspace.interface import (
     BackgroundProcesses,
@@ -92,8 +92,9 @@ class AcpWorkspace:
         self.files = files
         self.updates = updates
         self.asker = asker
-        self.policy: PermissionPolicy | None = None  # set once the conversation exists
-        self.session_rules: SessionRules | None = None  # likewise: "always" answers go there
+        # Set once the conversation exists: it says which edits need a review, and keeps
+        # what an "always" answer to one means.
+        self.session_rules: SessionRules | None = None
         self.cancel_run: Callable[[], object] = lambda: None
         # Calls the gate already asked about (a secret file): one question per call.
         self.approved_calls: set[str] = set()
@@ -242,7 +243,7 @@ class AcpWorkspace:
 
     def _running(self, call_id: str) -> None:
         """The change goes ahead: its tool call runs now (a call of its own stays as it is)."""
-        if CURRENT_CALL.get() is not None:
+        if running_call() is not None:
             self.updates.push(
                 ToolCallProgress(
                     session_update="tool_call_update", tool_call_id=call_id, status="in_progress"
@@ -294,9 +295,9 @@ class AcpWorkspace:
         self, summary: str, diffs: list[FileEditToolCallContent], rels: list[str]
     ) -> tuple[str, str]:
         """All diffs on the call that proposes them (or on a call of their own)."""
-        current = CURRENT_CALL.get()
+        current = running_call()
         if current is not None:
-            call_id, tool = current
+            call_id, tool = current.call_id, current.name
             self.updates.push(
                 ToolCallProgress(
                     session_update="tool_call_update", tool_call_id=call_id, content=list(diffs)
@@ -329,10 +330,10 @@ class AcpWorkspace:
 
     def _show_diff(self, rel: str, old: str | None, new: str) -> tuple[str, str]:
         """The diff on the call that proposes it (or on a call of its own)."""
-        current = CURRENT_CALL.get()
+        current = running_call()
         diff = self._diff(rel, old, new)
         if current is not None:
-            call_id, tool = current
+            call_id, tool = current.call_id, current.name
             self.updates.push(
                 ToolCallProgress(
                     session_update="tool_call_update", tool_call_id=call_id, content=[diff]
@@ -349,16 +350,12 @@ class AcpWorkspace:
         return call_id, "write_file"
 
     def _review_rules(self, tool: str, rel: str) -> list[Rule] | None:
-        """The rules "always" would add when the person must review this edit, else None.
-
-        The gate let the edit through to this review; asked again without that
-        allowance, the policy says whether a rule or the mode already allows it.
-        """
-        if self.policy is None:
+        """The rules "always" would add when the person must review this edit, else None:
+        the gate let the edit through to this review, and the session's policy says
+        whether a rule or the mode already allows it."""
+        if self.session_rules is None:
             return []
-        if not self.policy.needs_review(tool, rel):
-            return None
-        return self.policy.suggested_rules(tool, "path", rel)
+        return self.session_rules.review_rules(tool, rel)
 
     async def _put(self, rel: str, text: str, create: bool) -> None:
         if not self.files.can_write:

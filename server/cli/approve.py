@@ -36,6 +36,7 @@ _WITHOUT_RULE = "  Allow? [y] once  [n] deny: "
 
 class TerminalApprover:
     person = True  # the person at the terminal reads the call and answers
+    reason = ""  # a person's no needs no reason
 
     def __init__(self, stdin: TextIO | None = None, out: Writable | None = None) -> None:
         self.stdin = sys.stdin if stdin is None else stdin

@@ -15,22 +15,22 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from agentls.cli.approve import TerminalApprover
 from agentls.cli.output import queue_std_streams
-from agentls.cli.render import TerminalPrinter
+from agentls.cli.render import HookNoticePrinter, TerminalPrinter
 from agentls.cli.visible import json_visible, say
 from agentls.contracts.errors import ConfigError
-from agentls.contracts.observer import NullObserver, RunObserver
+from agentls.contracts.observer import RunObserver
 from agentls.contracts.outcomes import EXIT_CODES, EXIT_USAGE, RunResult, TerminalReason
 from agentls.contracts.processes import ProcessChange
 from agentls.conversation.one_session import Conversation, SessionBusy
 from agentls.conversation.open_sessions import ConversationManager
 from agentls.conversation.run_builder import finish_telemetry
 from agentls.conversation.settings import Settings
-from agentls.conversation.settings_files import SettingsFiles
-from agentls.conversation.settings_layers import SettingsLayer
+from agentls.conversation.settings_layers import LoadedSettings, SettingsLayer
 from agentls.permissions.approvers import Approver, AutoApprover, DenyAllApprover
 from agentls.permissions.modes import Mode
 from agentls.session.store import SessionNotFound, SessionStore, default_state_dir
@@ -39,7 +39,9 @@ from agentls.workspace.roots import too_broad
 from agentls.workspace.sandbox import startup_warning
 
 
-def settings_from_args(args: argparse.Namespace, root: Path, files: SettingsFiles) -> Settings:
+def settings_from_args(
+    args: argparse.Namespace, root: Path, load: Callable[[Path, SettingsLayer], LoadedSettings]
+) -> Settings:
     """Defaults < the person's file < the workspace file < flags (rule lists add up)."""
     flags = {
         "model": args.model,
@@ -50,7 +52,7 @@ def settings_from_args(args: argparse.Namespace, root: Path, files: SettingsFile
         "timeoutSeconds": args.timeout,
         "permissions": {"allow": args.allow, "ask": args.ask, "deny": args.deny},
     }
-    loaded = files.load(root, SettingsLayer(flags))
+    loaded = load(root, SettingsLayer(flags))
     for note in loaded.notes:
         say(note)
     return loaded.settings
@@ -117,7 +119,7 @@ def _run_ask(args: argparse.Namespace, termination: Termination) -> int:
         return EXIT_USAGE
     manager = ConversationManager(SessionStore(default_state_dir()), notify=say)
     try:
-        settings = settings_from_args(args, root.resolve(), manager.settings_files)
+        settings = settings_from_args(args, root.resolve(), manager.load_settings)
         workspace = LocalWorkspace(root.resolve(), sandbox=settings.sandbox)
         # A --mode named here wins over the mode a resumed session keeps, and is logged.
         named = Mode(args.mode) if args.mode else None
@@ -135,7 +137,7 @@ def _run_ask(args: argparse.Namespace, termination: Termination) -> int:
             "for the real one."
         )
     observer: RunObserver = (
-        NullObserver() if args.json else TerminalPrinter(show_cost=conversation.shows_cost)
+        HookNoticePrinter() if args.json else TerminalPrinter(show_cost=conversation.shows_cost)
     )
     try:
         result = asyncio.run(

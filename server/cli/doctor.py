@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from agentls.cli import warm
 from agentls.cli.visible import json_visible, say, visible
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.outcomes import EXIT_USAGE
@@ -30,6 +31,7 @@ def run_doctor(args: argparse.Namespace) -> int:
     state_dir = default_state_dir()
     settings = _with_model_flag(root, state_dir, args.model) if args.model else None
     report = build_report(root, state_dir, settings)
+    report["warmProcess"] = warm.status()  # the command line's own: no other face has one
     if args.json:
         print(json_visible(json.dumps(report, indent=2, ensure_ascii=False)))
     else:
@@ -113,6 +115,8 @@ def render(report: dict[str, Any]) -> str:
         (", ".join(files) or "no AGENTS.md here") + f"; {memories}"
         if guidance["enabled"] else "off",
     ))  # fmt: skip
+    if "warmProcess" in report:
+        rows.append(("warm process", _warm(report["warmProcess"])))
     rows.append(("MCP servers", ", ".join(report["mcpServers"]) or "none configured"))
     servers = [
         f"{s['name']} {s['version'] or ''}".strip()
@@ -132,3 +136,15 @@ def render(report: dict[str, Any]) -> str:
     lines += [f"BLOCKING: {b}" for b in report["blocking"]]
     lines.append("ready to ask" if report["ok"] else "not ready: fix what is BLOCKING above")
     return "\n".join(lines)
+
+
+def _warm(state: dict[str, Any]) -> str:
+    """Whether `agentls ask` is served warm here, and how to stop it."""
+    if not state["enabled"]:
+        return f"off ({warm.SWITCH}=0): every ask starts its own process"
+    if state["unusable"]:
+        return f"not used: {state['unusable']}"
+    ends = f"ends after {state['idleSeconds']:g} s without an ask"
+    pid = state["servingPid"]
+    now = f"serving asks (pid {pid})" if pid else "none running: the next ask starts one"
+    return f"{now}, {ends}; {warm.SWITCH}=0 turns it off"

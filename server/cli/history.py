@@ -40,9 +40,7 @@ def run_sessions(args: argparse.Namespace) -> int:
 def run_show(args: argparse.Namespace) -> int:
     store = SessionStore(default_state_dir())
     try:
-        path = store.path_for(args.session_id)
-        if not path.exists():
-            raise SessionNotFound(f"no session {args.session_id} in {store.sessions_dir}")
+        path = store.stored_path(args.session_id)
         events = read_events(path)
     except (SessionNotFound, SessionFormatError, ValueError) as exc:
         say(str(exc))
@@ -74,9 +72,7 @@ def run_undo(args: argparse.Namespace) -> int:
 def run_replay(args: argparse.Namespace) -> int:
     store = SessionStore(default_state_dir())
     try:
-        path = store.path_for(args.session_id)
-        if not path.exists():
-            raise SessionNotFound(f"no session {args.session_id} in {store.sessions_dir}")
+        path = store.stored_path(args.session_id)
         report = asyncio.run(replay_session(read_events(path)))
     except (SessionNotFound, SessionFormatError, ReplayError, ValueError) as exc:
         say(str(exc))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -113,7 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if given == ["--version"]:
         print(f"agentls {__version__}")  # before anything else loads
         return 0
-    if given[:1] == ["ask"] and os.environ.get("AGENTLS_WARM") == "1":
+    if given[:1] == ["ask"]:  # served by the warm process unless AGENTLS_WARM=0
         from agentls.cli.warm import ask_warm, wanted
 
         served = ask_warm(given) if wanted(given) else None

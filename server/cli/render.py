@@ -12,7 +12,7 @@ import sys
 from agentls.cli.output import Writable
 from agentls.cli.visible import one_line, visible
 from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
-from agentls.contracts.observer import NullObserver
+from agentls.contracts.observer import HookNotice, NullObserver
 from agentls.contracts.outcomes import RunResult, TerminalReason
 from agentls.contracts.tooling import Observation, ToolIntent
 
@@ -61,10 +61,31 @@ class TerminalPrinter(NullObserver):
         if answer.remembers and request.suggested_rule:  # a call no rule covers adds none
             self.err.write(f"  rule added: {one_line(request.suggested_rule)}\n")
 
+    def hook_notice(self, turn: int, notice: HookNotice) -> None:
+        self._end_line()
+        print_hook_notice(self.err, notice)
+
     def run_finished(self, result: RunResult) -> None:
         self._end_line()
         self.err.write(summary_line(result, show_cost=self.show_cost) + "\n")
         self.err.flush()
+
+
+class HookNoticePrinter(NullObserver):
+    """With --json, stdout is the result's alone: only what hooks tell goes to stderr."""
+
+    def __init__(self, err: Writable | None = None) -> None:
+        self.err = sys.stderr if err is None else err
+
+    def hook_notice(self, turn: int, notice: HookNotice) -> None:
+        print_hook_notice(self.err, notice)
+
+
+def print_hook_notice(err: Writable, notice: HookNotice) -> None:
+    mark = "!" if notice.error else "i"
+    said = f"{notice.event} hook `{notice.command}`: {notice.text}"
+    err.write(f"  {mark} {one_line(said)}\n")
+    err.flush()
 
 
 def summary_line(result: RunResult, *, show_cost: bool = True) -> str:

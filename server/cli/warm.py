@@ -1,5 +1,6 @@
-"""`agentls ask` served by a warm process (``AGENTLS_WARM=1``), for asks that follow each
-other: the interpreter, agentls and the model SDKs (a second or more of imports) load once.
+"""`agentls ask` served by a warm process (the default; ``AGENTLS_WARM=0`` turns it off), for
+asks that follow each other: the interpreter, agentls and the model SDKs (a second or more
+of imports) load once.
 
 The first such ask starts the warm process in the background (its own session, no
 terminal, working folder ``/``) and runs as usual; the next ones connect to its
@@ -23,6 +24,7 @@ command runs the ask itself.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import hashlib
 import json
@@ -43,6 +45,7 @@ from agentls import __version__
 from agentls.workspace.control import state_dir
 
 SWITCH = "AGENTLS_WARM"
+_OFF = frozenset({"0", "false", "no", "off"})
 IDLE = "AGENTLS_WARM_IDLE_SECONDS"
 DEFAULT_IDLE_SECONDS = 900.0
 START_SECONDS = 120.0  # longer than a warm process takes to start, on a loaded machine
@@ -57,19 +60,35 @@ def socket_path() -> Path:
     return state_dir() / f"warm-{__version__}-{key}.sock"
 
 
+def switched_off() -> bool:
+    return os.environ.get(SWITCH, "").strip().lower() in _OFF
+
+
+def idle_seconds() -> float:
+    try:
+        return float(os.environ.get(IDLE) or DEFAULT_IDLE_SECONDS)
+    except ValueError:
+        return DEFAULT_IDLE_SECONDS
+
+
 def wanted(argv: Sequence[str]) -> bool:
     return (
         not _serving
-        and os.environ.get(SWITCH) == "1"
+        and not switched_off()
         and argv[:1] == ["ask"]
         and hasattr(socket, "SO_PEERCRED")  # Linux: the peer's user id can be checked
     )
 
 
-def _peer_uid(connection: socket.socket) -> int:
+def _peer(connection: socket.socket) -> tuple[int, int]:
+    """The process at the other end of a Unix socket, and its user id."""
     raw = connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
-    _pid, uid, _gid = struct.unpack("3i", raw)
-    return int(uid)
+    pid, uid, _gid = struct.unpack("3i", raw)
+    return int(pid), int(uid)
+
+
+def _peer_uid(connection: socket.socket) -> int:
+    return _peer(connection)[1]
 
 
 def _private(folder: Path) -> bool:
@@ -187,6 +206,39 @@ def _start_server(path: Path) -> None:
         return  # no warm process: every ask runs in its own
 
 
+def status() -> dict[str, object]:
+    """For `agentls doctor`: whether asks are served warm here, and by which process. The
+    probe sends nothing and does not count as an ask (the idle time runs on)."""
+    path = socket_path()
+    found: dict[str, object] = {
+        "enabled": not switched_off(), "socket": os.fspath(path),
+        "idleSeconds": idle_seconds(), "servingPid": None, "unusable": None,
+    }  # fmt: skip
+    if not found["enabled"]:
+        return found
+    if not hasattr(socket, "SO_PEERCRED"):
+        found["unusable"] = "this system cannot check a socket's owner (Linux only)"
+    elif len(os.fsencode(path)) > _MAX_SOCKET_PATH:
+        found["unusable"] = f"the socket's path would be over {_MAX_SOCKET_PATH} bytes"
+    elif path.parent.exists() and not _private(path.parent):
+        found["unusable"] = f"the state folder {path.parent} is not yours alone"
+    else:
+        found["servingPid"] = _serving_pid(path)
+    return found
+
+
+def _serving_pid(path: Path) -> int | None:
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        probe.connect(os.fspath(path))
+        pid, uid = _peer(probe)
+    except OSError:
+        return None
+    finally:
+        probe.close()
+    return pid if uid == os.getuid() else None
+
+
 # --- the warm process -------------------------------------------------------------
 
 
@@ -215,7 +267,7 @@ def _serve(path: Path) -> None:
     if threading.active_count() != 1:
         return  # a fork would copy a thread's half-held locks: no warm process
     stamp = code_stamp()
-    idle = float(os.environ.get(IDLE) or DEFAULT_IDLE_SECONDS)
+    idle = idle_seconds()
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         if (path.exists() and not path.is_socket()) or _listened(path):
@@ -241,7 +293,6 @@ def _serve(path: Path) -> None:
             except TimeoutError:
                 waited += listener.gettimeout() or 1.0
                 continue
-            waited = 0.0
             with connection:
                 if _peer_uid(connection) != os.getuid():
                     continue
@@ -249,7 +300,8 @@ def _serve(path: Path) -> None:
                     with contextlib.suppress(OSError):
                         connection.sendall(b'{"refused": "agentls changed"}\n')
                     break
-                _fork_ask(connection)
+                if _fork_ask(connection):
+                    waited = 0.0  # only an ask keeps it: not the doctor's probe
     with contextlib.suppress(OSError):
         if path.stat().st_ino == bound:
             path.unlink()  # ours, not a newer warm process's
@@ -276,25 +328,31 @@ def _reap() -> None:
             return
 
 
-def _fork_ask(connection: socket.socket) -> None:
+def _fork_ask(connection: socket.socket) -> bool:
+    """Fork a child to run the ask the connection hands over; False when it hands none."""
     try:
         message, fds, _, _ = socket.recv_fds(connection, _MAX_HEADER, 3)
         request = json.loads(message)
     except (OSError, ValueError):
-        return
+        return False
     if len(fds) != 3 or not isinstance(request, dict):
         for fd in fds:
             os.close(fd)
-        return
+        return False
     pid = os.fork()
     if pid:
         for fd in fds:
             os.close(fd)
-        return
+        return True
+    # The ask's own exit handlers run as they would at its process's end (a search's
+    # scratch folder, what a library registers), not the warm process's, which stay with it.
+    atexit._clear()
     code = 1
     try:
         code = _run_child(request, fds, connection)
     finally:
+        with contextlib.suppress(BaseException):
+            atexit._run_exitfuncs()
         with contextlib.suppress(OSError):
             connection.sendall(json.dumps({"exit": code}).encode() + b"\n")
         os._exit(code)

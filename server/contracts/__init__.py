@@ -6,13 +6,17 @@ The shared types: messages and content blocks, `ModelInput` and the `ModelEvent`
 `ToolIntent`, `Observation` (+ `ErrorCode`), `TerminalReason`, `RunResult`,
 `BudgetOverrun` (`BudgetLimit`), permission decisions (with the gate's reason and
 `person_only`), `ModelErrorKind`, `INVALID_JSON_KEY`, `ModelInput.stable_prefix` (where
-the next elision step will begin: the cache breakpoint), the `RunObserver` callbacks,
+the next elision step will begin: the cache breakpoint), the `RunObserver` callbacks
+(`HookNotice`: what a settings hook tells the person),
 `completion_note` (a completed run's detail when the model stopped early);
 `values.value`, the decorator of these immutable types (frozen to mypy, plain slotted
 dataclasses at run time, since a turn builds about twenty); `waiting.within`, the one
 bounded wait (`asyncio.timeout`, which keeps a cancellation that arrives as the awaited
 thing finishes), and `waiting.to_its_end`, a worker-thread call a cancelled caller still
 waits out (a lock taken, a file written before its clean-up). No IO.
+
+`running.py`: `running_call()`, the tool call the runtime is running in this task (set by
+`calling` around each call), which a workspace that reviews edits reads to know the tool.
 
 `window.py`: `ServerWindow`, a window a server reported: tokens, where it came from, the
 day it was remembered.

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import Any, Literal
 
-from agentls.contracts.messages import ContentBlock, Message
+from agentls.contracts.messages import Message
 from agentls.contracts.usage import Usage
 from agentls.contracts.values import value
 
@@ -52,34 +52,15 @@ class ThinkingDelta:
 
 
 @value
-class ToolUseStarted:
-    index: int
-    id: str
-    name: str
-
-
-@value
-class ToolInputDelta:
-    index: int
-    partial_json: str
-
-
-@value
-class BlockFinished:
-    index: int
-    block: ContentBlock
-
-
-@value
 class MessageDone:
     message: Message
     stop_reason: StopReason
     usage: Usage
 
 
-ModelEvent = (
-    TextDelta | ThinkingDelta | ToolUseStarted | ToolInputDelta | BlockFinished | MessageDone
-)
+# Only what the loop reads: text and thinking as they stream, then the whole message
+# (its tool calls complete) in MessageDone.
+ModelEvent = TextDelta | ThinkingDelta | MessageDone
 
 
 class ModelErrorKind(StrEnum):

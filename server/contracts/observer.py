@@ -14,6 +14,18 @@ from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
 from agentls.contracts.outcomes import RunResult
 from agentls.contracts.tooling import Observation, ToolIntent
 from agentls.contracts.usage import Usage
+from agentls.contracts.values import value
+
+
+@value
+class HookNotice:
+    """What a settings hook gave the person to read: why it failed or was cut off (an
+    error, which never stops the run by itself), or a message it asked to show."""
+
+    event: str  # "PreToolUse", "Stop", ...
+    command: str  # as the settings wrote it (masked)
+    text: str
+    error: bool = True
 
 
 class RunObserver(Protocol):
@@ -36,6 +48,10 @@ class RunObserver(Protocol):
     ) -> None: ...
 
     def usage(self, turn: int, total: Usage, cost_usd: float | None) -> None: ...
+
+    def hook_notice(self, turn: int, notice: HookNotice) -> None:
+        """A settings hook has something for the person (each face shows it)."""
+        ...
 
     def run_finished(self, result: RunResult) -> None: ...
 
@@ -67,6 +83,9 @@ class NullObserver:
         pass
 
     def usage(self, turn: int, total: Usage, cost_usd: float | None) -> None:
+        pass
+
+    def hook_notice(self, turn: int, notice: HookNotice) -> None:
         pass
 
     def run_finished(self, result: RunResult) -> None:

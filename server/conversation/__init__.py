@@ -10,14 +10,18 @@ sessions (new or resumed from the log: in the mode of its last `mode_changed` un
 mode is named at opening, which is logged, with
 its `session_rules` and the notices it was given; the same when another process wrote to
 it), settings, budgets, one run at a time per session across processes, cancellation,
-`compact` (ACP's `/compact`).
+`compact` (ACP's `/compact`, after its PreCompact hooks), the session's hooks
+(SessionStart with its first run here, `end_session`'s SessionEnd when the manager
+shuts down).
 
 `run_builder.py`: the one composition root (`RunConfig`: mode, system prompt, output
 limit, price, budget, from the settings, model and mode; `build_run` makes the
 `ToolRuntime` and `QueryLoop` from `RunParts` (a live run's log and observer also feed
-its telemetry when enabled, a replay's never); `build_session` the policy, tool context
-with intelligence, projector, checkpoints and problems hook; `run_tools` adds MCP
-tools).
+its telemetry when enabled, a replay's never; the settings' hooks bound to the run's log
+and observer: `RunParts.hook_engine`, live from `make_hook_engine` or played back by a
+replay); `Run.start_session` fires SessionStart; `build_session` the policy, tool
+context with intelligence, projector, checkpoints and problems hook; `run_tools` adds
+MCP tools).
 
 `mcp_listing.py`: `agentls mcp list`'s reports. `ConversationManager.open_async` opens a
 session with its settings files, provider and log made or read on a thread;
@@ -34,13 +38,15 @@ that started them; ids going on from those the log used.
 `run_ends.py`: runs that did not end in their loop (one a crash left open, closed when
 its session is next taken; one cancelled before its first turn).
 
-`settings_wire.py`: the flat keys people write (a public contract).
+`settings_wire.py`: the flat keys people write (a public contract; `hooks` and
+`disableAllHooks` among them).
 
 `settings.py`: the nested `Settings`, built once per distinct settings text (the same
 settings loaded again are the same `Settings`), rules parsed at load; what depends on
 the settings alone (the logged form: every string masked as tool output is, `sandboxEnv`
-values hidden; the context policy per model, the budget) is worked out once per
-`Settings`, and the system prompt once per workspace, mode and day.
+values hidden; the context policy per model, the budget, the `HookSet`) is worked out
+once per `Settings`, and the system prompt once per workspace, mode and day; hooks add
+up across layers (`merge_hooks`).
 
 `settings_layers.py`: `layer_settings`, the one layering every face uses (defaults <
 user file < workspace file, only harmless keys until approved < face layers < flags <
@@ -49,8 +55,9 @@ the managed policy; `untrusted_part`).
 `settings_managed.py`: the machine's managed settings (`/etc/agentls/managed-
 settings.json` or `AGENTLS_MANAGED_SETTINGS`), laid over every layer and only tightening
 (rules added, bypass mode off, the sandbox required, ceilings, allowed models, providers
-and MCP servers, telemetry keys pinned); what it overrode kept on `Settings.managed` for
-every face's notice and the doctor; a file that does not load raises ConfigError.
+and MCP servers, telemetry keys pinned, hooks that always run: `Settings.hooks`); what
+it overrode kept on `Settings.managed` for every face's notice and the doctor; a file
+that does not load raises ConfigError.
 
 `settings_files.py`: the settings files as layers (the managed file read at each load),
 and trust.
@@ -73,7 +80,8 @@ N`; one `describe()` for every face, paths refused beyond a link out named)
 `run_replay.py` (`agentls replay`: each recorded run rebuilt by `run_builder` with the live
 run's configuration, run through the real loop and runtime on the recorded model output
 and usage, answers, tool results (MCP tools included, rebuilt by
-`mcp/tools.recorded_definition`) and turn-hook notes; decisions compared).
+`mcp/tools.recorded_definition`), turn-hook notes and settings hooks' runs
+(`hooks.engine.RecordedHooks`: no hook runs); decisions compared).
 
 `guidance.py`: `load_guidance`, the instruction files and memories for one ask, read on a
 worker thread in `Conversation.start(folder=)`, appended to the system prompt through

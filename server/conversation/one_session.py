@@ -18,8 +18,8 @@ from pathlib import Path
 
 from agentls.checkpoints.undo import RestoreTarget
 from agentls.contracts.decisions import ApprovalAnswer
-from agentls.contracts.messages import user_text
-from agentls.contracts.observer import NullObserver, RunObserver
+from agentls.contracts.messages import Message, user_text
+from agentls.contracts.observer import HookNotice, NullObserver, RunObserver
 from agentls.contracts.outcomes import RunResult, TerminalReason
 from agentls.contracts.processes import ProcessInfo, ProcessRead
 from agentls.contracts.usage import add_cost, has_real_cost
@@ -31,6 +31,7 @@ from agentls.conversation.run_builder import (
     RunParts,
     build_run,
     build_session,
+    make_hook_engine,
     make_projector,
     run_tools,
 )
@@ -150,7 +151,7 @@ class Conversation:
         self.settings = settings
         self.provider = provider
         self._registry = shared.registry
-        self.settings_files = shared.settings_files
+        self._settings_files = shared.settings_files
         self._state_dir = shared.state_dir  # where the checkpoints an undo reads are
         # The session's model calls so far (USD); None once one price was unknown.
         self._cost_usd: float | None = opened.resumed.cost_usd if opened.resumed else 0.0
@@ -172,9 +173,9 @@ class Conversation:
             server_window=provider.server_window,
         )
         self.policy = parts.policy
-        self.context = parts.context
+        self._context = parts.context
         if shared.state_dir is not None:  # `remember` keeps what a person said yes to
-            self.context.memory = SessionMemory(
+            self._context.memory = SessionMemory(
                 shared.state_dir, workspace.root, opened.session_id, log.path
             )
         self.projector = parts.projector
@@ -189,6 +190,13 @@ class Conversation:
         self._processes = SessionProcesses(workspace.processes, self._log_process)
         if opened.resumed is not None:
             self._processes.continue_ids(opened.resumed.last_process)
+        # The settings' hooks; SessionStart fires with this object's first run, and
+        # SessionEnd when it is shut down after one.
+        self._hook_engine = make_hook_engine(
+            opened.session_id, log.path, workspace.root, lambda: self.settings
+        )
+        self._started_from_log = opened.resumed is not None
+        self._session_started = False
 
     @property
     def running(self) -> bool:
@@ -206,6 +214,23 @@ class Conversation:
     def model_id(self) -> str:
         """The session's model, ``provider:name``; it stays the session's over settings."""
         return self.provider.model_id
+
+    def relative(self, path: str) -> str:
+        """``path`` relative to the session's root (ToolError for a path outside it)."""
+        return self.workspace.relative(path)
+
+    def history(self) -> list[Message]:
+        """The session's messages so far (a copy)."""
+        return list(self.messages)
+
+    def needs_review(self, tool: str, path: str) -> bool:
+        """Whether the person must see an edit of ``path`` by ``tool`` before it lands."""
+        return self.policy.needs_review(tool, path)
+
+    def review_rules(self, tool: str, path: str) -> list[Rule] | None:
+        """None when an edit of ``path`` by ``tool`` needs no review, else the rules an
+        "always" answer to its review adds."""
+        return self.policy.review_rules(tool, path)
 
     @property
     def context_window(self) -> int:
@@ -328,7 +353,7 @@ class Conversation:
         mode = settings.permissions.mode
         if mode is not previous.permissions.mode and mode is not self.policy.mode:
             self.set_mode(mode)
-        self.context.command_timeout_seconds = settings.limits.command_timeout_seconds
+        self._context.command_timeout_seconds = settings.limits.command_timeout_seconds
         _configure_sandbox(self.workspace, settings, self.sandbox_notice)
         if self._checkpointer is not None:
             self._checkpointer.settings = settings.checkpoints
@@ -356,9 +381,9 @@ class Conversation:
 
     def save_rules(self, rules: Sequence[Rule]) -> str | None:
         """ "Always allow in this workspace": into .agentls/settings.json, approved."""
-        if self.settings_files is None:
+        if self._settings_files is None:
             return None
-        path = self.settings_files.save_allow_rules(self.workspace.root, [str(r) for r in rules])
+        path = self._settings_files.save_allow_rules(self.workspace.root, [str(r) for r in rules])
         self.log.append(ev.RulesSaved(rules=[str(r) for r in rules], path=str(path)))
         return str(path)
 
@@ -434,7 +459,7 @@ class Conversation:
                 provider=self.provider,
                 registry=self._registry,
                 policy=self.policy,
-                context=self.context,
+                context=self._context,
                 projector=self.projector,
                 audit=self.log,
                 approver=approver or DenyAllApprover(),
@@ -443,8 +468,10 @@ class Conversation:
                 rule_saver=self.save_rules,
                 telemetry=self.settings.telemetry,
                 session_id=self.session_id,
+                hook_engine=self._hook_engine,
             ),
         )
+        message = user_text(prompt)
 
         async def run() -> RunResult:
             handle.started = True
@@ -456,11 +483,13 @@ class Conversation:
                         await self._checkpointer.recover()
                     # MCP servers start (bounded) before the first model call lists tools.
                     built.runtime.registry = await self.run_registry()
+                    start = self._session_start()
+                    said = await built.start_session(run_id, start) if start else ()
                 except asyncio.CancelledError:
                     result = aborted_early(self.log, observer, run_id, self.provider.model_id)
                     self._add_cost(result.cost_usd)
                     return result
-                result = await built.run(run_id, user_text(prompt), self.messages)
+                result = await built.run(run_id, message, self.messages, said)
                 self._add_cost(result.cost_usd)
                 if planning and result.reason is TerminalReason.COMPLETED and result.text:
                     self.projector.plan = result.text  # pinned through compactions
@@ -472,6 +501,35 @@ class Conversation:
         task.add_done_callback(self._run_ended)
         handle = self.current = RunHandle(self.session_id, run_id, task, config, guidance)
         return handle
+
+    def _session_start(self) -> str | None:
+        """The SessionStart source of this object's first run ("startup" for a new session,
+        "resume" for one read from its log); None after it."""
+        if self._session_started:
+            return None
+        self._session_started = True
+        return "resume" if self._started_from_log else "startup"
+
+    async def end_session(self, notify: Callable[[str], None] | None = None) -> None:
+        """SessionEnd hooks, for a session that ran here (the process shuts down): run
+        holding the session, logged; their failures go to ``notify``. A session running
+        or held elsewhere is left as it is."""
+        if not self._session_started or not self._hook_engine.source.has("SessionEnd"):
+            return
+        self._session_started = False
+        try:
+            self._check_holdable()
+            self._take_claim()
+        except SessionBusy as exc:
+            logger.info("SessionEnd hooks not run: %s", exc)
+            return
+        try:
+            self.log.resync()  # reads the log's last line only: the next seq
+            observer = _Notices(notify) if notify is not None else None
+            hooks = self._hook_engine.bind(self.log, observer, lambda: self.policy.mode.value)
+            await hooks.session_ended("other")
+        finally:
+            self._drop_claim()
 
     def _run_config(self, guidance: str = "") -> RunConfig:
         return RunConfig.of(
@@ -572,6 +630,10 @@ class Conversation:
             )
             if projection.changed is not None:
                 self.log.append(dataclasses.replace(projection.changed, run=run_id, turn=0))
+            hooks = self._hook_engine.bind(self.log, mode=lambda: self.policy.mode.value)
+            if hooks.has("PreCompact"):
+                hooks.run_id = run_id
+                await hooks.compacting(0, "manual")
             compactor = Compactor(self.provider, self.projector, self.log)
             usage = await compactor.compact(run_id, 0, reason="requested", forced=True)
             if usage is not None:
@@ -660,6 +722,16 @@ class Conversation:
         if self._claim is not None:
             self._claim.close()
         self.log.close()
+
+
+class _Notices(NullObserver):
+    """What hooks tell the person outside a run, as one line each."""
+
+    def __init__(self, say: Callable[[str], None]) -> None:
+        self.say = say
+
+    def hook_notice(self, turn: int, notice: HookNotice) -> None:
+        self.say(f"{notice.event} hook `{notice.command}`: {notice.text}")
 
 
 def _rules(texts: Sequence[str]) -> list[Rule]:

@@ -28,7 +28,8 @@ from agentls.conversation.settings import Settings
 from agentls.conversation.settings_files import SettingsFiles
 from agentls.conversation.settings_layers import LoadedSettings, SettingsLayer
 from agentls.conversation.undo import UndoResult, undo_stored
-from agentls.intelligence.languages import Languages
+from agentls.intelligence.editor_answers import EditorLanguage
+from agentls.intelligence.languages import Languages, StatusListener
 from agentls.mcp.hub import McpHub, ServerReport
 from agentls.permissions.modes import Mode
 from agentls.pricing import price_for
@@ -36,7 +37,7 @@ from agentls.providers.base import ModelProvider
 from agentls.providers.factory import make_provider
 from agentls.runtime.registry import ToolRegistry
 from agentls.session.lock import SessionClaim
-from agentls.session.store import SessionInfo, SessionStore
+from agentls.session.store import SessionInfo, SessionNotFound, SessionStore
 from agentls.tools import BUILTIN_TOOLS
 from agentls.workspace.interface import ToolDefinition, Workspace
 from agentls.workspace.local import LocalWorkspace
@@ -71,23 +72,35 @@ class ConversationManager:
         notify: Callable[[str], None] | None = None,
     ) -> None:
         self.store = store
-        self.face = face  # who holds a session's lock while running it: "cli", "lsp", "acp"
-        self.settings_files = SettingsFiles(store.state_dir)
-        self.registry = ToolRegistry(tools)
+        self._face = face  # who holds a session's lock while running it: "cli", "lsp", "acp"
+        self._settings_files = SettingsFiles(store.state_dir)
+        self._registry = ToolRegistry(tools)
         self.mcp = McpHub()  # MCP servers, shared by the sessions of a workspace
+        self.notify = notify  # what is told outside a run (a hook failing at the end)
         if notify is not None:  # what a broken MCP server is reported by
             self.mcp.notify = notify
-        self.languages = Languages()  # language servers, likewise
-        self.provider_factory = provider_factory
-        self.conversations: dict[str, Conversation] = {}
+        self._languages = Languages()  # language servers, likewise
+        self._provider_factory = provider_factory
+        self._conversations: dict[str, Conversation] = {}
+
+    def check_model(self, settings: Settings) -> None:
+        """Make the settings' model provider without opening a session: ConfigError says
+        what is missing (a key, a known model)."""
+        self._provider_factory(settings)
+
+    def use_editor(self, editor: EditorLanguage, on_status: StatusListener) -> None:
+        """The editor answers the language questions it offers to (the language server's
+        face); ``on_status`` hears which language servers run."""
+        self._languages.editor = editor
+        self._languages.on_change = on_status
 
     def load_settings(self, root: Path | None, *layers: SettingsLayer) -> LoadedSettings:
         """The settings files of ``root`` under ``layers`` (disk reads: a face's event loop
         calls this on a thread)."""
-        return self.settings_files.load(root, *layers)
+        return self._settings_files.load(root, *layers)
 
     def open_conversations(self) -> list[Conversation]:
-        return list(self.conversations.values())
+        return list(self._conversations.values())
 
     def session_path(self, session_id: str) -> Path:
         """Where the session's log is (it may not exist)."""
@@ -116,24 +129,27 @@ class ConversationManager:
         if conversation is not None:
             return await conversation.undo(turn, target_for)
         return await undo_stored(
-            self.store, session_id, turn, face=self.face, target_for=target_for
+            self.store, session_id, turn, face=self._face, target_for=target_for
         )
 
     async def shutdown(self, grace_seconds: float = 5.0) -> None:
         """Abort every run, give each ``grace_seconds`` to write its end, stop the sessions'
         background processes, then the MCP and language servers (waiting for them), and
         close the sessions."""
-        tasks = [c.current.task for c in self.conversations.values() if c.current is not None]
-        for conversation in self.conversations.values():
+        tasks = [c.current.task for c in self._conversations.values() if c.current is not None]
+        for conversation in self._conversations.values():
             conversation.cancel()
         pending = [t for t in tasks if not t.done()]
         if pending:
             await asyncio.wait(pending, timeout=grace_seconds)
         await asyncio.gather(
-            *(c.end_processes() for c in self.conversations.values()), return_exceptions=True
+            *(c.end_processes() for c in self._conversations.values()), return_exceptions=True
         )
+        # SessionEnd hooks (each bounded by its timeout) of the sessions that ran here.
+        ends = [c.end_session(self.notify) for c in self._conversations.values()]
+        await asyncio.gather(*ends, return_exceptions=True)
         await self.mcp.aclose()
-        await self.languages.aclose()
+        await self._languages.aclose()
         self.close()
 
     def open(
@@ -198,7 +214,7 @@ class ConversationManager:
         return provider, self._open_log(workspace, settings, session_id)
 
     def _provider(self, settings: Settings) -> ModelProvider:
-        provider = self.provider_factory(settings)
+        provider = self._provider_factory(settings)
         if settings.limits.max_cost_usd is not None and price_for(provider.model_id) is None:
             raise ConfigError(
                 f"maxCostUsd needs the price of {provider.model_id}, which the model table "
@@ -225,7 +241,7 @@ class ConversationManager:
         return OpenedSession(session_id, log, state, self._claim(session_id))
 
     def _claim(self, session_id: str) -> SessionClaim:
-        claim = self.store.claim(session_id, self.face)
+        claim = self.store.claim(session_id, self._face)
         with contextlib.suppress(OSError):  # the first run says what is wrong
             claim.prepare()  # here (on the opening thread), not in the first ask
         return claim
@@ -246,11 +262,11 @@ class ConversationManager:
             settings=settings,
             provider=provider,
             shared=SharedParts(
-                registry=self.registry,
-                settings_files=self.settings_files,
+                registry=self._registry,
+                settings_files=self._settings_files,
                 state_dir=self.store.state_dir,
                 mcp=self.mcp,
-                languages=self.languages,
+                languages=self._languages,
             ),
             edits_reviewed_by_workspace=edits_reviewed_by_workspace,
         )
@@ -262,14 +278,21 @@ class ConversationManager:
             mode = settings.permissions.mode  # the flag's bypass, already overridden and said
         if mode is not None and mode.value != (resumed.mode if resumed is not None else None):
             conversation.set_mode(mode)
-        self.conversations[session_id] = conversation
+        self._conversations[session_id] = conversation
         return conversation
 
     def get(self, session_id: str) -> Conversation | None:
-        return self.conversations.get(session_id)
+        return self._conversations.get(session_id)
+
+    def opened(self, session_id: str) -> Conversation:
+        """The session open in this process; SessionNotFound when it is not."""
+        conversation = self._conversations.get(session_id)
+        if conversation is None:
+            raise SessionNotFound(session_id)
+        return conversation
 
     def close(self) -> None:
-        for conversation in self.conversations.values():
+        for conversation in self._conversations.values():
             conversation.cancel()
             conversation.close()
-        self.conversations.clear()
+        self._conversations.clear()

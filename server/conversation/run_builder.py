@@ -23,6 +23,8 @@ from agentls.contracts.window import ServerWindow
 from agentls.conversation.checkpointing import Checkpointer
 from agentls.conversation.settings import Settings
 from agentls.conversation.system_prompt import system_prompt
+from agentls.hooks.engine import HookEngine, SessionFacts
+from agentls.hooks.runner import LiveHooks
 from agentls.intelligence.after_edits import ProblemsAfterEdits
 from agentls.intelligence.languages import Languages
 from agentls.loop.budget import Budget
@@ -85,6 +87,8 @@ class RunParts:
     # A live run's telemetry (a replay has none): its events exported when enabled.
     telemetry: TelemetryConfig | None = None
     session_id: str = ""
+    # The settings' hooks (a replay's play back the log); None: no hooks.
+    hook_engine: HookEngine | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,12 +97,26 @@ class Run:
     runtime: ToolRuntime
     loop: QueryLoop
 
-    async def run(self, run_id: str, prompt: Message, messages: list[Message]) -> RunResult:
-        return await self.loop.run(run_id, prompt, messages, self.config.budget)
+    async def run(
+        self, run_id: str, prompt: Message, messages: list[Message], context: Sequence[str] = ()
+    ) -> RunResult:
+        """``context``: what the session's hooks said for the model, after the prompt."""
+        return await self.loop.run(run_id, prompt, messages, self.config.budget, context)
+
+    async def start_session(self, run_id: str, source: str) -> tuple[str, ...]:
+        """The session's first run here: its SessionStart hooks fire (``source``: "startup"
+        or "resume"); what they say for the model."""
+        hooks = self.runtime.settings_hooks
+        if not hooks.has("SessionStart"):
+            return ()
+        hooks.run_id = run_id
+        return await hooks.session_started(source)
 
 
 def build_run(config: RunConfig, parts: RunParts) -> Run:
     audit, observer = _watched(config, parts)
+    policy = parts.policy
+    hooks = (parts.hook_engine or HookEngine()).bind(audit, observer, lambda: policy.mode.value)
     runtime = ToolRuntime(
         registry=parts.registry,
         policy=parts.policy,
@@ -107,6 +125,7 @@ def build_run(config: RunConfig, parts: RunParts) -> Run:
         audit=audit,
         observer=observer,
         rule_saver=parts.rule_saver,
+        settings_hooks=hooks,
     )
     loop = QueryLoop(
         provider=parts.provider,
@@ -180,6 +199,15 @@ def make_projector(
 ) -> ContextProjector:
     policy = settings.context_policy(model_id, server_window)
     return ContextProjector(policy, write_tools=registry.write_tools)
+
+
+def make_hook_engine(
+    session_id: str, log_path: Path, root: Path, settings: Callable[[], Settings]
+) -> HookEngine:
+    """A live session's hooks: those of its settings as they are at each event, run in
+    the sandbox its commands get."""
+    live = LiveHooks(lambda: settings().hooks, root, lambda: settings().sandbox)
+    return HookEngine(live, SessionFacts(session_id, str(log_path), root))
 
 
 def make_context(workspace: Workspace, settings: Settings) -> ToolContext:

@@ -3,8 +3,9 @@
 Each recorded run is built again as a live run is (`run_builder`: the same
 policy, price, budgets and output limit) and run through the real loop and
 runtime, with the model's recorded output and usage, the person's recorded
-answers, the tools' recorded results and the turn hooks' recorded notes
-(nothing touches the workspace), and the runtime's fresh
+answers, the tools' recorded results, the turn hooks' recorded notes and the
+settings' hooks as their runs were logged (no hook runs again; nothing touches
+the workspace), and the runtime's fresh
 decisions are compared with the recorded ones: permission verdicts and their
 reasons, error codes of calls that never ran, and how each run ended. The
 first difference is reported.
@@ -44,6 +45,7 @@ from agentls.conversation.run_builder import (
     make_projector,
 )
 from agentls.conversation.settings import load_settings
+from agentls.hooks.engine import HookEngine, RecordedHooks
 from agentls.mcp.config import McpServerConfig
 from agentls.mcp.tools import PREFIX as MCP_PREFIX
 from agentls.mcp.tools import recorded_definition
@@ -150,6 +152,7 @@ class _RecordedAnswers:
         self._automatic = {d.call_id for d in decisions if d.runs is not None}
         self.unexpected: list[str] = []
         self.person = True
+        self.reason = ""  # the log keeps the answers, not why a person said no
 
     async def approve(self, request: ApprovalRequest) -> ApprovalAnswer:
         answer = self._answers.get(request.call_id)
@@ -313,6 +316,9 @@ async def _replay_run(
             audit=capture,
             approver=answers,
             hooks=_RecordedNotes(_hook_notes(recorded)),
+            hook_engine=HookEngine(
+                RecordedHooks([e for e in recorded if isinstance(e, ev.HookRun)])
+            ),
         ),
     )
     first = next((e for e in recorded if isinstance(e, ev.UserMessage)), None)

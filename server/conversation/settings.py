@@ -21,6 +21,7 @@ from agentls.contracts.errors import ConfigError
 from agentls.contracts.window import ServerWindow
 from agentls.conversation.settings_managed import ManagedPolicy, ManagedState
 from agentls.conversation.settings_wire import DEFAULT_MODEL, FACE_KEYS, WireSettings
+from agentls.hooks.config import HookSet
 from agentls.intelligence.config import LanguageServerConfig, ProblemsSettings
 from agentls.loop.budget import Budget
 from agentls.mcp.config import HIDDEN, McpServerConfig, for_log
@@ -36,6 +37,7 @@ __all__ = [
     "Settings",
     "load_settings",
     "masked_data",
+    "merge_hooks",
     "merge_permissions",
     "with_managed",
 ]
@@ -118,6 +120,7 @@ class Settings:
     problems: ProblemsSettings = field(init=False)
     face: FaceSettings = field(init=False)
     telemetry: TelemetryConfig = field(init=False)
+    hooks: HookSet = field(init=False)
 
     def __post_init__(self) -> None:
         w = self.wire
@@ -178,9 +181,20 @@ class Settings:
                 protocol=w.telemetry.protocol,
                 headers=tuple(w.telemetry.headers.items()),
             ),
+            "hooks": self._hook_set(),
         }
         for name, value in parts.items():
             object.__setattr__(self, name, value)  # frozen: set once, here
+
+    def _hook_set(self) -> HookSet:
+        """The settings' hooks, unless turned off, and the managed settings', always."""
+        policy = self.managed.policy.wire if self.managed is not None else None
+        managed_only = policy is not None and policy.allow_managed_hooks_only
+        return HookSet.of(
+            self.wire.hooks,
+            policy.hooks if policy is not None else None,
+            settings_off=self.wire.disable_all_hooks or managed_only,
+        )
 
     # What depends on the settings alone is worked out once per Settings (they are frozen;
     # a change of settings is a new Settings): sessions open and runs start with it.
@@ -258,6 +272,8 @@ def load_settings(data: Any, *, base: Settings | None = None) -> Settings:
             value = merge_permissions(merged.get("permissions") or {}, value)
         if key in ("mcpServers", "telemetry") and isinstance(value, dict):
             value = {**(merged.get(key) or {}), **value}  # servers by name, telemetry by key
+        if key == "hooks" and isinstance(value, dict):
+            value = merge_hooks(merged.get(key) or {}, value)
         merged[key] = value
     settings = _settings_of(_json_text(merged))
     if base is not None and base.managed is not None:  # nothing layered over it loosens it
@@ -299,6 +315,19 @@ def _settings_of(text: str, managed: ManagedState | None = None) -> Settings:
             problems.append(f"{where}: {item['msg']}")
         raise ConfigError("bad settings: " + "; ".join(problems)) from None
     return Settings(wire, managed)
+
+
+def merge_hooks(base: dict[str, Any], more: dict[str, Any]) -> dict[str, Any]:
+    """Hooks add up across settings sources, event by event: a later source never drops
+    an earlier one's."""
+    merged = dict(base)
+    for event, matchers in more.items():
+        earlier = merged.get(event)
+        if isinstance(matchers, list) and isinstance(earlier, list):
+            merged[event] = [*earlier, *matchers]
+        else:
+            merged[event] = matchers
+    return merged
 
 
 def merge_permissions(base: dict[str, Any], more: dict[str, Any]) -> dict[str, Any]:

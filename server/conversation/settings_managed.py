@@ -8,13 +8,15 @@ whatever a lower layer says, `permissions.disableBypassMode` turns bypass mode
 into the default mode, limits are ceilings, `allowedModels` and
 `allowedProviders` refuse any other model, `allowedMcpServers` and
 `deniedMcpServers` leave servers out, and its `telemetry` keys win over the
-person's. What it changed of the lower layers' settings is kept beside the
-settings (`ManagedState.overrides`) so that every face can say so.
+person's. Its `hooks` always run, beside the others' (which
+`allowManagedHooksOnly` turns off): no lower layer removes them, and
+`disableAllHooks` below it turns off only the others'. What it changed of the
+lower layers' settings is kept beside the settings (`ManagedState.overrides`) so
+that every face can say so.
 
 A file that is there but does not load (unreadable, not JSON, an unknown key, a
-value of the wrong kind) raises ConfigError: no ask runs without the policy.
-It has no `hooks` key: a hook agentls cannot run would be a policy that is not
-enforced, so such a file does not load either.
+value of the wrong kind, a hook agentls cannot run) raises ConfigError: no ask
+runs without the policy.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from pydantic.alias_generators import to_camel
 
 from agentls.contracts.errors import ConfigError
 from agentls.conversation.settings_wire import TelemetryWire, WireSettings
+from agentls.hooks.config import HooksWire
 from agentls.permissions.rules import RuleSet, parse_rule
 from agentls.workspace.control import managed_settings_path
 from agentls.workspace.globs import match_text
@@ -40,7 +43,6 @@ _STRICT = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=
 # Limits the managed file caps: a lower layer may set less, never more.
 CEILINGS = ("maxTurns", "maxTokens", "maxCostUsd", "timeoutSeconds", "commandTimeoutSeconds")
 _NOT_ENFORCEABLE = {
-    "hooks": "managed hooks are not supported by this version of agentls",
     "allow": "a managed file only restricts: it holds no allow rules",
 }
 
@@ -112,6 +114,9 @@ class ManagedWire(BaseModel):
     max_cost_usd: float | None = Field(default=None, gt=0)
     timeout_seconds: float | None = Field(default=None, gt=0)
     command_timeout_seconds: float | None = Field(default=None, gt=0, le=3600)
+    # Run in every session, whatever the other layers say; allowManagedHooksOnly: only these.
+    hooks: HooksWire = Field(default_factory=dict)
+    allow_managed_hooks_only: bool = False
 
     @field_validator("secret_files")
     @classmethod
@@ -150,6 +155,10 @@ class ManagedPolicy:
             "an MCP server allow list" if m.allowed_mcp_servers is not None else "",
             "an MCP server deny list" if m.denied_mcp_servers else "",
             "telemetry settings" if m.telemetry is not None else "",
+            _count(
+                tuple(h.command for ms in m.hooks.values() for x in ms for h in x.hooks), "hook"
+            ),
+            "only its own hooks" if m.allow_managed_hooks_only else "",
             "limits" if any(getattr(m, _snake(k)) is not None for k in CEILINGS) else "",
         ]
         return tuple(s for s in said if s)
@@ -187,6 +196,9 @@ class ManagedPolicy:
         out["mcpServers"] = self._servers(out.get("mcpServers") or {}, told)
         if m.telemetry is not None:
             out["telemetry"] = self._telemetry(out.get("telemetry") or {}, defaults, told)
+        others = bool(out.get("hooks")) and not out.get("disableAllHooks")
+        if m.allow_managed_hooks_only and others:
+            told("hooks: only the managed settings' hooks run here")
         return out, tuple(dict.fromkeys(overrides))
 
     def _permissions(self, given: dict[str, Any], told: Callable[[str], None]) -> dict[str, Any]:
@@ -294,7 +306,7 @@ def read_managed(path: Path | None = None) -> ManagedPolicy | None:
 
 
 def _not_enforceable(data: dict[str, Any]) -> list[tuple[str, str]]:
-    found = [(k, why) for k, why in _NOT_ENFORCEABLE.items() if k in data and k != "allow"]
+    found: list[tuple[str, str]] = []
     permissions = data.get("permissions")
     if isinstance(permissions, dict) and "allow" in permissions:
         found.append(("permissions.allow", _NOT_ENFORCEABLE["allow"]))

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.alias_generators import to_camel
 
 from agentls.context.policy import DEFAULT_THRESHOLD, DEFAULT_VERBATIM_TURNS
+from agentls.hooks.config import HooksWire
 from agentls.intelligence.config import LanguageServerConfig, ProblemsSettings
 from agentls.mcp.config import SERVER_NAME, McpServerConfig
 from agentls.memory.instructions import InstructionsWire
@@ -111,6 +112,10 @@ class WireSettings(BaseModel):
     telemetry: TelemetryWire = Field(default_factory=TelemetryWire)
     # The project's instruction files (AGENTS.md ...) in the system prompt.
     instructions: InstructionsWire = Field(default_factory=InstructionsWire)
+    # Commands run at a session's events, in Claude Code's shape (hooks/config.py); the
+    # layers' hooks add up. disableAllHooks turns them off, but never the managed ones.
+    hooks: HooksWire = Field(default_factory=dict)
+    disable_all_hooks: bool = False
 
     @field_validator("mcp_servers")
     @classmethod

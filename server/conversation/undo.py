@@ -173,7 +173,7 @@ async def undo_stored(
     try:
         started = await asyncio.to_thread(read_events, path, kinds=("session_started",))
     except FileNotFoundError:
-        raise SessionNotFound(f"no session {session_id} in {store.sessions_dir}") from None
+        raise SessionNotFound(session_id, store.sessions_dir) from None
     root = Path(reduce(started).workspace)
     target = target_for(root)
     claim = store.claim(session_id, face)

@@ -10,6 +10,7 @@ retries the call once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import time
 from collections.abc import Sequence
@@ -31,6 +32,7 @@ from agentls.contracts.observer import RunObserver, notify
 from agentls.contracts.outcomes import BudgetOverrun, RunResult, TerminalReason, completion_note
 from agentls.contracts.tooling import ErrorCode, Observation, ToolIntent
 from agentls.contracts.usage import Usage
+from agentls.hooks.engine import RunHooks
 from agentls.loop.budget import Budget
 from agentls.loop.compaction import Compactor
 from agentls.loop.hooks import NoHooks, TurnHooks
@@ -67,6 +69,8 @@ class QueryLoop:
         max_output_tokens: int = 8192,
         hooks: TurnHooks | None = None,
     ) -> None:
+        """``hooks``: agentls's own turn hooks (checkpoints, problems); the settings' hooks
+        are the runtime's (``runtime.settings_hooks``), fired here for the run's events."""
         self.provider = provider
         self.runtime = runtime
         self.projector = projector
@@ -78,22 +82,32 @@ class QueryLoop:
         self.compactor = Compactor(provider, projector, audit)
         self.hooks: TurnHooks = hooks or NoHooks()
 
+    @property
+    def settings_hooks(self) -> RunHooks:
+        return self.runtime.settings_hooks
+
     async def run(
-        self, run_id: str, prompt: Message, messages: list[Message], budget: Budget
+        self,
+        run_id: str,
+        prompt: Message,
+        messages: list[Message],
+        budget: Budget,
+        context: Sequence[str] = (),
     ) -> RunResult:
-        """Advance ``messages`` (the session's history) until the run ends.
+        """Advance ``messages`` (the session's history) until the run ends. ``context``: what
+        the session's hooks said for the model, kept after the prompt.
 
         Cancellation of the task ends the run as ``aborted``; the result is
         returned, not raised, and every tool_use gets its tool_result.
         """
         tally = RunTally(cost_usd=0.0 if self.price is not None else None)
         self.runtime.begin_run(run_id)
-        messages.append(prompt)
-        self.audit.stage(ev.UserMessage(run=run_id, turn=0, message=prompt))
-        finish: Finish
+        finish: Finish | None
         try:
             async with asyncio.timeout(budget.timeout_seconds):
-                finish = await self._turns(run_id, messages, budget, tally)
+                finish = await self._submit(run_id, prompt, messages, context)
+                if finish is None:
+                    finish = await self._turns(run_id, messages, budget, tally)
         except TimeoutError:
             elapsed = time.monotonic() - tally.started
             finish = Finish(
@@ -105,6 +119,7 @@ class QueryLoop:
             finish = Finish(TerminalReason.ABORTED, "the run was cancelled")
         except ModelError as exc:
             finish = Finish(TerminalReason.MODEL_ERROR, str(exc))
+        await self._settle_hooks(aborted=finish.reason is TerminalReason.ABORTED)
         self._close_dangling(run_id, tally.turns, messages, finish)
         result = RunResult(
             reason=finish.reason,
@@ -121,9 +136,38 @@ class QueryLoop:
         notify(self.observer.run_finished, result)
         return result
 
+    async def _submit(
+        self, run_id: str, prompt: Message, messages: list[Message], context: Sequence[str]
+    ) -> Finish | None:
+        """The prompt into the history, followed by ``context`` and what UserPromptSubmit
+        hooks add; a Finish when one of them blocked it (then it is not kept: the model
+        never sees it)."""
+        added = list(context)
+        if self.settings_hooks.has("UserPromptSubmit"):
+            verdict = await self.settings_hooks.prompt_submitted(prompt.text)
+            if verdict.blocked is not None:
+                return Finish(
+                    TerminalReason.PERMISSION_DENIED, f"the prompt was blocked: {verdict.blocked}"
+                )
+            added += verdict.context
+        if added:
+            more = tuple(TextBlock(text) for text in added)
+            prompt = dataclasses.replace(prompt, content=(*prompt.content, *more))
+        messages.append(prompt)
+        self.audit.stage(ev.UserMessage(run=run_id, turn=0, message=prompt))
+        return None
+
+    async def _settle_hooks(self, *, aborted: bool) -> None:
+        """Hooks still running beside the run (Notification) end before the run does: its
+        log is its own until then. An aborted run does not wait for them."""
+        # Cancelled again while waiting: the run still writes its end.
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.settings_hooks.settle(abandon=aborted)
+
     async def _turns(
         self, run_id: str, messages: list[Message], budget: Budget, tally: RunTally
     ) -> Finish:
+        stop_hook_active = False  # a Stop hook kept this run going already
         while True:
             tally.turns += 1
             turn = tally.turns
@@ -142,7 +186,13 @@ class QueryLoop:
                                             stop_reason=done.stop_reason))  # fmt: skip
             step = self.decide(done, budget, tally)
             if isinstance(step, Finish):
-                return step
+                # A run with no turn or budget left ends as it is, whatever a Stop hook says.
+                if self.guard(budget, tally) is not None or not await self._stop_hooks(
+                    run_id, turn, messages, step, stop_hook_active
+                ):
+                    return step
+                stop_hook_active = True
+                continue
             observations = await self.act(run_id, step.intents, turn)
             notes = await self.hooks.after_act(run_id, turn)
             self.observe(run_id, turn, messages, observations, notes)
@@ -150,6 +200,22 @@ class QueryLoop:
             stop = self.guard(budget, tally)
             if stop is not None:
                 return stop
+
+    async def _stop_hooks(
+        self, run_id: str, turn: int, messages: list[Message], finish: Finish, active: bool
+    ) -> bool:
+        """Whether a Stop hook keeps a completed run going: its reason goes to the model as
+        the next user message."""
+        if finish.reason is not TerminalReason.COMPLETED or not self.settings_hooks.has("Stop"):
+            return False
+        reason = await self.settings_hooks.stopping(turn, active)
+        if reason is None:
+            return False
+        message = Message("user", (TextBlock(reason),))
+        messages.append(message)
+        self.audit.stage(ev.UserMessage(run=run_id, turn=turn, message=message))
+        self.audit.turn_boundary()
+        return True
 
     def prepare(
         self, run_id: str, turn: int, messages: Sequence[Message], *, allow_compaction: bool = True
@@ -173,6 +239,8 @@ class QueryLoop:
     async def _compact(
         self, run_id: str, turn: int, tally: RunTally, reason: str, *, forced: bool = False
     ) -> bool:
+        if self.settings_hooks.has("PreCompact"):
+            await self.settings_hooks.compacting(turn, "auto")
         usage = await self.compactor.compact(run_id, turn, reason=reason, forced=forced)
         if usage is not None:
             self._account(run_id, turn, usage, tally, purpose="compaction")

@@ -17,7 +17,8 @@ and lsprotocol).
 - `code_actions.py`: asks offered only when they make sense (a selection for "about
   this selection", none while a question waits).
 - `run_events.py`: `LspRunObserver`, a run as `agentls/event` (from `run_started` with
-  the request), progress, a last message cut at a word.
+  the request; a hook's notice as kind `hook` and a message), progress, a last message
+  cut at a word.
 - `process_events.py`: a session's background processes as `agentls/event` of kind
   `process` (started, exited, stopped), also between runs.
 - `ask_guidance.py`: the folder an ask is about, and the instruction files and memories

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
-from agentls.contracts.observer import NullObserver
+from agentls.contracts.observer import HookNotice, NullObserver
 from agentls.contracts.outcomes import RunResult, TerminalReason
 from agentls.contracts.tooling import Observation, ToolIntent
 from agentls.contracts.usage import Usage, has_real_cost
@@ -27,6 +27,7 @@ from agentls.protocol.events import (
     ApprovalAnswered,
     ApprovalAsked,
     EventBase,
+    HookNoticeEvent,
     RunFinished,
     RunStarted,
     TextEvent,
@@ -217,6 +218,17 @@ class LspRunObserver(NullObserver):
     def usage(self, turn: int, total: Usage, cost_usd: float | None) -> None:
         totals = UsageTotals.of(total, cost_usd if self.show_cost else None)
         self.send(UsageEvent(**self._run(), usage=totals))
+
+    def hook_notice(self, turn: int, notice: HookNotice) -> None:
+        self.send(
+            HookNoticeEvent(
+                **self._run(), event=notice.event, command=notice.command, text=notice.text,
+                error=notice.error,
+            )
+        )  # fmt: skip
+        kind = types.MessageType.Warning if notice.error else types.MessageType.Info
+        text = f"agentls: {notice.event} hook `{notice.command}`: {notice.text}"
+        self.server.tell(cut_at_word(text, STOP_CHARS), kind)
 
     def run_finished(self, result: RunResult) -> None:
         self.send(

@@ -54,6 +54,7 @@ class AgentServer(LanguageServer):
         self.protocol.on_cancel = self.cancel_waited_run
         self.runs: dict[str, RunHandle] = {}
         self.last_session: str | None = None  # the session asked last
+        self._links: dict[str, SessionLink] = {}  # each open session's workspace link
         self._store = store
         self._manager: ConversationManager | None = None
         self._settings: Settings | None = None  # what the editor sent (files added per root)
@@ -92,7 +93,7 @@ class AgentServer(LanguageServer):
             self._manager = ConversationManager(
                 self.store, face="lsp", notify=lambda note: self.tell(f"agentls: {note}", _WARNING)
             )
-            editor_intelligence.connect(self._manager.languages, self)
+            editor_intelligence.connect(self._manager, self)
         return self._manager
 
     @property
@@ -210,17 +211,24 @@ class AgentServer(LanguageServer):
             conversation = await self.manager.open_async(
                 workspace, settings, session_id, edits_reviewed_by_workspace=True
             )
+            # The policy is built with the conversation, from its workspace: the link is
+            # bound to both once it is open, before any run can read it. (Opened meanwhile
+            # by another request, the session keeps the link of its own workspace.)
+            self._links.setdefault(conversation.session_id, link)
+            link.bind(conversation.session_id, conversation)
             if self.settings_generation != generation:  # changed while it opened
                 conversation.apply_settings(await self.settings_for_async(root))
         except _open_errors() as exc:
             raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
-        # The policy is built with the conversation, from its workspace: the link is
-        # bound to both once it is open, before any run can read it.
-        link.bind(conversation.session_id, conversation.policy)
-        from agentls.lsp.process_events import tell_processes
+        if self._links.get(conversation.session_id) is link:  # opened here, told once
+            from agentls.lsp.process_events import tell_processes
 
-        tell_processes(self.protocol.notify, conversation)
+            tell_processes(self.protocol.notify, conversation)
         return conversation
+
+    def link_of(self, session_id: str) -> SessionLink | None:
+        """The link of an open session's workspace (None: not opened through this server)."""
+        return self._links.get(session_id)
 
     def _existing(self, session_id: str | None) -> Conversation | None:
         return None if session_id is None else self.manager.get(session_id)

@@ -9,9 +9,12 @@ Modes; rules (`tool(pattern)`: allow names exactly, deny and ask match any spell
 rules read their program once per line);
 
 `grammar.py` (our own parser for the subset of bash the gate understands; anything else
-is unsupported; it records each line's **layout**, the operators and reserved words
-between the commands, and reads here-document delimiters by bash's quote removal,
-joining continued lines of unquoted bodies as bash does)
+is unsupported; it reads lists, commands and redirections and records each line's
+**layout**, the operators and reserved words between the commands), built on
+`word_reader.py` (`WordReader`: where each word ends, past quotes, escapes and
+expansions; blanks and comments) and `heredocs.py` (`HeredocReader`: here-document
+bodies read at their newline, joining continued lines of unquoted bodies as bash does;
+`heredoc_delimiter`, a delimiter by bash's quote removal)
 
 `script.py` (the parsed shape it builds; a command of plain words is kept as its text
 alone)

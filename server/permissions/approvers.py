@@ -11,6 +11,8 @@ class Approver(Protocol):
     # Whether its answers are a person's, given after seeing the call: then a command
     # runs as they saw it; an automatic yes runs the gate's own spelling of the line.
     person: bool
+    # Why its last answer was no, in a few words for the model ("" when it has none).
+    reason: str
 
     async def approve(self, request: ApprovalRequest) -> ApprovalAnswer: ...
 

@@ -6,7 +6,9 @@ newlines), pipelines (`|`, `|&`, `!`), subshells, `{ }` groups, `if`,
 assignments, words and redirections, here-documents, and the command lines
 inside `$(…)`, backquotes and `<(…)`/`>(…)` (parsed too, so deny rules see
 them). What each word *means* is words.py's business; this module only keeps
-each word's source text.
+each word's source text. The parser builds on two readers: `word_reader.py`
+(where a word ends: quotes, escapes, expansions) and `heredocs.py` (delimiters
+and bodies); this module reads lists, commands and redirections.
 
 Anything else (`case`, `select`, `coproc`, `time`, `[[ ]]`, `(( ))`, array
 assignments, a syntax error, an unterminated quote) raises Unsupported: the
@@ -21,7 +23,6 @@ import re
 
 from agentls.permissions.bash_tokens import (
     ASSIGNMENT,
-    BLANKS,
     CLOSERS,
     FAST_COMMAND,
     FAST_STEP,
@@ -30,7 +31,6 @@ from agentls.permissions.bash_tokens import (
     LITERAL_STEP,
     METACHARS,
     PLAIN,
-    QUOTED_RUN,
     REDIRECT,
     RESERVED,
     RESERVED_UNSUPPORTED,
@@ -39,6 +39,7 @@ from agentls.permissions.bash_tokens import (
     read_run,
     read_substituting,
 )
+from agentls.permissions.heredocs import HeredocReader, heredoc_delimiter
 from agentls.permissions.script import (
     ForHead,
     Literal,
@@ -46,10 +47,8 @@ from agentls.permissions.script import (
     Script,
     Simple,
     SourceWord,
-    Step,
     Unsupported,
 )
-from agentls.permissions.words import read_word
 
 __all__ = ["Literal", "Redirect", "Script", "Simple", "SourceWord", "Unsupported", "parse"]
 
@@ -69,13 +68,9 @@ def parse(source: str, *, fast: bool = True) -> Script:
     return script
 
 
-class _Parser:
-    def __init__(self, source: str, fast: bool = True) -> None:
-        self.s = source
-        self.fast = fast
-        self.i = 0
-        self.heredocs: list[tuple[Redirect, str, bool]] = []  # waiting for the next newline
-        self.layout: list[Step] = []  # of the script being read (its operators, its commands)
+class _Parser(HeredocReader):
+    """Lists, pipelines, compound and simple commands, redirections; words and
+    here-documents are read by the classes it builds on."""
 
     # -- lists and commands -------------------------------------------------
 
@@ -427,163 +422,7 @@ class _Parser:
             redirect.quoted = quoted
         return redirect
 
-    def newline(self) -> None:
-        self.i += 1
-        self.layout.append("\n")
-        pending, self.heredocs = self.heredocs, []
-        for redirect, delimiter, quoted in pending:
-            strip = redirect.op == "<<-"
-            lines: list[str] = []
-            while self.i < len(self.s):
-                line = self.heredoc_line(quoted)
-                if strip:
-                    line = line.lstrip("\t")
-                if line == delimiter:
-                    break
-                lines.append(line + "\n")
-            redirect.body = "".join(lines)
-
-    def heredoc_line(self, quoted: bool) -> str:
-        """The next line of a here-document body. Where the delimiter is not quoted,
-        bash joins a line that ends in an odd number of backslashes with the next
-        before it compares it with the delimiter, so this does too."""
-        s = self.s
-        parts: list[str] = []
-        while True:
-            end = s.find("\n", self.i)
-            end = len(s) if end < 0 else end
-            line = s[self.i : end]
-            self.i = min(end + 1, len(s))
-            if quoted or end >= len(s) or (len(line) - len(line.rstrip("\\"))) % 2 == 0:
-                parts.append(line)
-                return "".join(parts)
-            parts.append(line[:-1])
-
-    def comment(self) -> None:
-        end = self.s.find("\n", self.i)
-        self.i = len(self.s) if end < 0 else end
-
-    def blanks(self) -> None:
-        if self.i < len(self.s) and self.s[self.i] in " \t\\":
-            match = BLANKS.match(self.s, self.i)
-            if match is not None:
-                self.i = match.end()
-
-    # -- words --------------------------------------------------------------
-
-    def word(self) -> SourceWord:
-        start = self.i
-        scripts: list[Script] = []
-        s = self.s
-        while self.i < len(s):
-            match = PLAIN.match(s, self.i)
-            if match is not None:
-                self.i = match.end()
-                continue
-            c = s[self.i]
-            if c in " \t\n;&|)":
-                break
-            if c in "<>":
-                if s.startswith("(", self.i + 1):
-                    self.i += 2
-                    scripts.append(self.inner(")"))
-                    continue
-                break
-            if c == "(":
-                raise Unsupported("'(' inside a word")
-            self.quoting(c, scripts)
-        if self.i == start:
-            raise Unsupported(f"unexpected {s[self.i : self.i + 10]!r}")
-        return SourceWord(s[start : self.i], scripts)
-
-    def double_quoted(self, scripts: list[Script]) -> None:
-        s = self.s
-        self.i += 1
-        while self.i < len(s):
-            run = QUOTED_RUN.match(s, self.i)
-            if run is not None:
-                self.i = run.end()
-                continue
-            c = s[self.i]
-            if c == '"':
-                self.i += 1
-                return
-            self.quoting(c, scripts)  # \, $ or ` (the run took everything else)
-        raise Unsupported("an unterminated quote")
-
-    def dollar(self, scripts: list[Script]) -> None:
-        s = self.s
-        if s.startswith("$((", self.i):
-            self.i += 3
-            self.balanced("(", ")", depth=2)
-        elif s.startswith("$(", self.i):
-            self.i += 2
-            scripts.append(self.inner(")"))
-        elif s.startswith("${", self.i):
-            self.i += 2
-            self.braced(scripts)
-        elif s.startswith("$[", self.i):
-            self.i += 2
-            self.balanced("[", "]", depth=1)
-        elif s.startswith("$'", self.i):
-            self.i += 2
-            while self.i < len(s) and s[self.i] != "'":
-                self.i += 2 if s[self.i] == "\\" else 1
-            if self.i >= len(s):
-                raise Unsupported("an unterminated quote")
-            self.i += 1
-        else:
-            self.i += 1
-
-    def braced(self, scripts: list[Script]) -> None:
-        """${…}: to the matching brace; substitutions inside are parsed too."""
-        s = self.s
-        depth = 1
-        while self.i < len(s):
-            c = s[self.i]
-            if c == "}":
-                depth -= 1
-                self.i += 1
-                if depth == 0:
-                    return
-            elif c == "{":
-                depth += 1
-                self.i += 1
-            else:
-                self.quoting(c, scripts)
-        raise Unsupported("an unterminated ${")
-
-    def quoting(self, c: str, scripts: list[Script]) -> None:
-        """Past the escape, quotes or expansion that ``c`` starts (or past ``c`` itself)."""
-        if c == "\\":
-            self.i += 2
-        elif c == "'":
-            end = self.s.find("'", self.i + 1)
-            if end < 0:
-                raise Unsupported("an unterminated quote")
-            self.i = end + 1
-        elif c == '"':
-            self.double_quoted(scripts)
-        elif c == "$":
-            self.dollar(scripts)
-        elif c == "`":
-            scripts.append(self.backquoted())
-        else:
-            self.i += 1
-
-    def balanced(self, opening: str, closing: str, depth: int) -> None:
-        """Skip to the bracket that closes an arithmetic expansion (read no further)."""
-        s = self.s
-        while self.i < len(s):
-            c = s[self.i]
-            self.i += 1
-            if c == opening:
-                depth += 1
-            elif c == closing:
-                depth -= 1
-                if depth == 0:
-                    return
-        raise Unsupported("an unterminated arithmetic expansion")
+    # -- command lines inside words -------------------------------------------
 
     def inner(self, closer: str) -> Script:
         """The command line inside $(…) or <(…), parsed with this parser."""
@@ -607,54 +446,3 @@ class _Parser:
         text = re.sub(r"\\([`\\$])", r"\1", s[self.i + 1 : end])
         self.i = end + 1
         return parse(text, fast=self.fast)
-
-
-def heredoc_delimiter(raw: str) -> tuple[str, bool]:
-    """A here-document's delimiter as bash reads its word: quotes removed, nothing
-    expanded (``$X`` stays ``$X``; ``$'…'`` is decoded), and whether any part of it
-    was quoted (then the body is literal)."""
-    if not any(c in raw for c in "'\"\\$`"):
-        return raw, False
-    if "`" in raw or "$(" in raw or "${" in raw or "\\\n" in raw:
-        raise Unsupported("a here-document delimiter with an expansion")
-    out: list[str] = []
-    quoted = False
-    i = 0
-    while i < len(raw):
-        c = raw[i]
-        if c == "\\":
-            out.append(raw[i + 1 : i + 2])
-            quoted = True
-            i += 2
-        elif c == "'":
-            end = raw.find("'", i + 1)
-            if end < 0:
-                raise Unsupported("an unterminated quote")
-            out.append(raw[i + 1 : end])
-            quoted = True
-            i = end + 1
-        elif raw.startswith("$'", i):
-            end = i + 2
-            while end < len(raw) and raw[end] != "'":
-                end += 2 if raw[end] == "\\" else 1
-            decoded = read_word(raw[i : end + 1])
-            if not decoded.static:
-                raise Unsupported("a here-document delimiter it cannot read")
-            out.append(decoded.value)
-            quoted = True
-            i = end + 1
-        elif c == '"' or raw.startswith('$"', i):
-            i += 2 if c == "$" else 1
-            while i < len(raw) and raw[i] != '"':
-                if raw[i] == "\\" and raw[i + 1 : i + 2] in ('"', "\\", "$", "`"):
-                    i += 1
-                out.append(raw[i])
-                i += 1
-            if i >= len(raw):
-                raise Unsupported("an unterminated quote")
-            quoted = True
-            i += 1
-        else:
-            out.append(c)
-            i += 1
-    return "".join(out), quoted

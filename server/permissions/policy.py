@@ -80,6 +80,8 @@ class PermissionPolicy:
         for rule in rules.deny:
             if rule.matches(tool, kind, subject):
                 return PolicyDecision(Verdict.DENY, f"deny rule {rule}", stop_run=rule.stop)
+        if risk is Risk.MEMORY:
+            return _MEMORY  # no allow rule, ask rule or mode keeps a memory: only a yes to it
         path = kind == "path"
         if path and risk is Risk.WRITE and self._protected(subject):
             return self._control_file(subject)
@@ -224,8 +226,6 @@ class PermissionPolicy:
         mode = self.mode
         if risk is Risk.READ:
             return _READ
-        if risk is Risk.MEMORY:
-            return _MEMORY  # in every mode: nothing but a yes keeps a memory
         if mode is Mode.PLAN:
             # an external tool is shown only when its server says read-only; still asked
             return _EXTERNAL if risk is Risk.EXTERNAL else _PLAN
@@ -277,13 +277,24 @@ class PermissionPolicy:
         unreviewed = dataclasses.replace(self, edits_reviewed_by_workspace=False)
         return unreviewed.evaluate(tool, Risk.WRITE, "path", path).verdict is not Verdict.ALLOW
 
-    def suggested_rules(self, tool: str, kind: SubjectKind, subject: str) -> list[Rule]:
+    def review_rules(self, tool: str, path: str) -> list[Rule] | None:
+        """None when an edit of ``path`` by ``tool`` needs no person's review, else the
+        rules an "always" answer to that review adds (none for a control file)."""
+        if not self.needs_review(tool, path):
+            return None
+        return self.suggested_rules(tool, "path", path)
+
+    def suggested_rules(
+        self, tool: str, kind: SubjectKind, subject: str, risk: Risk | None = None
+    ) -> list[Rule]:
         """The narrowest rules covering this call: what "always allow" adds.
 
         Nothing for a call no rule could ever approve (an unresolved command, a
-        control file) or one that asks whatever the rules say: "always" would
-        otherwise add a rule broader than what the person saw.
+        control file, a memory) or one that asks whatever the rules say: "always"
+        would otherwise add a rule broader than what the person saw.
         """
+        if risk is Risk.MEMORY:
+            return []  # each memory is kept at its own yes
         if kind == "command":
             analysis = analyse(subject, self.root)
             missing = self.unallowed(tool, analysis.commands)

@@ -147,6 +147,17 @@ class ProcessEvent(EventBase):
     sandbox: str = Field(description='"session" (shared), "own" (its own) or "none"')
 
 
+class HookNoticeEvent(EventBase):
+    """A settings hook has something for the person: it failed or was cut off (``error``:
+    the run goes on; a PreToolUse hook's call then asks), or it asked to show a message."""
+
+    kind: Literal["hook"] = "hook"
+    event: str = Field(description='the hook event, e.g. "PreToolUse"')
+    command: str = Field(description="the hook's command, as the settings wrote it")
+    text: str
+    error: bool
+
+
 class RunFinished(RunOutcome):
     kind: Literal["run_finished"] = "run_finished"
     turn: int
@@ -168,6 +179,7 @@ AgentEvent = Annotated[
         WaitingForSave,
         UsageEvent,
         ProcessEvent,
+        HookNoticeEvent,
         RunFinished,
     ],
     Field(discriminator="kind"),

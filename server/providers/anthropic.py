@@ -29,7 +29,6 @@ from agentls.contracts.messages import (
     message_to_dict,
 )
 from agentls.contracts.model_io import (
-    BlockFinished,
     MessageDone,
     ModelError,
     ModelErrorKind,
@@ -38,8 +37,6 @@ from agentls.contracts.model_io import (
     StopReason,
     TextDelta,
     ThinkingDelta,
-    ToolInputDelta,
-    ToolUseStarted,
 )
 from agentls.contracts.usage import Usage
 from agentls.providers.base import ProviderBase
@@ -262,7 +259,6 @@ class _Assembler:
             block = self.open.pop(event.index, None)
             if block is not None:
                 self.finished[event.index] = block.finish()
-                return [BlockFinished(event.index, self.finished[event.index])]
         elif _is(event, api.RawMessageDeltaEvent, "message_delta"):
             reason = event.delta.stop_reason
             self.stop_reason = cast(StopReason, reason if reason in KNOWN_STOP_REASONS else "other")
@@ -287,8 +283,7 @@ class _Assembler:
         elif _is(block, api.ToolUseBlock, "tool_use"):
             tool_id, name = _checked(block.id, str), _checked(block.name, str)
             self.open[index] = _OpenBlock("tool_use", tool_id=tool_id, tool_name=name)
-            return [ToolUseStarted(index, tool_id, name)]
-        return []  # e.g. server-side tool blocks: not ours to report
+        return []  # the tool call reaches the loop whole, in MessageDone
 
     def _delta(self, index: int, delta: object) -> list[ModelEvent]:
         block = self.open.get(index)
@@ -305,10 +300,7 @@ class _Assembler:
         if _is(delta, api.SignatureDelta, "signature_delta"):
             block.signature += _checked(delta.signature, str)
         elif _is(delta, api.InputJSONDelta, "input_json_delta"):
-            partial = _checked(delta.partial_json, str)
-            if partial:
-                block.parts.append(partial)
-                return [ToolInputDelta(index, partial)]
+            block.parts.append(_checked(delta.partial_json, str))
         return []
 
     def _take_usage(self, usage: api.Usage | api.MessageDeltaUsage) -> None:

@@ -29,7 +29,6 @@ from agentls.contracts.messages import (
     ToolUseBlock,
 )
 from agentls.contracts.model_io import (
-    BlockFinished,
     MessageDone,
     ModelError,
     ModelErrorKind,
@@ -37,9 +36,7 @@ from agentls.contracts.model_io import (
     ModelInput,
     StopReason,
     TextDelta,
-    ToolInputDelta,
     ToolSpec,
-    ToolUseStarted,
 )
 from agentls.contracts.usage import Usage
 from agentls.contracts.window import ServerWindow
@@ -82,7 +79,6 @@ class _Call:
     id: str = ""
     name: str = ""
     arguments: list[str] = field(default_factory=list)
-    started: bool = False
 
 
 class OpenAIProvider(ProviderBase):
@@ -176,8 +172,7 @@ class OpenAIProvider(ProviderBase):
                             text.append(content)
                             yield TextDelta(0, content)
                         for piece in delta.tool_calls or ():
-                            for event in _tool_piece(calls, piece):
-                                yield event
+                            _tool_piece(calls, piece)  # the call reaches the loop whole
             if finish is None:
                 raise ModelError(
                     "the model server ended the stream before finishing", kind=ModelErrorKind.STREAM
@@ -189,24 +184,20 @@ class OpenAIProvider(ProviderBase):
                 AttributeError) as exc:  # fmt: skip
             # The SDK does not check the shape of chunks: odd data surfaces as these.
             raise to_model_error(exc, self._model_name) from exc
-        for index, block in blocks:
-            yield BlockFinished(index, block)
-        blocks_only = [block for _, block in blocks]
         stop = _STOP_REASONS.get(finish, "other")
-        if stop == "end_turn" and any(isinstance(b, ToolUseBlock) for b in blocks_only):
+        if stop == "end_turn" and any(isinstance(b, ToolUseBlock) for b in blocks):
             stop = "tool_use"  # some servers say "stop" after tool calls
         if usage is None:  # the server reports none (llama.cpp streaming): estimate it
-            usage = _estimated_usage(kwargs, blocks_only)
-        yield MessageDone(Message("assistant", tuple(blocks_only)), stop, usage)
+            usage = _estimated_usage(kwargs, blocks)
+        yield MessageDone(Message("assistant", tuple(blocks)), stop, usage)
 
 
-def _blocks(text: list[str], calls: dict[int, _Call]) -> list[tuple[int, ContentBlock]]:
-    """The finished blocks with their stream indices (text first, then each call)."""
-    blocks: list[tuple[int, ContentBlock]] = []
+def _blocks(text: list[str], calls: dict[int, _Call]) -> list[ContentBlock]:
+    """The finished blocks: the text first, then each call in the server's order."""
+    blocks: list[ContentBlock] = []
     if text:
-        blocks.append((0, TextBlock("".join(text))))
-    for index in sorted(calls):
-        blocks.append((index + 1, _finished_call(calls[index], index)))
+        blocks.append(TextBlock("".join(text)))
+    blocks.extend(_finished_call(calls[index], index) for index in sorted(calls))
     return blocks
 
 
@@ -227,9 +218,8 @@ def _checked(value: object, kind: type[str]) -> str:
     return value
 
 
-def _tool_piece(calls: dict[int, _Call], piece: Any) -> list[ModelEvent]:
+def _tool_piece(calls: dict[int, _Call], piece: Any) -> None:
     call = calls.setdefault(int(piece.index or 0), _Call())
-    index = int(piece.index or 0) + 1  # block 0 is the text
     if piece.id:
         call.id = piece.id
     function = piece.function
@@ -239,15 +229,8 @@ def _tool_piece(calls: dict[int, _Call], piece: Any) -> list[ModelEvent]:
         # every chunk, and a few stream it in pieces before the arguments.
         if not call.name or (name != call.name and not call.arguments):
             call.name = name if not call.name else call.name + name
-    events: list[ModelEvent] = []
-    if not call.started and call.name:
-        call.started = True
-        events.append(ToolUseStarted(index, call.id, call.name))
     if function is not None and function.arguments:
-        arguments = _checked(function.arguments, str)
-        call.arguments.append(arguments)
-        events.append(ToolInputDelta(index, arguments))
-    return events
+        call.arguments.append(_checked(function.arguments, str))
 
 
 def _finished_call(call: _Call, index: int) -> ToolUseBlock:

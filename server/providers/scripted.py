@@ -53,7 +53,6 @@ from agentls.contracts.messages import (
     ToolUseBlock,
 )
 from agentls.contracts.model_io import (
-    BlockFinished,
     MessageDone,
     ModelError,
     ModelErrorKind,
@@ -62,8 +61,6 @@ from agentls.contracts.model_io import (
     StopReason,
     TextDelta,
     ThinkingDelta,
-    ToolInputDelta,
-    ToolUseStarted,
 )
 from agentls.contracts.usage import Usage
 from agentls.contracts.values import value
@@ -316,14 +313,12 @@ def _render_turn(turn: dict[str, Any], index: int, message_count: int) -> list[M
     if thinking:
         block = ThinkingBlock(str(thinking), signature=f"scripted-signature-{index}")
         events.append(ThinkingDelta(len(blocks), block.thinking))
-        events.append(BlockFinished(len(blocks), block))
         blocks.append(block)
     text = turn.get("text")
     if text:
         text_block = TextBlock(str(text))
         position = len(blocks)
         events += [TextDelta(position, chunk) for chunk in _chunks(text_block.text)]
-        events.append(BlockFinished(position, text_block))
         blocks.append(text_block)
     calls = turn.get("toolCalls")
     for number, call in enumerate(calls or ()):
@@ -333,11 +328,7 @@ def _render_turn(turn: dict[str, Any], index: int, message_count: int) -> list[M
             str(call["name"]),
             {} if given is None else dict(given),
         )
-        position = len(blocks)
-        events.append(ToolUseStarted(position, use.id, use.name))
-        events.append(ToolInputDelta(position, orjson.dumps(use.input).decode()))
-        events.append(BlockFinished(position, use))
-        blocks.append(use)
+        blocks.append(use)  # the call reaches the loop whole, in MessageDone
     stop: StopReason = turn.get("stopReason") or ("tool_use" if calls else "end_turn")
     usage = _usage(turn.get("usage"), message_count, blocks)
     events.append(MessageDone(Message("assistant", tuple(blocks)), stop, usage))

@@ -11,6 +11,12 @@ strictest path), calls in the model's order (only adjacent read-only calls run
 together), bounded observations with secrets masked (`workspace/redaction.py`), audit
 events;
 
+`hook_gate.py`: a PreToolUse hook's answer weighed against the gate's decision (deny and
+ask on top of the rules; allow as much as an allow rule for exactly that call); the
+pipeline fires the settings' PreToolUse and PostToolUse hooks around each call (notes
+for the model after its result, a file a hook changed named) and Notification hooks
+while a question waits;
+
 `deadlines.py` (each call's time limit as a dict entry under one timer, not a timer per
 call).
 """

@@ -29,12 +29,14 @@ from agentls.contracts.messages import INVALID_JSON_KEY
 from agentls.contracts.observer import RunObserver, notify
 from agentls.contracts.outcomes import TerminalReason
 from agentls.contracts.processes import CallRef
+from agentls.contracts.running import calling
 from agentls.contracts.tooling import ErrorCode, Observation, Risk, ToolError, ToolIntent
+from agentls.hooks.engine import HookEngine, RunHooks
 from agentls.permissions.approvers import Approver
 from agentls.permissions.modes import is_visible
 from agentls.permissions.policy import PermissionPolicy
 from agentls.permissions.rules import Rule
-from agentls.runtime import shaping
+from agentls.runtime import hook_gate, shaping
 from agentls.runtime.deadlines import CallDeadlines
 from agentls.runtime.registry import ToolRegistry
 from agentls.runtime.subjects import strictest
@@ -84,6 +86,7 @@ class ToolRuntime:
         observer: RunObserver,
         call_timeout_seconds: float = 660.0,
         rule_saver: Callable[[Sequence[Rule]], str | None] | None = None,
+        settings_hooks: RunHooks | None = None,
     ) -> None:
         self.registry = registry
         self.policy = policy
@@ -93,6 +96,9 @@ class ToolRuntime:
         self.observer = observer
         self.call_timeout_seconds = call_timeout_seconds
         self.rule_saver = rule_saver  # "always allow in this workspace" writes through it
+        # The hooks of the settings: PreToolUse and PostToolUse around each call, and
+        # Notification while a question waits.
+        self.settings_hooks = settings_hooks or HookEngine().bind(audit)
         self.run_id: str | None = None
         self.stop: StopSignal | None = None
         self._denials = 0
@@ -104,7 +110,7 @@ class ToolRuntime:
         self.completed: dict[str, Observation] = {}
 
     def begin_run(self, run_id: str) -> None:
-        self.run_id = run_id
+        self.run_id = self.settings_hooks.run_id = run_id
         self.stop = None
         self._denials = self._crashes = self._failures = 0
 
@@ -134,6 +140,10 @@ class ToolRuntime:
         return tool is not None and tool.risk is Risk.READ
 
     async def execute(self, intent: ToolIntent, turn: int) -> Observation:
+        with calling(intent):  # the workspace reads which call an edit belongs to
+            return await self._execute(intent, turn)
+
+    async def _execute(self, intent: ToolIntent, turn: int) -> Observation:
         parsed = self._parse(intent)
         summary = parsed[1] if isinstance(parsed, tuple) else intent.name
         self.audit.stage(ev.ToolIntent(  # written with its decision, before the call
@@ -204,6 +214,8 @@ class ToolRuntime:
                 )
             except ToolError as exc:
                 return self._tool_error(intent, exc)
+        if decision.verdict is not Verdict.DENY and self.settings_hooks.has("PreToolUse"):
+            decision = await self._hooks_before(intent, turn, tool, subject, decision)
         if decision.verdict is Verdict.ASK:
             final = await self._ask(intent, turn, tool, args, subject, decision)
         else:  # decided by a rule or the mode: nothing to wait for
@@ -222,7 +234,68 @@ class ToolRuntime:
         self._denials = 0
         context = self.context if grant is None else dataclasses.replace(self.context, grant=grant)
         notify(self.observer.tool_running, turn, intent)
-        return await self._run(intent, tool, args, context)
+        observation = await self._run(intent, tool, args, context)
+        if self.settings_hooks.has("PostToolUse"):
+            observation = await self._hooks_after(intent, turn, tool, args, observation)
+        return observation
+
+    async def _hooks_before(
+        self,
+        intent: ToolIntent,
+        turn: int,
+        tool: ToolDefinition[Any],
+        subject: str,
+        decision: PolicyDecision,
+    ) -> PolicyDecision:
+        """The PreToolUse hooks' answer weighed against the gate's (hook_gate.py)."""
+        verdict = await self.settings_hooks.before_tool(
+            turn, intent.call_id, tool.name, intent.input
+        )
+        if verdict is None:
+            return decision
+        if verdict.stop is not None:
+            why = f"a PreToolUse hook stopped the run: {verdict.stop}"
+            if self.stop is None:
+                self.stop = StopSignal(TerminalReason.PERMISSION_DENIED, why)
+            return PolicyDecision(Verdict.DENY, why)
+        return hook_gate.weigh(self.policy, tool, subject, decision, verdict)
+
+    async def _hooks_after(
+        self,
+        intent: ToolIntent,
+        turn: int,
+        tool: ToolDefinition[Any],
+        args: BaseModel,
+        observation: Observation,
+    ) -> Observation:
+        """The PostToolUse hooks' notes after the call's result; a file a hook changed
+        after the call wrote it (a formatter) is named, so the model reads it again."""
+        path = tool.subject(args) if tool.subject_kind == "path" and tool.risk is Risk.WRITE else ""
+        before = await self._version(path)
+        after = await self.settings_hooks.after_tool(
+            turn, intent.call_id, tool.name, intent.input, observation
+        )
+        notes = list(after.notes)
+        if path and await self._version(path) != before:
+            notes.append(
+                f"A PostToolUse hook changed {path} after {tool.name} wrote it: read it again "
+                "before you edit it."
+            )
+        if after.stop is not None and self.stop is None:
+            why = f"a PostToolUse hook stopped the run: {after.stop}"
+            self.stop = StopSignal(TerminalReason.PERMISSION_DENIED, why)
+        if not notes:
+            return observation
+        content = "\n\n".join([observation.content, *notes])
+        return dataclasses.replace(observation, content=content)
+
+    async def _version(self, path: str) -> str | None:
+        if not path:
+            return None
+        try:
+            return await self.context.workspace.version(path)
+        except (ToolError, OSError):
+            return None
 
     def _grant(
         self, subject: str, decision: PolicyDecision, final: RuntimeDecision, call: CallRef
@@ -244,7 +317,7 @@ class ToolRuntime:
         decision: PolicyDecision,
     ) -> RuntimeDecision:
         """The person decides a call the rules left to them."""
-        rules = self.policy.suggested_rules(tool.name, tool.subject_kind, subject)
+        rules = self.policy.suggested_rules(tool.name, tool.subject_kind, subject, tool.risk)
         shown = ", ".join(str(r) for r in rules)
         detail = ""
         if tool.detail is not None:
@@ -265,6 +338,10 @@ class ToolRuntime:
         )
         async with self._approval_lock:
             notify(self.observer.approval_asked, turn, request)
+            if self.approver.person:  # someone waits to answer: Notification hooks say so
+                self.settings_hooks.waiting(
+                    turn, f"agentls needs your permission to use {tool.name}: {request.summary}"
+                )
             answer = await self.approver.approve(request)
             notify(self.observer.approval_answered, turn, request, answer)
         verdict = Verdict.ALLOW if answer.allows else Verdict.DENY
@@ -302,7 +379,7 @@ class ToolRuntime:
 
     def _denial_message(self, decision: RuntimeDecision) -> str:
         if decision.answer is not None and not decision.answer.allows:
-            why = getattr(self.approver, "reason", None)
+            why = self.approver.reason
             return f"the user denied this call ({why})" if why else "the user denied this call"
         return f"denied by {decision.source}"
 

@@ -7,7 +7,7 @@ lines before it in the same write; `stage` keeps a line for the next write or un
 run next waits, so a turn is two writes);
 
 `events.py`: one typed class per event kind and their union `SessionEvent`
-(`SESSION_EVENTS`, `session_event_schema()`);
+(`SESSION_EVENTS`, `session_event_schema()`; `HookRun`, one hook command's run);
 
 `records.py`: the shapes events carry (messages as read, run result, problems);
 
@@ -24,8 +24,8 @@ session's summary until its file changes)
 
 `lock.py` (one writer per session across processes: a `flock` on `<id>.lock` naming its
 holder's face and pid; the file stays open while the session does, so each run takes the
-lock with one write); `transcript.py`, the transcript renderer and `write_transcript`
-(the markdown file made again from the log, written whole);
+lock with one write); `transcript.py`, the transcript renderer (hook runs marked `⚑`)
+and `write_transcript` (the markdown file made again from the log, written whole);
 
 `labels.py`: a session's label and a run's title, the person's words (a prompt's first
 paragraph: what the faces add follows it).

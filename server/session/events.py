@@ -67,6 +67,7 @@ SESSION_RULES: Final = "session_rules"
 NOTICE: Final = "notice"
 GUIDANCE: Final = "guidance"
 PROCESS: Final = "process"
+HOOK_RUN: Final = "hook_run"
 RUN_FINISHED: Final = "run_finished"
 RUN_CLOSED: Final = "run_closed"
 
@@ -337,6 +338,26 @@ class ProcessEvent(Event):
 
 
 @dataclass(kw_only=True, slots=True)
+class HookRun(Event):
+    """One hook command of the settings run at one of its events, and what came of it.
+    Replay reads these instead of running hooks again."""
+
+    kind: Literal["hook_run"] = "hook_run"
+    hook_event: Annotated[str, Field(description='e.g. "PreToolUse"')]
+    command: Annotated[str, Field(description="as the settings wrote it, masked")]
+    managed: Annotated[bool, Field(description="from the managed settings")] = False
+    call_id: Annotated[str | None, Field(description="the tool call, for tool events")] = None
+    timeout_seconds: float = 60.0
+    exit_code: Annotated[int | None, Field(description="null: killed or never started")] = None
+    timed_out: bool = False
+    failure: Annotated[str | None, Field(description="why it did not run or finish")] = None
+    stdout: Annotated[str, Field(description="bounded, masked")] = ""
+    stderr: Annotated[str, Field(description="bounded, masked")] = ""
+    duration_ms: int = 0
+    outcome: Annotated[str, Field(description='what it decided: "deny", "context", ...')] = ""
+
+
+@dataclass(kw_only=True, slots=True)
 class RunFinished(Event):
     kind: Literal["run_finished"] = "run_finished"
     result: RunResultRecord
@@ -375,6 +396,7 @@ SessionEvent = Annotated[
         Notice,
         Guidance,
         ProcessEvent,
+        HookRun,
         RunFinished,
         RunClosed,
     ],

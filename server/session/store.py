@@ -32,10 +32,19 @@ _SUMMARY_KINDS = frozenset(
 
 
 class SessionNotFound(KeyError):
-    """No session with that id in this state dir."""
+    """No session with that id: none in the state folder ``sessions_dir`` (raised by the
+    store), or none open in this process (``sessions_dir`` None: raised by the
+    ConversationManager). Its one wording is worded here; every face shows it as it is
+    (the CLI with exit 2, the language server and ACP as an invalid-params error)."""
+
+    def __init__(self, session_id: str, sessions_dir: Path | None = None) -> None:
+        super().__init__(session_id)
+        self.session_id = session_id
+        self.sessions_dir = sessions_dir
 
     def __str__(self) -> str:  # KeyError would show the message in quotes
-        return str(self.args[0]) if self.args else "session not found"
+        where = "open here" if self.sessions_dir is None else f"in {self.sessions_dir}"
+        return f"no session {self.session_id!r} {where}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +83,14 @@ class SessionStore:
             )
         return self.sessions_dir / f"{session_id}.jsonl"
 
+    def stored_path(self, session_id: str) -> Path:
+        """The log of a stored session: ValueError for an id that is none, SessionNotFound
+        when there is no such log (a disk call)."""
+        path = self.path_for(session_id)
+        if not path.exists():
+            raise SessionNotFound(session_id, self.sessions_dir)
+        return path
+
     def claim(self, session_id: str, face: str) -> SessionClaim:
         """The one-writer lock of a session, for ``face`` ("cli", "lsp", "acp"); not taken yet:
         ``with store.claim(id, "acp"):`` or ``acquire()``/``release()``. SessionHeld names
@@ -107,9 +124,7 @@ class SessionStore:
         try:
             events = read_events(path)
         except FileNotFoundError:
-            raise SessionNotFound(
-                f"no session {session_id!r} in {self.sessions_dir} (see `agentls sessions`)"
-            ) from None
+            raise SessionNotFound(session_id, self.sessions_dir) from None
         state = reduce(events)
         return SessionLog(path, next_seq=state.last_seq + 1), state
 

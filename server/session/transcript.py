@@ -105,6 +105,8 @@ class _Renderer:
                 how = f"exit code {event.exit_code}"
                 how = how if event.action == "exited" else f"by {event.by}; {how}"
                 self._para(f"⚙ Background process {event.id} {event.action} ({how})")
+        elif isinstance(event, ev.HookRun):
+            self._para(_hook_line(event))
         elif run is None:
             return  # run events without their run_started: nothing to hang them on
         elif isinstance(event, ev.UserMessage):
@@ -255,6 +257,19 @@ def _result_line(result: RunResultRecord, show_cost: bool = True) -> str:
         line += f" ({cached[0]:,} read from / {cached[1]:,} written to the prompt cache)"
     detail = result.detail.strip()
     return f"{line}\n{detail}" if detail else line
+
+
+def _hook_line(event: ev.HookRun) -> str:
+    """One hook run: how it ended and what it decided."""
+    if event.failure is not None:
+        ended = event.failure
+    elif event.timed_out:
+        ended = f"timed out after {event.timeout_seconds:g} s"
+    else:
+        ended = f"exit {event.exit_code}"
+    decided = f", {event.outcome}" if event.outcome and event.outcome != "error" else ""
+    command = _cut(" ".join(event.command.split()), _LINE_WIDTH)
+    return f"⚑ {event.hook_event} hook `{command}`: {ended}{decided}"
 
 
 def _decision(decision: ev.Decision) -> str:

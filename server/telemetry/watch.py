@@ -27,7 +27,7 @@ from opentelemetry._logs import SeverityNumber
 from opentelemetry.trace import Span, SpanKind, Status, StatusCode
 
 from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
-from agentls.contracts.observer import RunObserver
+from agentls.contracts.observer import HookNotice, RunObserver
 from agentls.contracts.outcomes import RunResult
 from agentls.contracts.tooling import Observation, ToolIntent
 from agentls.contracts.usage import Usage
@@ -51,7 +51,7 @@ def decision_source(source: str, answer: ApprovalAnswer | None, person: bool) ->
     or `gate` (the gate's own judgement: a control file, a line it cannot read)."""
     if answer is not None:
         return "person" if person else "approver"
-    if source.startswith("hook"):
+    if source.startswith(("hook", "PreToolUse hook", "a PreToolUse hook")):
         return "hook"
     if source.startswith(("deny rule", "ask rule", "allow rule", "session rule")):
         return "mode" if source.endswith("(bypass mode)") else "rule"
@@ -415,6 +415,9 @@ class WatchedObserver:
 
     def usage(self, turn: int, total: Usage, cost_usd: float | None) -> None:
         self.inner.usage(turn, total, cost_usd)
+
+    def hook_notice(self, turn: int, notice: HookNotice) -> None:
+        self.inner.hook_notice(turn, notice)
 
     def run_finished(self, result: RunResult) -> None:
         self.inner.run_finished(result)

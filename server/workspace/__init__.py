@@ -46,7 +46,8 @@ started, read and filtered on worker threads, never on the event loop).
 `process.py`: commands in their own process group, with a minimal environment, started
 on a worker thread, their exit seen through a pidfd, the group's leftovers looked up off
 the loop; a command behind launchers (a sandbox) gets its SIGTERM below them, so it has
-its grace.
+its grace; `run_with_input`, a program given stdin with its stdout and stderr apart (a
+hook).
 
 `commands.py`: `SessionCommands`, a session's commands: where each runs (the session's
 sandbox, else a sandbox of its own, else none; none at all where the sandbox is required
@@ -74,7 +75,8 @@ private `/tmp`, `/run` and HOME; no network); inside the writable workspace ever
 control file that exists bound read-only again and each folder above one bound onto
 itself (a mount point cannot be renamed or removed), agentls's own folders read-only
 wherever the sandbox shows them, all of which a run a person approved leaves out
-(`control_writable`); `server_launch`: a language server started as a command (the
+(`control_writable`); files outside the workspace shown read-only on request (a hook's
+own script); `server_launch`: a language server started as a command (the
 minimal environment; in the sandbox the workspace read-only, no network, only its own
 cache folder writable).
 

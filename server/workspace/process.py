@@ -24,6 +24,7 @@ import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -104,6 +105,66 @@ async def run_shell(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class ProcessResult:
+    """A program given input: its exit, and its output and errors apart, each bounded."""
+
+    exit_code: int | None  # None when killed (timeout or cancel)
+    stdout: str
+    stderr: str
+    timed_out: bool
+
+
+async def run_with_input(
+    argv: Sequence[str],
+    cwd: Path,
+    env: Mapping[str, str],
+    data: bytes,
+    timeout_seconds: float,
+    output_limit: int,
+) -> ProcessResult:
+    """Run ``argv`` in its own process group with ``data`` on its stdin (a program that
+    does not read it is no error) and its stdout and stderr kept apart; killed with its
+    group at the timeout or when the caller is cancelled."""
+    loop = asyncio.get_running_loop()
+    proc = await start_in_group(list(argv), cwd, {**env, **_QUIET_ENV}, with_input=True)
+    pgid = proc.pid
+    exited = asyncio.Event()
+    unwatch = watch_exit(loop, proc, exited.set)
+    out, err = _Output(OutputCapture(output_limit)), _Output(OutputCapture(output_limit))
+    transports: list[asyncio.BaseTransport] = []
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    timed_out = False
+    try:
+        writer, _ = await loop.connect_write_pipe(asyncio.Protocol, proc.stdin)
+        transports.append(writer)
+        reading_out, _ = await loop.connect_read_pipe(lambda: out, proc.stdout)
+        transports.append(reading_out)
+        reading_err, _ = await loop.connect_read_pipe(lambda: err, proc.stderr)
+        transports.append(reading_err)
+        writer.write(data)  # buffered by the transport: a full pipe never blocks the loop
+        writer.close()
+        try:
+            await within(exited.wait(), timeout_seconds)
+        except TimeoutError:
+            timed_out = True
+        else:
+            await wait_briefly(out.closed)
+            await wait_briefly(err.closed)
+        await kill_process_group(pgid)
+        await wait_briefly(exited)
+    except BaseException:
+        await kill_process_group(pgid)
+        raise
+    finally:
+        for transport in transports:
+            transport.close()
+        unwatch()
+    return ProcessResult(
+        None if timed_out else proc.returncode, out.capture.text(), err.capture.text(), timed_out
+    )
+
+
 def shell_argv(command: str, cwd: Path, prefix: Sequence[str] = ()) -> list[str]:
     """The argv that runs ``command`` with bash -c (never a bash the workspace put on PATH),
     behind ``prefix``."""
@@ -125,15 +186,17 @@ def shell_of(path: str) -> str:
 
 
 async def start_in_group(
-    args: list[str], cwd: Path, env: Mapping[str, str]
+    args: list[str], cwd: Path, env: Mapping[str, str], *, with_input: bool = False
 ) -> subprocess.Popen[bytes]:
-    """The command in a new session, output and errors on one pipe, started on a worker
-    thread; a caller cancelled meanwhile kills what it started before it goes."""
+    """The command in a new session, started on a worker thread; a caller cancelled
+    meanwhile kills what it started before it goes. Output and errors share one pipe,
+    unless ``with_input``: then stdin, stdout and stderr are three pipes."""
 
     def popen() -> subprocess.Popen[bytes]:
         return subprocess.Popen(
-            args, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT, start_new_session=True,
+            args, cwd=cwd, env=env,
+            stdin=subprocess.PIPE if with_input else subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE if with_input else subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip
 
     loop = asyncio.get_running_loop()

@@ -140,12 +140,14 @@ def sandbox_prefix(
     path: str | None = None,
     *,
     control_writable: bool = False,
+    readable: Sequence[str] = (),
 ) -> list[str] | None:
     """The argv that runs a command inside the sandbox, or None for no sandbox.
 
     ``path`` is the PATH commands get (default: this process's); its folders are
     made readable so the tools on it work. ``control_writable`` (a person approved
-    a run that writes control files) leaves their read-only binds out. Walks the
+    a run that writes control files) leaves their read-only binds out. ``readable``:
+    files outside the workspace shown read-only (a hook's own script). Walks the
     workspace: call it off the event loop.
     """
     if not settings.enabled or bwrap_problem() is not None:
@@ -154,7 +156,9 @@ def sandbox_prefix(
     if bwrap is None:
         return None  # only a bwrap inside the workspace: the caller says it ran without
     search_path = os.environ.get("PATH", "") if path is None else path
-    layout = _layout(root, settings, search_path, control_writable=control_writable)
+    layout = _layout(
+        root, settings, search_path, control_writable=control_writable, readable=readable
+    )
     return [bwrap, *layout, "--"]
 
 
@@ -232,10 +236,15 @@ _NAMESPACES = ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-pa
 
 
 def _layout(
-    root: Path, settings: SandboxSettings, search_path: str, *, control_writable: bool = False
+    root: Path,
+    settings: SandboxSettings,
+    search_path: str,
+    *,
+    control_writable: bool = False,
+    readable: Sequence[str] = (),
 ) -> list[str]:
     args = _base_layout()
-    shown = _shown(args, root, settings, search_path)
+    shown = _shown(args, root, settings, search_path, readable)
     if not control_writable and root != Path("/"):
         args += _control_binds(root, settings.protected_patterns, shown)
     args += _NAMESPACES
@@ -246,15 +255,21 @@ def _layout(
 
 
 def _shown(
-    args: list[str], root: Path, settings: SandboxSettings, search_path: str
+    args: list[str],
+    root: Path,
+    settings: SandboxSettings,
+    search_path: str,
+    readable: Sequence[str] = (),
 ) -> list[tuple[str, str]]:
     """Add to ``args`` what the sandbox shows besides the system: a private HOME, the tool
-    folders read-only, the workspace and the extra writable folders; return those two as
-    (where the sandbox shows it, what it is on the host)."""
+    folders (and ``readable``) read-only, the workspace and the extra writable folders;
+    return those two as (where the sandbox shows it, what it is on the host)."""
     home = os.path.expanduser("~")
     if home not in ("", "/") and not root.is_relative_to(home):
         args += ["--tmpfs", home]  # a private HOME: no dotfiles, keys or agent sockets
     for path in _tool_paths(search_path, home, str(root)):
+        args += ["--ro-bind-try", path, path]
+    for path in readable:
         args += ["--ro-bind-try", path, path]
     shown: list[tuple[str, str]] = []
     if root != Path("/"):

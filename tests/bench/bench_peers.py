@@ -4,8 +4,10 @@
 
 Claude Code, Codex CLI and Qwen Code come from npm at the versions pinned in
 peers/npm/package-lock.json, installed into a cache folder outside the clone
-(peers/install.sh). Each agent, and agentls twice (the Anthropic provider, and
-the OpenAI one with a model the table does not know), runs the same task against
+(peers/install.sh). Each agent, and agentls three times (the Anthropic provider as
+agentls runs by default, served by its warm process; the same with each ask in its
+own process, AGENTLS_WARM=0; and the OpenAI provider, cold, with a model the table
+does not know), runs the same task against
 the project's fake model servers (Anthropic Messages, OpenAI chat completions,
 OpenAI Responses for Codex): ten ~2 KB Python files, the model scripted to read
 them one per turn with the agent's own read tool, then answer. Every request is
@@ -188,6 +190,7 @@ def servers_table(agents_dir: Path, work: Path, runs: int) -> str:
 
 
 def startup_table(runs: int, first_request: float, warm_first_request: float | None) -> str:
+    """Each step of a cold start in a fresh process, beside the whole cold and warm asks."""
     python = sys.executable
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     steps = [
@@ -204,10 +207,13 @@ def startup_table(runs: int, first_request: float, warm_first_request: float | N
         lines.append(
             f"| {label} | {median([time_command(command, env) for _ in range(runs)]):.2f} s |"
         )
-    lines.append(f"| `agentls ask` to its first model request (above) | {first_request:.2f} s |")
+    lines.append(
+        "| `agentls ask` to its first model request, in its own process "
+        f"(`AGENTLS_WARM=0`, above) | {first_request:.2f} s |"
+    )
     if warm_first_request is not None:
         lines.append(
-            "| the same, served by the warm process (`AGENTLS_WARM=1`, above) | "
+            "| the same, served by the warm process (the default, above) | "
             f"{warm_first_request:.2f} s |"
         )
     return "\n".join(lines)
@@ -285,20 +291,17 @@ def main() -> None:
         )
         print("## Language servers\n")
         print(servers_table(agents_dir, work, args.runs) + "\n")
-        ours = next((n for n in names if n.startswith("agentls (anthropic")), None)
-        if ours is not None:
-            first_request = _m(runs[ours], lambda r: r.to_first_request)
-            warm = runs.get(WARM)
+        if peer_agents.COLD in runs:
+            first_request = _m(runs[peer_agents.COLD], lambda r: r.to_first_request)
+            warm = runs.get(peer_agents.DEFAULT)
             warm_first = _m(warm, lambda r: r.to_first_request) if warm else None
             print("## Where `agentls ask` spends its start-up\n")
             print(startup_table(args.runs, first_request, warm_first) + "\n")
-            if "Claude Code" in runs:
-                print("## Against the targets\n")
-                print(targets(runs, [n for n in (ours, WARM) if n in runs]))
+        ours = [n for n in (peer_agents.DEFAULT, peer_agents.COLD) if n in runs]
+        if ours and "Claude Code" in runs:
+            print("## Against the targets\n")
+            print(targets(runs, ours))
     print(f"\nLoad average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-
-
-WARM = "agentls (anthropic, warm)"
 
 
 def targets(runs: dict[str, list[RunFigures]], ours: list[str]) -> str:

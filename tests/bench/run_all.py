@@ -217,7 +217,7 @@ def targets_table(
         )
         for name, key in (
             ("`agentls --version`", "version_ms"),
-            ("`agentls ask`, one turn", "ask_ms"),
+            ("`agentls ask` in its own process (`AGENTLS_WARM=0`), one turn", "ask_ms"),
         ):
             row(
                 f"{name} vs `python -c pass`",

@@ -25,6 +25,7 @@ class Cli:
             if not k.startswith(("ANTHROPIC_", "AGENTLS_", "OPENAI_"))
         }
         self.env["AGENTLS_STATE_DIR"] = str(state)
+        self.env["AGENTLS_WARM"] = "0"  # each ask in its own process (tests/conftest.py)
 
     def run(self, *args: str, env: dict[str, str] | None = None, timeout: float = 60,
             input: str | None = None) -> subprocess.CompletedProcess[str]:  # fmt: skip

@@ -10,7 +10,7 @@ from tests.e2e.conftest import Cli
 KEY = "sk-ant-secret-value-4242"
 TOP_LEVEL = {"version", "python", "workspace", "model", "ripgrep", "sandbox", "folders",
              "telemetry", "instructions", "settings", "mcpServers", "languageServers", "editors",
-             "blocking", "warnings", "ok"}  # fmt: skip
+             "blocking", "warnings", "ok", "warmProcess"}  # fmt: skip
 
 
 def home_env(tmp_path: Path, **more: str) -> dict[str, str]:

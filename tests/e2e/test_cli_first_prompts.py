@@ -134,6 +134,20 @@ def test_missing_api_key_is_a_clear_error_before_any_work(cli: Cli) -> None:
     assert cli.session_files() == []
 
 
+def test_a_missing_session_is_worded_once_by_every_command(cli: Cli) -> None:
+    missing = "20990101-000000-abcdef"
+    wording = f"agentls: no session '{missing}' in {cli.state / 'sessions'}\n"
+    for args in (
+        ["ask", "x", "--session", missing, "--model", "scripted:demo"],
+        ["show", missing],
+        ["undo", missing],
+        ["replay", missing],
+    ):
+        proc = cli.run(*args)
+        assert (proc.returncode, proc.stderr) == (2, wording), args
+    assert cli.session_files() == []
+
+
 def test_bad_flags_and_settings_exit_2(cli: Cli, workspace: Path) -> None:
     for args in (
         ["ask", "x", "--max-turns", "0", "--model", "scripted:demo"],

@@ -8,6 +8,9 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from tests.bench.peers.wire import Conversation as Requests
 from tests.e2e.conftest import Cli
 from tests.fakes.anthropic_server import FakeAnthropic, turn
 
@@ -168,6 +171,21 @@ def test_remember_without_a_terminal_keeps_nothing(cli: Cli, workspace: Path) ->
     assert verdicts == ["allow", "deny", "deny"]
 
 
+@pytest.mark.parametrize("mode", ["default", "bypass"])
+def test_an_allow_rule_for_remember_still_asks(cli: Cli, workspace: Path, mode: str) -> None:
+    # The person's own standing rule approves no memory: each is kept only at a yes,
+    # and without a terminal (nor --yes) there is no one to say it.
+    _user_settings(cli, {"permissions": {"allow": ["remember", "remember(*)"]}})
+    with FakeAnthropic(_remember_replies()) as fake:
+        proc = _ask(cli, fake, "--allow", "run_command(true)", "--mode", mode)
+    assert proc.returncode in (0, 3), proc.stderr
+    assert json.loads(cli.run("memory", "list", "--json").stdout) == []
+    decisions = [e for e in cli.events() if e["kind"] == "decision"]
+    assert [d["verdict"] for d in decisions] == ["allow", "deny", "deny"]
+    for asked in decisions[1:]:
+        assert asked["source"].startswith("a memory is kept only with a yes; answered deny")
+
+
 def test_remember_with_a_yes_keeps_it_with_its_source_for_the_next_session(
     cli: Cli, workspace: Path
 ) -> None:
@@ -203,3 +221,46 @@ def test_replay_says_when_the_instructions_changed_since(cli: Cli, workspace: Pa
     changed = cli.run("replay", path.stem)
     assert changed.returncode == 0, changed.stderr
     assert "instructions changed since: AGENTS.md (run-" in changed.stdout
+
+
+def _reading_run(cli: Cli, cwd: Path) -> list[dict[str, Any]]:
+    """A six-request ask that reads five files one per turn: the bodies the SDK sent."""
+    reads = [turn(f"Reading {i}.", tool_calls=[(f"toolu_{i}", "read_file", {"path": f"m{i}.py"})])
+             for i in range(5)]  # fmt: skip
+    with FakeAnthropic([*reads, turn("Read them all.")]) as fake:
+        proc = _ask(cli, fake, cwd=cwd)
+        bodies = [r.body for r in fake.requests]
+    assert proc.returncode == 0, proc.stderr
+    assert len(bodies) == 6
+    return bodies
+
+
+def test_guidance_keeps_the_cacheable_prefix_share(cli: Cli, workspace: Path) -> None:
+    """The share of each request that repeats the one before it byte for byte (read as
+    the API reads it: tools, system, messages) is as high with instruction files and
+    memories as without them, as the system prompt carrying them never changes."""
+    for i in range(5):
+        (workspace / f"m{i}.py").write_text(f"VALUE_{i} = {i}\n" * 40)
+    nested = workspace / "pkg"
+    nested.mkdir()
+    plain = Requests("anthropic", _reading_run(cli, nested), [])
+
+    (workspace / "AGENTS.md").write_text("Run the tests with pnpm test, never npm.\n" * 20)
+    (nested / "AGENTS.md").write_text("In pkg, keep functions short.\n")
+    for fact in ("The tests run with pnpm test.", "Releases are tagged vX.Y.Z."):
+        assert cli.run("memory", "add", fact).returncode == 0
+    assert cli.run("memory", "add", "I prefer short answers.", "--scope", "user").returncode == 0
+    guided = Requests("anthropic", _reading_run(cli, nested), [])
+
+    systems = {json.dumps(body["system"]) for body in guided.bodies}
+    assert len(systems) == 1  # the same system prompt bytes on every turn
+    system = _system(guided.bodies[0])
+    assert "Run the tests with pnpm test" in system and "In pkg, keep functions short." in system
+    assert "Releases are tagged vX.Y.Z." in system and "I prefer short answers." in system
+    assert _system(plain.bodies[0]) != system and len(guided.streams[0]) > len(plain.streams[0])
+
+    with_guidance, without = guided.prefix_shares(), plain.prefix_shares()
+    assert len(with_guidance) == len(without) == 5
+    for k, (share, baseline) in enumerate(zip(with_guidance, without, strict=True), start=2):
+        assert share >= baseline, f"request {k}: {share:.3f} with guidance, {baseline:.3f} without"
+    assert guided.rewritten() == [0] * 5  # each request extends the one before it

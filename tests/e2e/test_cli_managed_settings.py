@@ -92,7 +92,7 @@ def test_a_required_sandbox_holds_against_a_workspace_sandbox_off(
 
 
 def test_a_broken_managed_file_stops_the_ask(cli: Cli, workspace: Path, tmp_path: Path) -> None:
-    for text, why in (("{not json", "not valid JSON"), ('{"hooks": {}}', "hooks"),
+    for text, why in (("{not json", "not valid JSON"), ('{"hooks": {"Sometime": []}}', "hooks"),
                       ('{"sandbox": "off"}', "sandbox")):  # fmt: skip
         policy = managed(tmp_path, text)
         proc = cli.run("ask", "write", "--model", write(tmp_path, "made.txt"), "--yes",

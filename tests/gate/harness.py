@@ -77,6 +77,7 @@ class Attack:
         }
         environment |= {
             "AGENTLS_STATE_DIR": str(self.root / "state"),
+            "AGENTLS_WARM": "0",  # each ask in its own process (tests/conftest.py)
             "XDG_CONFIG_HOME": str(config),
         }
         return script, environment

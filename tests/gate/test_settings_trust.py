@@ -64,6 +64,7 @@ def test_base_url_routes_requests_only_once_trusted(tmp_path: Path, trusted: boo
         env |= {
             "OPENAI_API_KEY": "sk-test-not-a-key",
             "AGENTLS_STATE_DIR": str(tmp_path / "state"),
+            "AGENTLS_WARM": "0",  # each ask in its own process (tests/conftest.py)
             "XDG_CONFIG_HOME": str(tmp_path / "config"),
         }
         subprocess.run(

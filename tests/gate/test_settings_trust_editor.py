@@ -6,6 +6,7 @@ missing sandbox at start."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -92,3 +93,27 @@ async def test_a_missing_sandbox_is_told_at_start(
     finally:
         await editor.client.shutdown_session()
         await editor.client.stop()
+
+
+@pytest.mark.parametrize("where", ["workspace-scope", "workspace-file", "user-scope"])
+async def test_hooks_from_the_repository_never_run_in_the_editor(
+    open_editor: EditorFactory, root: Path, fake: FakeAnthropic, tmp_path: Path, where: str
+) -> None:
+    marker = tmp_path / "hook-ran"
+    hooks = {
+        event: [{"hooks": [{"type": "command", "command": f"touch {marker}", "sandbox": False}]}]
+        for event in ("SessionStart", "UserPromptSubmit", "PreToolUse", "Stop")
+    }
+    options: dict[str, Any] = {"model": MODEL}
+    if where == "workspace-scope":
+        options["workspaceScoped"] = {"hooks": hooks, "disableAllHooks": False}
+    elif where == "workspace-file":
+        (root / ".agentls").mkdir()
+        (root / ".agentls" / "settings.json").write_text(json.dumps({"hooks": hooks}))
+    else:
+        options["hooks"] = hooks  # the suite can fail: the person's own hooks run
+    editor = await open_editor(init_options=options, configuration=options)
+    fake.add(turn("", tool_calls=[("t1", "read_file", {"path": "x.txt"})]), turn("done"))
+    (root / "x.txt").write_text("x\n")
+    await editor.ask("go", wait=True)
+    assert marker.exists() is (where == "user-scope")

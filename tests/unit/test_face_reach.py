@@ -7,6 +7,10 @@ narrow member it needs (`conversation.model_id`, `manager.shutdown()`), so a cha
 two or more attributes off a conversation or a manager fails here, as a wrong import
 fails the import-border test.
 
+Nor does a face read one of their parts at all (`conversation.policy`,
+`manager.mcp`): the parts are the public attributes their `__init__` sets, read here
+from the code, so a part added later is caught too; the session id is no part.
+
 Which names are a conversation or a manager: a name or an attribute spelled
 `conversation`, `conv` or `manager` (`_manager` too), and any parameter, variable or
 attribute annotated `Conversation` or `ConversationManager` in the same module."""
@@ -22,6 +26,40 @@ ROOT = Path(__file__).resolve().parents[1].parent
 FACES = ("cli", "lsp", "acp")
 HOLDER_NAMES = frozenset({"conversation", "conv", "manager", "_manager"})
 HOLDER_TYPES = frozenset({"Conversation", "ConversationManager"})
+IDENTITY = frozenset({"session_id"})  # what a face names a session by, not a part of it
+
+
+def parts_of(module: str, cls: str) -> set[str]:
+    """The public attributes ``cls`` (in server/conversation/``module``) sets in __init__."""
+    tree = ast.parse((ROOT / "server" / "conversation" / module).read_text("utf-8"))
+    (klass,) = [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == cls]
+    (init,) = [n for n in klass.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"]
+    found = set()
+    for node in ast.walk(init):
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, ast.AnnAssign):
+            targets = [node.target]
+        else:
+            continue
+        for target in targets:
+            if (
+                isinstance(target, ast.Attribute)
+                and isinstance(target.value, ast.Name)
+                and target.value.id == "self"
+                and not target.attr.startswith("_")
+            ):
+                found.add(target.attr)
+    return found
+
+
+PARTS = (
+    frozenset(
+        parts_of("one_session.py", "Conversation")
+        | parts_of("open_sessions.py", "ConversationManager")
+    )
+    - IDENTITY
+)
 
 
 def face_files() -> list[Path]:
@@ -73,6 +111,35 @@ def reaches(source: str) -> list[tuple[int, str]]:
     return sorted(found)
 
 
+def part_reads(source: str) -> list[tuple[int, str]]:
+    """Each `holder.part` in ``source``: line and the read, as written."""
+    tree = ast.parse(source)
+    names = HOLDER_NAMES | _annotated_holders(tree)
+    found = [
+        (node.lineno, ast.unparse(node))
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and node.attr in PARTS and _holder(node.value, names)
+    ]
+    return sorted(found)
+
+
+def test_the_parts_are_read_from_the_code() -> None:
+    # What faces read through before they had operations; each is still a part.
+    assert {"policy", "workspace", "messages", "log", "provider", "mcp"} <= PARTS
+    assert not PARTS & {"session_id", "model_id", "mode", "running", "root", "opened"}
+
+
+def test_the_rule_sees_a_part_read_and_lets_an_operation_pass() -> None:
+    source = (
+        "def f(c: Conversation, s):\n"
+        "    link.bind(c.session_id, c.policy)\n"
+        "    s.conversation.messages\n"
+        "    self._manager.mcp\n"
+        "    c.needs_review('edit_file', 'a.py'), c.history(), c.session_id, c.model_id\n"
+    )
+    assert [line for line, _ in part_reads(source)] == [2, 3, 4]
+
+
 def test_the_rule_sees_a_reach_and_lets_a_narrow_call_pass() -> None:
     source = (
         "def f(c: Conversation, m: 'ConversationManager', s):\n"
@@ -93,4 +160,14 @@ def test_a_face_calls_the_conversation_and_never_reaches_through_it(path: Path) 
         f"{path.relative_to(ROOT)}:{line}: {chain} (give Conversation or ConversationManager "
         "the member this face needs)"
         for line, chain in found
+    )
+
+
+@pytest.mark.parametrize("path", face_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_a_face_reads_no_part_of_a_conversation_or_a_manager(path: Path) -> None:
+    found = part_reads(path.read_text("utf-8"))
+    assert not found, "\n".join(
+        f"{path.relative_to(ROOT)}:{line}: {read} (a part: give Conversation or "
+        "ConversationManager the operation this face needs)"
+        for line, read in found
     )

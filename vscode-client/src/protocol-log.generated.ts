@@ -105,7 +105,7 @@ export interface LogDecision {
 
 export type LogErrorCode = 'not_found' | 'invalid_input' | 'permission_denied' | 'timeout' | 'execution_failed' | 'conflict' | 'cancelled';
 
-export type LogEvent = LogSessionStarted | LogRunStarted | LogUserMessage | LogModelRequest | LogModelOutput | LogUsageEvent | LogContextProjected | LogContextSummary | LogToolIntent | LogDecision | LogObservationEvent | LogToolResults | LogModeChanged | LogCheckpointStarted | LogCheckpoint | LogUndo | LogProblems | LogRulesSaved | LogSessionRules | LogNotice | LogGuidance | LogProcessEvent | LogRunFinished | LogRunClosed;
+export type LogEvent = LogSessionStarted | LogRunStarted | LogUserMessage | LogModelRequest | LogModelOutput | LogUsageEvent | LogContextProjected | LogContextSummary | LogToolIntent | LogDecision | LogObservationEvent | LogToolResults | LogModeChanged | LogCheckpointStarted | LogCheckpoint | LogUndo | LogProblems | LogRulesSaved | LogSessionRules | LogNotice | LogGuidance | LogProcessEvent | LogHookRun | LogRunFinished | LogRunClosed;
 
 /** What a run was told besides its prompt: the instruction files and memories. */
 export interface LogGuidance {
@@ -122,6 +122,40 @@ export interface LogGuidance {
   memories: string[];
   /** files or stores that were not used */
   warnings: string[];
+}
+
+/**
+ * One hook command of the settings run at one of its events, and what came of it.
+ * Replay reads these instead of running hooks again.
+ */
+export interface LogHookRun {
+  v: number;
+  seq: number;
+  ts: number;
+  kind: 'hook_run';
+  run: string | null;
+  turn: number | null;
+  /** e.g. "PreToolUse" */
+  hookEvent: string;
+  /** as the settings wrote it, masked */
+  command: string;
+  /** from the managed settings */
+  managed: boolean;
+  /** the tool call, for tool events */
+  callId: string | null;
+  timeoutSeconds: number;
+  /** null: killed or never started */
+  exitCode: number | null;
+  timedOut: boolean;
+  /** why it did not run or finish */
+  failure: string | null;
+  /** bounded, masked */
+  stdout: string;
+  /** bounded, masked */
+  stderr: string;
+  durationMs: number;
+  /** what it decided: "deny", "context", ... */
+  outcome: string;
 }
 
 export interface LogInstructionFileRecord {

@@ -5,7 +5,7 @@
 export const EVENT_METHOD = 'agentls/event';
 
 /** The `kind`s of `agentls/event` this client knows. */
-export const EVENT_KINDS = ['run_started', 'text', 'tool_started', 'tool_finished', 'approval_asked', 'approval_answered', 'question', 'question_closed', 'edit_proposed', 'edit_applied', 'edit_rejected', 'waiting_for_save', 'usage', 'process', 'run_finished'] as const;
+export const EVENT_KINDS = ['run_started', 'text', 'tool_started', 'tool_finished', 'approval_asked', 'approval_answered', 'question', 'question_closed', 'edit_proposed', 'edit_applied', 'edit_rejected', 'waiting_for_save', 'usage', 'process', 'hook', 'run_finished'] as const;
 
 /** Each `agentls.*` command: its one argument (`params?`: may be left out, or `{}`) and result. */
 export interface Commands {
@@ -27,7 +27,7 @@ export type CommandName = keyof Commands;
 
 export const COMMAND_NAMES = ['agentls.ask', 'agentls.cancel', 'agentls.sessions', 'agentls.showTranscript', 'agentls.setMode', 'agentls.answer', 'agentls.showDiff', 'agentls.undo', 'agentls.mcp', 'agentls.doctor', 'agentls.memory', 'agentls.processes'] as const;
 
-export type AgentEvent = RunStarted | TextEvent | ToolStarted | ToolFinished | ApprovalAsked | ApprovalAnswered | QuestionAsked | QuestionClosed | EditProposed | EditApplied | EditRejected | WaitingForSave | UsageEvent | ProcessEvent | RunFinished;
+export type AgentEvent = RunStarted | TextEvent | ToolStarted | ToolFinished | ApprovalAsked | ApprovalAnswered | QuestionAsked | QuestionClosed | EditProposed | EditApplied | EditRejected | WaitingForSave | UsageEvent | ProcessEvent | HookNoticeEvent | RunFinished;
 
 export interface AnswerOption {
   /** what `agentls.answer` takes */
@@ -204,6 +204,23 @@ export interface EditorIntegration {
 export interface Folders {
   state: string;
   config: string;
+}
+
+/**
+ * A settings hook has something for the person: it failed or was cut off (``error``:
+ * the run goes on; a PreToolUse hook's call then asks), or it asked to show a message.
+ */
+export interface HookNoticeEvent {
+  sessionId: string;
+  runId: string;
+  turn: number;
+  kind: 'hook';
+  /** the hook event, e.g. "PreToolUse" */
+  event: string;
+  /** the hook's command, as the settings wrote it */
+  command: string;
+  text: string;
+  error: boolean;
 }
 
 export interface InstructionFileInfo {

@@ -246,6 +246,24 @@ describe('chat reducer', () => {
     assert.equal(busy.views.s9?.runningRunId, 'r9');
   });
 
+  it('shows what a hook tells the person in the chat, an error as one', () => {
+    const state = run([
+      ...started(),
+      ...events([
+        event('hook', { event: 'PreToolUse', command: './check.sh', text: 'timed out after 5 s; the call asks you', error: true }),
+        event('hook', { event: 'PostToolUse', command: './fmt.sh', text: 'formatted app.py', error: false }),
+      ]),
+    ]);
+    const notices = items(state).filter((i) => i.type === 'notice');
+    assert.deepEqual(
+      notices.map((n) => n.type === 'notice' && [n.text, n.tone]),
+      [
+        ['PreToolUse hook `./check.sh`: timed out after 5 s; the call asks you', 'error'],
+        ['PostToolUse hook `./fmt.sh`: formatted app.py', 'info'],
+      ],
+    );
+  });
+
   it('ignores nothing it knows and keeps ids unique', () => {
     const state = run([...started(), ...events([event('text', { text: 'a' }), event('tool_started', { callId: 'x', name: 'search', summary: 's' })])]);
     const ids = items(state).map((i) => i.id);

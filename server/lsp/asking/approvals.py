@@ -30,6 +30,7 @@ _UNANSWERED = {
 
 class LspApprover:
     person = True  # the editor shows the call to the person, who answers
+    reason = ""
 
     def __init__(
         self,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +23,6 @@ from agentls.lsp.server import AgentServer  # at run time: pygls reads the hints
 
 if TYPE_CHECKING:
     from agentls.protocol.commands import AskParams
-    from agentls.workspace.interface import Workspace
 
 ASK = "agentls.ask"
 
@@ -53,8 +53,7 @@ def register(server: AgentServer) -> None:
             conversation = await ls.conversation_for_async(params.session_id, root)
         except JsonRpcInvalidParams as exc:
             raise JsonRpcInvalidParams(message=for_editors(exc.message)) from None
-        workspace = conversation.workspace
-        prompt = await with_editor_context(ls, workspace, params)
+        prompt = await with_editor_context(ls, conversation.relative, params)
         observer = LspRunObserver(ls, conversation.session_id, params.prompt)
         observer.show_cost = conversation.shows_cost
         approver = LspApprover(
@@ -62,7 +61,6 @@ def register(server: AgentServer) -> None:
         )
         from agentls.conversation.one_session import SessionBusy  # loaded: the session opened
         from agentls.lsp.ask_guidance import folder_of, with_guidance
-        from agentls.lsp.files.lsp_workspace import LspWorkspace
         from agentls.session.transcript import write_transcript
 
         try:
@@ -74,8 +72,9 @@ def register(server: AgentServer) -> None:
         observer.run_id = handle.run_id
         observer.title = with_guidance(observer.title, handle.guidance.lines())
         observer.run_started()
-        if isinstance(workspace, LspWorkspace):
-            workspace.link.attach(observer.edit)  # bound to the session when it opened
+        link = ls.link_of(conversation.session_id)
+        if link is not None:
+            link.attach(observer.edit)  # bound to the session when it opened
         ls.last_session = conversation.session_id
         ls.runs[handle.run_id] = handle
         handle.task.add_done_callback(lambda _: ls.runs.pop(handle.run_id, None))
@@ -106,7 +105,9 @@ def _in_thread(function: Any, *args: Any) -> None:
     asyncio.get_running_loop().run_in_executor(None, function, *args).add_done_callback(done)
 
 
-async def with_editor_context(server: AgentServer, workspace: Workspace, params: AskParams) -> str:
+async def with_editor_context(
+    server: AgentServer, relative: Callable[[str], str], params: AskParams
+) -> str:
     """The prompt plus the file and selection it was asked about, if any."""
     from agentls.conversation.prompt_context import LookingAt, Selection, prompt_with_context
 
@@ -114,7 +115,7 @@ async def with_editor_context(server: AgentServer, workspace: Workspace, params:
         return params.prompt
     path = Path(to_fs_path(params.uri) or "")
     try:
-        rel = workspace.relative(str(path))
+        rel = relative(str(path))
     except Exception:
         return params.prompt
     if params.range is None:

@@ -37,13 +37,10 @@ def register(server: AgentServer) -> None:
                     load_settings({"mode": mode.value}, base=ls.settings), layers
                 )
         else:
-            conversation = ls.manager.get(params.session_id)
-            if conversation is None:
-                raise JsonRpcInvalidParams(
-                    message=f"agentls: session {params.session_id} is not open"
-                )
+            from agentls.session.store import SessionNotFound
+
             try:
-                conversation.set_mode(mode)
-            except ValueError as exc:  # a mode the managed settings turn off
+                ls.manager.opened(params.session_id).set_mode(mode)
+            except (SessionNotFound, ValueError) as exc:  # or a mode managed settings forbid
                 raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
         return ModeSet(mode=mode, session_id=params.session_id).wire()

@@ -21,6 +21,7 @@ def register(server: AgentServer) -> None:
     @server.command(SHOW_TRANSCRIPT)
     async def show_transcript(ls: AgentServer, *args: Any) -> dict[str, Any]:
         from agentls.protocol.commands import TranscriptParams, TranscriptShown
+        from agentls.session.store import SessionNotFound
         from agentls.session.transcript import write_transcript
 
         if no_argument(args):
@@ -29,11 +30,9 @@ def register(server: AgentServer) -> None:
             params = parse(TranscriptParams, args, SHOW_TRANSCRIPT)
         session_id = await latest_session(ls) if params.session_id is None else params.session_id
         try:
-            path = ls.store.path_for(session_id)
-        except ValueError as exc:
+            await asyncio.to_thread(ls.store.stored_path, session_id)
+        except (SessionNotFound, ValueError) as exc:
             raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
-        if not await asyncio.to_thread(path.exists):
-            raise JsonRpcInvalidParams(message=f"agentls: no session {session_id}")
         uri = (await asyncio.to_thread(write_transcript, ls.store, session_id)).as_uri()
         shown = await ls.show_document(uri)
         return TranscriptShown(session_id=session_id, uri=uri, shown=shown).wire()

@@ -40,9 +40,7 @@ async def undo_session(ls: AgentServer, session_id: str, turn: int | None) -> di
         result = await ls.manager.undo(
             session_id, turn, target_for=lambda root: LspWorkspace(ls.editor, root)
         )
-    except SessionNotFound:
-        raise JsonRpcInvalidParams(message=f"agentls: no session {session_id}") from None
-    except (SessionBusy, SessionHeld, UndoRefused, ValueError) as exc:
+    except (SessionNotFound, SessionBusy, SessionHeld, UndoRefused, ValueError) as exc:
         raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
     ls.tell(f"agentls: {result.describe()}")
     return UndoResult(

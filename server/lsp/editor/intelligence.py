@@ -27,12 +27,10 @@ if TYPE_CHECKING:
 STATUS_METHOD = "agentls/languageServers"
 
 
-class Routed(Protocol):
-    """The language hub, as this face wires it (the face reaches the core only through
-    the conversation layer; the hub is the manager's)."""
+class UsesEditor(Protocol):
+    """The conversation manager, as this face wires the editor's language answers into it."""
 
-    editor: Any
-    on_change: Callable[[dict[str, Any]], None] | None
+    def use_editor(self, editor: Any, on_status: Callable[[dict[str, Any]], None]) -> None: ...
 
 
 def _declared(capabilities: types.ClientCapabilities | None) -> dict[str, Any]:
@@ -77,16 +75,15 @@ class EditorRequests:
         return _plain(answer)
 
 
-def connect(hub: Routed, server: LanguageServer) -> None:
-    """Route the hub's language questions to this editor where it answers them, and tell
-    it which language servers agentls runs."""
-    hub.editor = EditorRequests(server)
+def connect(manager: UsesEditor, server: LanguageServer) -> None:
+    """Route the language questions this editor answers to it, and tell it which
+    language servers agentls runs."""
 
     def tell(status: dict[str, Any]) -> None:
         if wants_status(_capabilities(server)):
             server.protocol.notify(STATUS_METHOD, status)
 
-    hub.on_change = tell
+    manager.use_editor(EditorRequests(server), tell)
 
 
 def _capabilities(server: LanguageServer) -> types.ClientCapabilities | None:

@@ -13,5 +13,6 @@
 - `edits.py`: versioned minimal `TextEdit`s, optionally annotated.
 - `disk.py`: `OffLoopDisk`: the workspace's file calls on a worker thread.
 - `session_link.py`: `SessionLink`: the session id, policy and run listener an
-  `LspWorkspace` is built with and bound to once the conversation is open.
+  `LspWorkspace` is built with and bound to once the conversation is open; whether an
+  edit is reviewed is the policy's word for the tool making it (`needs_review`).
 """

@@ -43,7 +43,7 @@ async def apply_changes(
 ) -> ChangesOutcome:
     files = await _plan(ws, changes)
     notes = [disk_sync.unsaved_note(f.rel) for f in files if not f.clean]
-    route = ws.editor.route("review") if ws.needs_review() else None
+    route = ws.editor.route("review") if ws.needs_review(*(f.rel for f in files)) else None
     annotate = route == "editor"
     question = None
     if route in ("prompt", "codeAction"):

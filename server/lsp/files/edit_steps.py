@@ -21,7 +21,6 @@ from agentls.lsp.editor.protocols import EditorClient
 from agentls.lsp.files import edits
 from agentls.lsp.files.disk import OffLoopDisk
 from agentls.lsp.files.session_link import SessionLink
-from agentls.permissions.modes import Mode
 from agentls.workspace.interface import WriteOutcome
 
 # How long to wait for the editor's didChange/didOpen after it applied an edit.
@@ -57,8 +56,8 @@ class EditSteps:
         doc: TextDocument | None = self._editor.documents.text_documents.get(self.uri(rel))
         return doc
 
-    def needs_review(self) -> bool:
-        return self._link.mode not in (Mode.ACCEPT_EDITS, Mode.BYPASS)
+    def needs_review(self, *rels: str) -> bool:
+        return self._link.needs_review(*rels)
 
     def emit(self, kind: str, payload: dict[str, Any]) -> None:
         self._link.edit(kind, payload)

@@ -227,7 +227,7 @@ class LspWorkspace:
         # The person's own unsaved changes are never saved behind their back.
         clean = doc is None or await self._disk.current_bytes(rel) == old_text.encode("utf-8")
         note = "" if clean else unsaved_note(rel)
-        route = self.editor.route("review") if self._steps.needs_review() else None
+        route = self.editor.route("review") if self._steps.needs_review(rel) else None
         question = None
         if route in ("prompt", "codeAction"):
             proposal = Proposal(

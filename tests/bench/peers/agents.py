@@ -122,14 +122,20 @@ def _agentls_bin() -> str:
 
 
 def _agentls_env(paths: Paths) -> dict[str, str]:
+    """Each ask in its own process (no warm process): the cold rows."""
     env = _proxied(paths)
     env["AGENTLS_STATE_DIR"] = str(paths.home / "state")
+    env["AGENTLS_WARM"] = "0"
     return env
 
 
-def agentls_anthropic() -> Agent:
+COLD = "agentls (anthropic, cold)"
+DEFAULT = "agentls (anthropic)"
+
+
+def agentls_anthropic_cold() -> Agent:
     return Agent(
-        name="agentls (anthropic)",
+        name=COLD,
         api="anthropic",
         read_tool="read_file",
         read_call=lambda paths, i: ("read_file", {"path": file_name(i)}),
@@ -157,7 +163,7 @@ def agentls_anthropic() -> Agent:
 
 def agentls_openai() -> Agent:
     return Agent(
-        name=f"agentls (openai:{CODEX_MODEL})",
+        name=f"agentls (openai:{CODEX_MODEL}, cold)",
         api="chat",
         read_tool="read_file",
         read_call=lambda paths, i: ("read_file", {"path": file_name(i)}),
@@ -228,20 +234,22 @@ def warm_listening(timeout: float = 180.0) -> None:
     raise RuntimeError("the warm process never listened")
 
 
-def agentls_anthropic_warm() -> Agent:
-    """The same ask, served by the warm process the first (warm-up) run starts."""
-    cold = agentls_anthropic()
+def agentls_anthropic() -> Agent:
+    """The same ask as agentls does it by default: served by the warm process the first
+    (warm-up) run starts."""
+    cold = agentls_anthropic_cold()
 
     def environment(paths: Paths) -> dict[str, str]:
-        return {
+        env = {
             **cold.environment(paths),
             "AGENTLS_STATE_DIR": str(warm_state()),
-            "AGENTLS_WARM": "1",
             "AGENTLS_WARM_IDLE_SECONDS": "600",
         }
+        del env["AGENTLS_WARM"]  # the default
+        return env
 
     return Agent(
-        name="agentls (anthropic, warm)", api=cold.api, read_tool=cold.read_tool,
+        name=DEFAULT, api=cold.api, read_tool=cold.read_tool,
         read_call=cold.read_call, command=cold.command, environment=environment,
         version=cold.version, price_key=cold.price_key, npm=False, helpers=warm_processes,
         after_warm_up=warm_listening,
@@ -373,6 +381,6 @@ def qwen_code() -> Agent:
 
 def all_agents() -> list[Agent]:
     return [
-        agentls_anthropic(), agentls_anthropic_warm(), agentls_openai(), claude_code(), codex(),
+        agentls_anthropic(), agentls_anthropic_cold(), agentls_openai(), claude_code(), codex(),
         qwen_code(),
     ]  # fmt: skip

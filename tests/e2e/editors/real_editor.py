@@ -113,6 +113,7 @@ def run_editor(
     argv: list[str], *, cwd: Path, env: dict[str, str], report: Path, stdin: str = ""
 ) -> Outcome:
     full_env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "AGENTLS_"))}
+    full_env["AGENTLS_WARM"] = "0"  # as for every process of the suite (tests/conftest.py)
     full_env.update(env)
     full_env["AGENTLS_TEST_REPORT"] = str(report)
     full_env["AGENTLS_TEST_SERVER"] = json.dumps(SERVER_COMMAND)

@@ -46,6 +46,7 @@ def clean_env(home: Path, *bin_dirs: Path) -> dict[str, str]:
         )
     }
     env |= {"HOME": str(home), "PATH": os.pathsep.join([*map(str, bin_dirs), *path])}
+    env["AGENTLS_WARM"] = "0"  # each ask in its own process: none left serving (tests/conftest.py)
     # Downloads stay in the person's caches: a fresh install, without fetching it all again.
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     env["PIP_CACHE_DIR"] = os.environ.get("PIP_CACHE_DIR") or str(cache / "pip")

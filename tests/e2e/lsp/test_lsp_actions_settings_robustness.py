@@ -157,7 +157,7 @@ async def test_bad_command_arguments_are_invalid_params(editor: Editor) -> None:
                       [{"prompt": "x", "range": {"start": {"line": -1}}}]):  # fmt: skip
         with pytest.raises(JsonRpcInvalidParams):
             await editor.command("agentls.ask", *arguments)
-    with pytest.raises(JsonRpcInvalidParams, match="no session"):
+    with pytest.raises(JsonRpcInvalidParams, match="no session '20990101-000000-aaaaaa' in "):
         await editor.command("agentls.showTranscript", {"sessionId": "20990101-000000-aaaaaa"})
     with pytest.raises(JsonRpcInvalidParams, match="unknown mode"):
         await editor.command("agentls.setMode", {"mode": "yolo"})

@@ -128,6 +128,57 @@ async def test_accept_edits_mode_skips_the_review(
     assert (root / "a.py").read_text() == "x = 2\n"
 
 
+async def test_an_allow_rule_covering_an_edit_skips_the_review_as_the_mode_does(
+    open_editor, fake: FakeAnthropic, root: Path
+) -> None:
+    rules = {"allow": ["edit_file(src/**)"]}
+    editor: Editor = await open_editor(configuration={"permissions": rules})
+    (root / "src").mkdir()
+    (root / "src" / "a.py").write_text("x = 1\n")
+    (root / "b.py").write_text("y = 1\n")
+    uri = editor.open("src/a.py")
+    editor.answers = ["Reject"]  # the one review left: b.py, which the rule does not cover
+    fake.add(
+        turn(tool_calls=[edit_call("src/a.py", "x = 1\n", "x = 2\n")]),
+        turn(tool_calls=[edit_call("b.py", "y = 1\n", "y = 2\n", "toolu_b")]),
+        turn("Done."),
+    )
+    result = await editor.ask("change x and y", wait=True)
+    assert result["terminalReason"] == "completed", result
+    (params,) = editor.edits  # src/a.py through workspace/applyEdit: the editor's undo works
+    (change,) = params.edit.document_changes
+    assert change.text_document.uri == uri
+    assert editor.text(uri) == "x = 2\n" and (root / "src" / "a.py").read_text() == "x = 2\n"
+    (review,) = editor.prompts  # b.py only
+    assert "b.py" in review.message and "src/a.py" not in review.message
+    assert (root / "b.py").read_text() == "y = 1\n"
+
+
+async def test_a_control_file_is_reviewed_whatever_the_rules_and_the_mode_allow(
+    open_editor, fake: FakeAnthropic, root: Path
+) -> None:
+    rules = {"allow": ["edit_file"], "protectedPaths": ["config/**"]}
+    configuration = {"mode": "accept-edits", "permissions": rules}
+    editor: Editor = await open_editor(configuration=configuration)
+    (root / ".vscode").mkdir()
+    (root / ".vscode" / "settings.json").write_text("{}\n")
+    (root / "config").mkdir()
+    (root / "config" / "app.toml").write_text("a = 1\n")
+    editor.answers = ["Allow once", "Apply", "Allow once", "Reject"]
+    fake.add(
+        turn(tool_calls=[edit_call(".vscode/settings.json", "{}\n", '{"a": 1}\n')]),
+        turn(tool_calls=[edit_call("config/app.toml", "a = 1\n", "a = 2\n", "toolu_c")]),
+        turn("Done."),
+    )
+    result = await editor.ask("change the settings", wait=True)
+    assert result["terminalReason"] == "completed", result
+    reviews = [p.message for p in editor.prompts if "Apply it?" in p.message]
+    assert len(reviews) == 2 and ".vscode/settings.json" in reviews[0]
+    assert "config/app.toml" in reviews[1]
+    assert (root / ".vscode" / "settings.json").read_text() == '{"a": 1}\n'
+    assert (root / "config" / "app.toml").read_text() == "a = 1\n"  # its review said no
+
+
 async def test_stale_buffer_is_a_conflict_the_model_recovers_from(
     editor: Editor, fake: FakeAnthropic, root: Path
 ) -> None:

@@ -22,7 +22,7 @@ def cli(root: Path, state: Path, *args: str) -> subprocess.Popen[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "AGENTLS_"))}
     return subprocess.Popen(
         [sys.executable, "-m", "agentls", "ask", *args], cwd=root,
-        env={**env, "AGENTLS_STATE_DIR": str(state)}, stdin=subprocess.DEVNULL,
+        env={**env, "AGENTLS_STATE_DIR": str(state), "AGENTLS_WARM": "0"}, stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
 

@@ -39,7 +39,7 @@ def workspace(root: Path, choice: Choice) -> tuple[AcpWorkspace, Asker, Updates]
     asker, updates = Asker(choice), Updates()
     files = ClientFiles(client=None, session_id="s", can_read=False, can_write=False)  # type: ignore[arg-type]
     ws = AcpWorkspace(root, files, updates, asker)  # type: ignore[arg-type]
-    ws.policy = PermissionPolicy(edits_reviewed_by_workspace=True)
+    ws.session_rules = PermissionPolicy(edits_reviewed_by_workspace=True)  # type: ignore[assignment]
     return ws, asker, updates
 
 

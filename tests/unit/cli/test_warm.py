@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from agentls.cli import warm
+from tests.processes import warm_processes
 
 AGENTLS = str(Path(sys.executable).with_name("agentls"))
 SECRET = "sk-warm-test-secret"
@@ -32,20 +33,6 @@ def until(condition: object, what: str) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"never: {what}")
         time.sleep(0.02)
-
-
-def warm_pids(state: Path) -> list[int]:
-    marker = os.fsencode(state)
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                line = Path(f"/proc/{entry}/cmdline").read_bytes()
-            except OSError:
-                continue
-            if b"agentls.cli.warm" in line and marker in line:
-                found.append(int(entry))
-    return found
 
 
 def children_of(pid: int) -> list[int]:
@@ -74,7 +61,7 @@ def state() -> Iterator[Path]:
     # Short: a socket's path must fit in 108 bytes.
     folder = Path(tempfile.mkdtemp(prefix="aw-"))
     yield folder
-    for pid in warm_pids(folder):
+    for pid in warm_processes(folder):
         for child in children_of(pid):
             os.kill(child, signal.SIGKILL)
         os.kill(pid, signal.SIGKILL)
@@ -133,7 +120,7 @@ def test_the_next_ask_is_run_by_the_warm_process_the_first_started(
     assert answer(first) == "warm answer"  # run in its own process
     until(lambda: listening(path), "the warm process listens")
     assert path.stat().st_mode & 0o777 == 0o600
-    [server] = warm_pids(state)
+    [server] = warm_processes(state)
 
     second = subprocess.Popen(command, cwd=workspace, env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True)  # fmt: skip
@@ -159,7 +146,7 @@ def test_a_signal_to_the_command_aborts_the_ask_the_warm_process_runs(
     until(lambda: listening(path), "the warm process listens")
     warm_up.kill()
     warm_up.wait()
-    [server] = warm_pids(state)
+    [server] = warm_processes(state)
     before = set(state.rglob("*.jsonl"))
     ask = subprocess.Popen(command, cwd=workspace, env=env, stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True)  # fmt: skip
@@ -232,12 +219,80 @@ def test_a_socket_not_the_persons_own_is_told_nothing(
     assert received == [b"<closed>"]
 
 
-def test_off_unless_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_on_unless_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("AGENTLS_WARM", raising=False)
-    assert not warm.wanted(["ask", "hello"])
+    assert warm.wanted(["ask", "hello"]) and not warm.wanted(["sessions"])
+    for off in ("0", "false", "Off"):
+        monkeypatch.setenv("AGENTLS_WARM", off)
+        assert not warm.wanted(["ask", "hello"])
     monkeypatch.setenv("AGENTLS_WARM", "1")
     assert warm.wanted(["ask", "hello"])
-    assert not warm.wanted(["sessions"])
+
+
+def doctor(env: dict[str, str], workspace: Path) -> tuple[dict[str, object], str]:
+    """`agentls doctor`'s warm process, in --json and as a person reads it."""
+    report = subprocess.run([AGENTLS, "doctor", "--json"], env=env, capture_output=True,
+                            text=True, cwd=workspace)  # fmt: skip
+    text = subprocess.run([AGENTLS, "doctor"], env=env, capture_output=True, text=True,
+                          cwd=workspace)  # fmt: skip
+    line = next(x for x in text.stdout.splitlines() if x.startswith("warm process"))
+    found: dict[str, object] = json.loads(report.stdout)["warmProcess"]
+    return found, line.removeprefix("warm process").strip()
+
+
+def test_the_doctor_says_whether_a_warm_process_serves_and_how_to_turn_it_off(
+    tmp_path: Path, state: Path
+) -> None:
+    workspace, env, command = setup(tmp_path, state, delay=0.0)
+    off, said = doctor({**env, "AGENTLS_WARM": "0"}, workspace)
+    assert (
+        off["enabled"] is False and said == "off (AGENTLS_WARM=0): every ask starts its own process"
+    )
+    none, said = doctor(env, workspace)
+    assert none["enabled"] is True and none["servingPid"] is None
+    assert said == ("none running: the next ask starts one, ends after 120 s without an ask; "
+                    "AGENTLS_WARM=0 turns it off")  # fmt: skip
+    assert answer(subprocess.run(command, cwd=workspace, env=env, capture_output=True,
+                                 text=True)) == "warm answer"  # fmt: skip
+    path = socket_of(state, env)
+    until(lambda: listening(path), "the warm process listens")
+    [server] = warm_processes(state)
+    serving, said = doctor(env, workspace)
+    assert serving["servingPid"] == server and serving["socket"] == str(path)
+    assert said.startswith(f"serving asks (pid {server}), ends after 120 s without an ask;")
+    assert warm_processes(state) == [server]  # the doctor's look forked no ask
+
+
+def test_an_ask_the_warm_process_runs_ends_as_its_own_process_would(
+    tmp_path: Path, state: Path
+) -> None:
+    """What an ask leaves for its process's exit is done in the warm process's child too: a
+    search's scratch folder (ripgrep's ignore file) is gone when the command returns."""
+    workspace, env, command = setup(tmp_path, state, delay=1.0)
+    (workspace / "a.py").write_text("x = 1\n")
+    search = {"name": "search", "input": {"pattern": "x"}}
+    turns = [{"toolCalls": [search], "delaySeconds": 1.0}, {"text": "warm answer"}]
+    Path(command[command.index("--model") + 1].removeprefix("scripted:")).write_text(
+        json.dumps({"turns": turns})
+    )
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env["TMPDIR"] = str(scratch)
+    path = socket_of(state, env)
+    first = subprocess.run(command, cwd=workspace, env=env, capture_output=True, text=True)
+    assert answer(first) == "warm answer"  # in its own process: it starts the warm one
+    assert list(scratch.glob("agentls-rg-*")) == []
+    until(lambda: listening(path), "the warm process listens")
+    [server] = warm_processes(state)
+    second = subprocess.Popen(command, cwd=workspace, env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)  # fmt: skip
+    until(lambda: children_of(server), "the warm process forks the ask")
+    until(lambda: list(scratch.glob("agentls-rg-*")), "the search makes its scratch folder")
+    out, err = second.communicate(timeout=WAIT_SECONDS)
+    assert answer(subprocess.CompletedProcess(command, second.returncode, out, err)) == (
+        "warm answer"
+    )
+    assert list(scratch.glob("agentls-rg-*")) == []
 
 
 def test_a_second_warm_process_leaves_the_listening_one_be(tmp_path: Path, state: Path) -> None:

@@ -111,7 +111,8 @@ def test_its_telemetry_keys_win(tmp_path: Path) -> None:
     [
         ("{not json", "not valid JSON"),
         ("[]", "must hold a JSON object"),
-        ('{"hooks": {"PreToolUse": []}}', "hooks: managed hooks are not supported"),
+        ('{"hooks": {"SubagentStop": []}}', "hooks.SubagentStop"),
+        ('{"hooks": {"PreToolUse": [{"hooks": [{"type": "http", "url": "x"}]}]}}', "type"),
         ('{"permissions": {"allow": ["run_command"]}}', "permissions.allow"),
         ('{"sandbox": "off"}', "sandbox"),
         ('{"surprise": 1}', "surprise"),

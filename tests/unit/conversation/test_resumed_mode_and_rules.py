@@ -25,6 +25,7 @@ from tests.unit.helpers import Gates, call, conversation, make_tools, one_sessio
 
 class AlwaysAllow:
     person = True
+    reason = ""
 
     def __init__(self) -> None:
         self.asked: list[str] = []

@@ -62,5 +62,5 @@ async def test_shutdown_aborts_a_running_run_and_lets_it_write_its_end(tmp_path:
 
 async def test_undo_of_a_session_the_state_folder_lacks_says_so(tmp_path: Path) -> None:
     manager = ConversationManager(SessionStore(tmp_path / "state"))
-    with pytest.raises(SessionNotFound, match="no session 20990101-000000-abcdef in "):
+    with pytest.raises(SessionNotFound, match=r"^no session '20990101-000000-abcdef' in "):
         await manager.undo("20990101-000000-abcdef", None, target_for=LocalWorkspace)

@@ -161,6 +161,7 @@ async def test_cost_budget(tmp_path: Path) -> None:
 
 class Refuser:
     person = True
+    reason = ""
 
     async def approve(self, request: ApprovalRequest) -> ApprovalAnswer:
         return ApprovalAnswer.DENY

@@ -25,7 +25,7 @@ def ask(**fields: Any) -> AskParams:
 
 
 async def test_the_prompt_alone_without_a_document(tmp_path: Path) -> None:
-    prompt = await with_editor_context(editor_with([]), LocalWorkspace(tmp_path), ask())
+    prompt = await with_editor_context(editor_with([]), LocalWorkspace(tmp_path).relative, ask())
     assert prompt == "why?"
 
 
@@ -33,7 +33,9 @@ async def test_the_document_looked_at_is_named_by_its_path_in_the_workspace(
     tmp_path: Path,
 ) -> None:
     uri = (tmp_path / "src" / "a.py").as_uri()
-    prompt = await with_editor_context(editor_with([]), LocalWorkspace(tmp_path), ask(uri=uri))
+    prompt = await with_editor_context(
+        editor_with([]), LocalWorkspace(tmp_path).relative, ask(uri=uri)
+    )
     assert prompt == "why?\n\n(The person is looking at src/a.py.)"
 
 
@@ -42,7 +44,7 @@ async def test_a_selection_carries_its_lines_numbered_from_one(tmp_path: Path) -
     selected = {"start": {"line": 1, "character": 0}, "end": {"line": 2, "character": 3}}
     editor = editor_with(["one\n", "two\n", "three\n", "four\n"])
     prompt = await with_editor_context(
-        editor, LocalWorkspace(tmp_path), ask(uri=uri, range=selected)
+        editor, LocalWorkspace(tmp_path).relative, ask(uri=uri, range=selected)
     )
     assert prompt == "why?\n\nFrom a.py, lines 2-3:\n```\ntwo\nthree\n```"
 

@@ -131,8 +131,12 @@ async def test_questions_and_sessions_that_are_not_there(
         await call(handlers["agentls.answer"], server, {"id": "c9", "answer": "deny"})
     with pytest.raises(JsonRpcInvalidParams, match="no edit review-9 is waiting"):
         await call(handlers["agentls.showDiff"], server, {"id": "review-9"})
-    with pytest.raises(JsonRpcInvalidParams, match="no session s9"):
+    with pytest.raises(JsonRpcInvalidParams, match=r"^agentls: no session 's9' in "):
         await call(handlers["agentls.undo"], server, {"sessionId": "s9"})
+    with pytest.raises(JsonRpcInvalidParams, match=r"^agentls: no session 's9' in "):
+        await call(handlers["agentls.showTranscript"], server, {"sessionId": "s9"})
+    with pytest.raises(JsonRpcInvalidParams, match=r"^agentls: no session 's9' open here$"):
+        await call(handlers["agentls.setMode"], server, {"mode": "plan", "sessionId": "s9"})
     with pytest.raises(JsonRpcInvalidParams, match="invalid session id"):
         await call(handlers["agentls.showTranscript"], server, {"sessionId": "../x"})
 

@@ -110,10 +110,11 @@ async def test_a_conversations_workspace_is_wired_when_it_opens(
     workspace = conversation.workspace
     assert isinstance(workspace, LspWorkspace) and workspace.editor is editor
     assert workspace.link.session_id == conversation.session_id != ""
-    assert workspace.link.policy is conversation.policy
-    assert workspace.link.mode.value == "accept-edits"
+    assert workspace.link.policy is conversation
+    assert server.link_of(conversation.session_id) is workspace.link
+    assert workspace.link.needs_review("a.py") is False  # accept-edits: no review
     # New settings reach the open conversation too.
     editor.configuration_answer = {"model": "scripted:demo", "mode": "plan"}
     await refresh_configuration(server)
-    assert workspace.link.mode.value == "plan"
+    assert conversation.mode.value == "plan" and workspace.link.needs_review("a.py") is True
     await server.shutdown_runs()

@@ -131,9 +131,9 @@ async def test_reading_the_settings_files(
     server.editor = FakeEditor()  # type: ignore[assignment]
     server.editor.offers_configuration = lambda: False  # type: ignore[attr-defined]
     await refresh_configuration(server)
-    files = server.manager.settings_files
-    slow = SlowCall(files.load)
-    monkeypatch.setattr(files, "load", slow)
+    manager = server.manager
+    slow = SlowCall(manager.load_settings)
+    monkeypatch.setattr(manager, "load_settings", slow)
     settings = await while_slow(slow, server.settings_for_async(root))
     assert settings.limits.max_turns == 3
 
@@ -264,7 +264,7 @@ async def test_opening_a_session(monkeypatch: Any, isolated_state: Path, tmp_pat
     workspace = conversation.workspace
     assert isinstance(workspace, LspWorkspace)
     assert workspace.link.session_id == conversation.session_id
-    assert workspace.link.policy is conversation.policy
+    assert workspace.link.policy is conversation
     assert await server.conversation_for_async(conversation.session_id, root) is conversation
     server.manager.close()
 

@@ -16,6 +16,7 @@ from agentls.conversation.open_sessions import ConversationManager
 from agentls.permissions.approvers import DenyAllApprover
 from agentls.session.events import to_wire
 from agentls.session.reader import read_events
+from agentls.workspace.interface import ToolContext
 from tests.fakes.mcp_server import stdio_config
 from tests.unit.helpers import call, conversation
 from tests.unit.mcp.conftest import eventually
@@ -25,6 +26,7 @@ FAKE_KEY = "sk-ant-api03-" + "A1b2C3d4E5f6G7h8I9j0" * 3
 
 class Recorder:
     person = True
+    reason = ""
 
     def __init__(self, answer: ApprovalAnswer) -> None:
         self.answer = answer
@@ -241,7 +243,7 @@ async def test_aborting_during_a_call_cancels_it_and_the_server_goes_on(tmp_path
         tools = await conv.run_registry()
         pid = tools.get("mcp__test__pid")
         assert pid is not None
-        output = await pid.run(pid.input_model.model_validate({}), conv.context)
+        output = await pid.run(pid.input_model.model_validate({}), ToolContext(conv.workspace))
         assert output.text.isdigit()  # the same server still answers
     finally:
         await manager.mcp.aclose()

@@ -76,3 +76,17 @@ def test_secrets_need_explicit_permission() -> None:
     assert explicit.evaluate("read_file", Risk.READ, "path", ".env").verdict is Verdict.ALLOW
     bypass = policy(Mode.BYPASS)
     assert bypass.evaluate("read_file", Risk.READ, "path", "deploy/id_rsa").verdict is Verdict.ASK
+
+
+@pytest.mark.parametrize("mode", list(Mode))
+def test_a_memory_is_asked_whatever_the_rules_and_the_mode_say(mode: Mode) -> None:
+    # Only a yes to the proposal keeps a memory: no allow rule, session rule, ask rule
+    # (which bypass mode would answer) or mode does; a person's deny rule still denies.
+    ruled = policy(mode, allow=["remember", "remember(*)"], ask=["remember"])
+    ruled.remember([Rule("remember", None)])
+    decision = ruled.evaluate("remember", Risk.MEMORY, "text", "Tests run with pnpm.")
+    assert decision.verdict is Verdict.ASK, decision
+    assert decision.source == "a memory is kept only with a yes"
+    assert ruled.suggested_rules("remember", "text", "Tests run with pnpm.", Risk.MEMORY) == []
+    denied = policy(mode, deny=["remember"], allow=["remember"])
+    assert denied.evaluate("remember", Risk.MEMORY, "text", "x").verdict is Verdict.DENY

@@ -19,14 +19,7 @@ from agentls.contracts.messages import (
     ToolUseBlock,
     user_text,
 )
-from agentls.contracts.model_io import (
-    BlockFinished,
-    ModelEvent,
-    TextDelta,
-    ToolInputDelta,
-    ToolSpec,
-    ToolUseStarted,
-)
+from agentls.contracts.model_io import MessageDone, TextDelta, ToolSpec
 from agentls.contracts.usage import Usage
 from agentls.providers.openai_compat import OpenAIProvider
 from tests.fakes.openai_server import FakeOpenAI, chat, raw
@@ -51,16 +44,6 @@ def make_provider(fake: FakeOpenAI) -> Build:
     return build
 
 
-def tool_inputs(events: list[ModelEvent]) -> dict[str, str]:
-    """Each started call's id -> its input deltas joined, matched by block index."""
-    started = {e.index: e.id for e in events if isinstance(e, ToolUseStarted)}
-    joined = dict.fromkeys(started.values(), "")
-    for event in events:
-        if isinstance(event, ToolInputDelta):
-            joined[started[event.index]] += event.partial_json
-    return joined
-
-
 def test_names() -> None:
     provider = OpenAIProvider("gpt-4.1-mini", api_key="k")
     assert (provider.model_id, provider.model_name) == ("openai:gpt-4.1-mini", "gpt-4.1-mini")
@@ -75,8 +58,7 @@ async def test_text_streams_as_deltas_then_one_message(
     deltas = [e for e in events if isinstance(e, TextDelta)]
     assert len(deltas) > 1
     assert "".join(d.text for d in deltas) == "Hello there, brave new world"
-    finished = [e.block for e in events if isinstance(e, BlockFinished)]
-    assert finished == [TextBlock("Hello there, brave new world")]
+    assert [type(e) for e in events] == [TextDelta] * len(deltas) + [MessageDone]
     final = done(events)
     assert final.message == Message("assistant", (TextBlock("Hello there, brave new world"),))
     assert final.stop_reason == "end_turn"
@@ -89,15 +71,12 @@ async def test_tool_arguments_split_at_awkward_places_are_parsed(
     fake.add(chat("Reading.", tool_calls=[("call_1", "read_file", arguments)]))
     events = await collect(make_provider(), request())
 
-    started = [e for e in events if isinstance(e, ToolUseStarted)]
-    assert [(e.id, e.name) for e in started] == [("call_1", "read_file")]
-    assert len([e for e in events if isinstance(e, ToolInputDelta)]) > 2
-    assert json.loads(tool_inputs(events)["call_1"]) == arguments
+    # The fake sends the arguments in pieces cut mid-token; the loop reads the call whole.
     final = done(events)
     block = ToolUseBlock("call_1", "read_file", arguments)
     assert final.message.content == (TextBlock("Reading."), block)
     assert final.stop_reason == "tool_use"
-    assert events.index(started[0]) < events.index(BlockFinished(started[0].index, block))
+    assert all(isinstance(e, TextDelta) for e in events[:-1])
 
 
 @pytest.mark.parametrize("interleave", [True, False])
@@ -109,12 +88,6 @@ async def test_two_tool_calls_keep_order_ids_and_arguments(
     fake.add(chat(tool_calls=calls, interleave=interleave))
     events = await collect(make_provider(), request())
 
-    started = [(e.id, e.name) for e in events if isinstance(e, ToolUseStarted)]
-    assert started == [("call_a", "read_file"), ("call_b", "grep")]
-    assert {k: json.loads(v) for k, v in tool_inputs(events).items()} == {
-        "call_a": first,
-        "call_b": second,
-    }
     final = done(events)
     assert final.message.content == (
         ToolUseBlock("call_a", "read_file", first),

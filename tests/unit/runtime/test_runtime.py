@@ -51,6 +51,7 @@ class MemoryAudit:
 
 class Recorder:
     person = True
+    reason = ""
 
     def __init__(self, answer: ApprovalAnswer) -> None:
         self.answer = answer

@@ -15,6 +15,7 @@ from tests.unit.helpers import call, conversation
 
 class AlwaysInThisWorkspace:
     person = True
+    reason = ""
 
     def __init__(self) -> None:
         self.asked: list[str] = []

@@ -101,7 +101,7 @@ async def test_a_settings_file_the_model_writes_loosens_nothing(tmp_path: Path) 
     # And had a person let it through, its loosening keys would wait for `agentls trust`.
     (root / ".agentls").mkdir()
     (root / ".agentls" / "settings.json").write_text(json.dumps(loose))
-    loaded = manager.settings_files.load(root)
+    loaded = manager.load_settings(root)
     assert loaded.settings.permissions.mode.value == "default" and loaded.settings.sandbox.enabled
     assert loaded.settings.permissions.rules.allow == []
     assert loaded.notes and "agentls trust" in loaded.notes[0]

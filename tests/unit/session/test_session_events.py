@@ -89,7 +89,7 @@ def test_a_schema_1_log_folds_to_the_same_state_and_transcript() -> None:
     """The fixture was written by the schema 1 release (every kind), with what it folded to."""
     events = read_events(V1_LOG)
     assert len(events) == len(V1_LOG.read_text().splitlines())
-    newer = {ev.SESSION_RULES, ev.NOTICE, ev.GUIDANCE, ev.PROCESS}
+    newer = {ev.SESSION_RULES, ev.NOTICE, ev.GUIDANCE, ev.PROCESS, ev.HOOK_RUN}
     assert {e.kind for e in events} == set(ev.EVENT_TYPES) - newer  # every kind it had
     expected = json.loads((FIXTURES / "v1-session.state.json").read_text("utf-8"))
     assert state_as_json(reduce(events)) == expected
@@ -137,6 +137,7 @@ async def test_every_writer_writes_valid_events(tmp_path: Path) -> None:
             {"text": "Done."},
             {"text": "The summary of it all."},  # the /compact call
         ],
+        settings={"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}},
     )  # fmt: skip
     (conv.workspace.root / "AGENTS.md").write_text("Use tabs.\n")  # the guidance event
     result = await conv.ask("write a.py", approver=AutoApprover())

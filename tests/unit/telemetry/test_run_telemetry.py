@@ -149,6 +149,14 @@ def test_a_collector_that_does_not_answer_holds_no_run_and_drops_are_counted(
         ("commands need approval; answered allow_once", "allow_once", True, "person"),
         ("commands need approval; answered allow_once", "allow_once", False, "approver"),
         ("out.txt is a control file: writing it needs a person", None, False, "gate"),
+        ("PreToolUse hook `./guard.sh`: no pushes", None, False, "hook"),
+        (
+            "PreToolUse hook `./ok.sh`: fine (as an allow rule run_command(ls) would)",
+            None,
+            False,
+            "hook",
+        ),
+        ("a PreToolUse hook stopped the run: enough", None, False, "hook"),
     ],
 )
 def test_who_decided(source: str, answer: str | None, person: bool, expected: str) -> None:

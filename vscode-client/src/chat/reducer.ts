@@ -329,6 +329,12 @@ function applyEvent(view: SessionView, event: Exclude<AgentEvent, { kind: 'proce
       return view;
     case 'usage':
       return { ...view, runUsage: event.usage };
+    case 'hook':
+      // What a hook of the settings tells the person: why it failed (the run goes on), or
+      // a message it asked to show.
+      return push(view, {
+        type: 'notice', id, text: `${event.event} hook \`${event.command}\`: ${event.text}`, tone: event.error ? 'error' : 'info',
+      });
     case 'run_started':
       // The request, for clients that log runs they did not ask for; this chat shows its own.
       return view;

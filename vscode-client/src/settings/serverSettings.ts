@@ -33,6 +33,8 @@ export const SERVER_KEYS = [
   'languageIntelligence',
   'telemetry',
   'instructions',
+  'hooks',
+  'disableAllHooks',
 ] as const;
 
 /** The client's own settings: never sent. */

@@ -769,8 +769,10 @@ function M.undo()
 end
 
 -- What the agent remembers here (agentls.memory): one line each, in the log; with an id,
--- that memory is forgotten first.
+-- that memory is forgotten first. Like an ask, it starts the server if none runs yet.
 local function memory_where()
+  M.attach(0)
+  M.show_log()
   local name = vim.api.nvim_buf_get_name(0)
   return name ~= '' and { uri = vim.uri_from_fname(name) } or {}
 end
