@@ -32,6 +32,7 @@ import os
 import signal
 import subprocess
 import threading
+import time
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,7 +46,7 @@ from agentls.workspace.sandbox import SandboxSettings
 log = logging.getLogger(__name__)
 
 START_SECONDS = 10.0  # for the holder to be ready
-HALT_SECONDS = 2.0  # for the holder to go once its stdin is closed
+HALT_SECONDS = 5.0  # for the holder to go once its stdin is closed
 # A command joins the holder's namespaces, then runs in its own bwrap: nsenter (which
 # forks to enter the PID namespace), bwrap, and bwrap's init come before the shell.
 LAUNCHERS = 3
@@ -155,7 +156,7 @@ class _Holder:
         try:
             await within(asyncio.to_thread(proc.wait), HALT_SECONDS)
         except TimeoutError:
-            _kill(proc)
+            await asyncio.to_thread(_kill, proc)
 
     def kill(self) -> None:
         proc, self._proc, self.target = self._proc, None, None
@@ -190,10 +191,14 @@ def _kill_all(holders: list[_Holder]) -> None:
 
 
 def _kill(proc: subprocess.Popen[bytes]) -> None:
+    """SIGKILL the holder's group, and wait (bounded) until none of it runs."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
     with contextlib.suppress(subprocess.TimeoutExpired):
         proc.wait(timeout=HALT_SECONDS)
+    deadline = time.monotonic() + HALT_SECONDS
+    while process.group_alive(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.01)  # the kernel ends what the SIGKILL reached
 
 
 class SessionSandbox:

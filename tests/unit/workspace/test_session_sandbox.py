@@ -159,7 +159,8 @@ async def test_a_change_of_shape_gets_a_new_sandbox_and_the_old_one_goes(
     )
     assert (extra / "written").read_text() == "x\n"
     await ws.end_commands()
-    assert processes_naming(str(project)) == []
+    left = processes_naming(str(project))
+    assert left == [], [Path(f"/proc/{p}/cmdline").read_bytes() for p in left]
 
 
 async def test_with_the_sandbox_off_commands_run_as_they_are_in_their_own_group(
