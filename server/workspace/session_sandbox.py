@@ -157,6 +157,8 @@ class _Holder:
             await within(asyncio.to_thread(proc.wait), HALT_SECONDS)
         except TimeoutError:
             await asyncio.to_thread(_kill, proc)
+        else:  # bwrap has gone; the kernel may still be ending its namespace's processes
+            await asyncio.to_thread(_until_gone, proc)
 
     def kill(self) -> None:
         proc, self._proc, self.target = self._proc, None, None
@@ -196,9 +198,14 @@ def _kill(proc: subprocess.Popen[bytes]) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
     with contextlib.suppress(subprocess.TimeoutExpired):
         proc.wait(timeout=HALT_SECONDS)
+    _until_gone(proc)
+
+
+def _until_gone(proc: subprocess.Popen[bytes]) -> None:
+    """Wait (bounded) until no process of the holder's group runs."""
     deadline = time.monotonic() + HALT_SECONDS
     while process.group_alive(proc.pid) and time.monotonic() < deadline:
-        time.sleep(0.01)  # the kernel ends what the SIGKILL reached
+        time.sleep(0.01)  # the kernel ends the rest of the group
 
 
 class SessionSandbox:
