@@ -21,6 +21,22 @@ def processes_with(marker: str) -> list[int]:
     return found
 
 
+def processes_naming(marker: str) -> list[int]:
+    """Pids other than this test process's whose command line holds ``marker`` (which may
+    be a path under pytest's temporary folder)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if marker in cmdline:
+            found.append(int(entry.name))
+    return found
+
+
 def warm_processes(state: Path) -> list[int]:
     """The warm processes serving `agentls ask` from the state folder ``state`` (its socket,
     on their command line, is in it), and the children they forked."""

@@ -17,6 +17,12 @@ edits.
 to `default` or `accept-edits` (the runtime asks and switches) or keeps planning.
 `problems.py`: problems: what the language servers report for a file, or for the files
 they have open.
+`process_output.py`: process_output: what a background process wrote since it was last
+read, and its state.
+`process_stop.py`: process_stop: stop a background process (TERM, then KILL after a
+grace) and give its last output.
+`process_text.py`: What those three tell the model of a background process (new output,
+then one line with its state and what to do next).
 `read_file.py`: read_file: a text file's lines, numbered like ``cat -n``; binary files
 are described.
 `remember.py`: remember: propose a fact worth keeping across sessions (kept only at a
@@ -24,7 +30,8 @@ person's yes).
 `rename.py`: rename: a symbol renamed everywhere by the language server, one reviewed
 change of every file.
 `run_command.py`: run_command: run a shell command in the workspace root, output
-bounded, time limited.
+bounded, time limited; or start it in the background (``background``) in the session's
+sandbox, where it runs until it is stopped.
 `search.py`: search: lines matching a regex across the workspace's files; .gitignore
 honoured.
 `symbols.py`: symbols: a file's outline, or the workspace's symbols matching a query.
@@ -41,6 +48,8 @@ from agentls.tools.definition import DEFINITION, REFERENCES
 from agentls.tools.edit_file import EDIT_FILE
 from agentls.tools.list_files import LIST_FILES
 from agentls.tools.problems import PROBLEMS
+from agentls.tools.process_output import PROCESS_OUTPUT
+from agentls.tools.process_stop import PROCESS_STOP
 from agentls.tools.propose_plan import PROPOSE_PLAN
 from agentls.tools.read_file import READ_FILE
 from agentls.tools.remember import REMEMBER
@@ -59,6 +68,8 @@ BUILTIN_TOOLS: tuple[ToolDefinition[Any], ...] = (
     EDIT_FILE,
     WRITE_FILE,
     RUN_COMMAND,
+    PROCESS_OUTPUT,
+    PROCESS_STOP,
     PROBLEMS,
     DEFINITION,
     REFERENCES,
@@ -80,6 +91,8 @@ __all__ = [
     "EDIT_FILE",
     "LIST_FILES",
     "PROBLEMS",
+    "PROCESS_OUTPUT",
+    "PROCESS_STOP",
     "PROPOSE_PLAN",
     "READ_FILE",
     "REFERENCES",

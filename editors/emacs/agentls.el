@@ -383,6 +383,17 @@ A server that died ends the run's status."
                    steps))
      "\n")))
 
+(defun agentls--process-line (event)
+  "One log line for a background process EVENT: started, exited or stopped."
+  (let ((action (plist-get event :action)))
+    (format "⚙ background %s %s: %s"
+            (plist-get event :id)
+            (pcase action
+              ("exited" (format "exited (exit code %s)" (plist-get event :exitCode)))
+              ("stopped" (format "stopped (%s)" (or (plist-get event :by) "stopped")))
+              (_ action))
+            (plist-get event :command))))
+
 (defun agentls--render (server event)
   (let ((kind (plist-get event :kind))
         (summary (plist-get event :summary)))
@@ -437,6 +448,8 @@ A server that died ends the run's status."
        (agentls--insert (format "✗ not applied to %s: %s"
                                 (plist-get event :path) (plist-get event :reason))))
       ("hook" (agentls--insert (agentls--hook-line event)))
+      ;; A background process: also between runs (it may exit after its run).
+      ("process" (agentls--insert (agentls--process-line event)))
       ("run_finished"
        (setq agentls--last-result event agentls--tool nil)
        (agentls--set-doing nil)
@@ -909,6 +922,46 @@ The server is asked once, when the table is first used."
                 (string-join (or (append lines problems)
                                  '("  none: add .agentls/commands/NAME.md"))
                              "\n")))))))
+
+;;;###autoload
+(defun agentls-processes ()
+  "Show the background processes agentls runs for the open sessions, in *agentls*."
+  (interactive)
+  (agentls--execute "agentls.processes" nil
+                    (lambda (result) (agentls--show-processes result "background processes"))))
+
+;;;###autoload
+(defun agentls-stop-process (id)
+  "Stop the background process ID (picked from those running)."
+  (interactive
+   (list (let ((server (agentls--current-server)))
+           (completing-read
+            "Stop agentls background process: "
+            (delq nil (mapcar (lambda (p) (and (equal (plist-get p :state) "running")
+                                               (plist-get p :id)))
+                              (plist-get (jsonrpc-request
+                                          server :workspace/executeCommand
+                                          (list :command "agentls.processes"
+                                                :arguments (vector (make-hash-table))))
+                                         :processes)))
+            nil t))))
+  (agentls--execute "agentls.processes"
+                    (append (list :stop id) (and agentls--session (list :sessionId agentls--session)))
+                    (lambda (result)
+                      (agentls--show-processes
+                       result (format "stopped %s; background processes" id)))))
+
+(defun agentls--show-processes (result title)
+  "Insert RESULT's background processes under TITLE in *agentls*, one line each."
+  (let ((lines (mapcar (lambda (p)
+                         (format "  %s (%s): %s" (plist-get p :id)
+                                 (if (equal (plist-get p :state) "running") "running"
+                                   (format "%s, exit code %s" (plist-get p :state)
+                                           (plist-get p :exitCode)))
+                                 (plist-get p :command)))
+                       (append (plist-get result :processes) nil))))
+    (agentls--insert (concat "\n⚙ " title ":\n"
+                             (if lines (string-join lines "\n") "  none")))))
 
 ;; M-x agentls-doctor is in agentls-doctor.el; loaded with this file from
 ;; `load-path' (not as a package, whose autoloads name it), it is found here.

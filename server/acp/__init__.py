@@ -17,7 +17,8 @@ hook's notice as a line of the agent's message),
 `plan`, a mode a person's yes to a plan switched to as `current_mode_update` and
 `config_option_update`)
 
-`toolcalls.py` (kinds, titles, locations, content)
+`toolcalls.py` (kinds, titles, locations, content; a background process that exited or
+was stopped, other than by the model, as a completed tool call of its own)
 
 `workspace.py` (`AcpWorkspace`: `fs/*` when offered, edits shown as diffs and reviewed,
 a call `in_progress` once its review lets it, commands in agentls's sandbox; versions

@@ -14,9 +14,11 @@ from agentls.acp.errors import auth_required, invalid_params
 from agentls.acp.permission import PermissionAsker
 from agentls.acp.session import AcpSession
 from agentls.acp.settings import session_settings
+from agentls.acp.toolcalls import process_ended
 from agentls.acp.updates import UpdateStream
 from agentls.acp.workspace import AcpWorkspace, ClientFiles
 from agentls.contracts.errors import ConfigError
+from agentls.contracts.processes import ProcessChange
 from agentls.conversation.open_sessions import ConversationManager
 from agentls.session.store import SessionNotFound
 from agentls.workspace.roots import home, too_broad
@@ -73,10 +75,17 @@ async def open_session(
     if warning is not None:  # on stderr (stdout carries only ACP frames); the person reads
         log.warning("%s", warning)  # it once per session, with the first command's output
     workspace.session_rules = conversation
+    conversation.watch_processes(lambda change: _tell_process(updates, change))
     session = AcpSession(conversation, workspace, updates, asker)
     workspace.cancel_run = session.cancel
     holder.append(session)
     return session
+
+
+def _tell_process(updates: UpdateStream, change: ProcessChange) -> None:
+    update = process_ended(change)
+    if update is not None:
+        updates.push(update)
 
 
 def _too_broad(folder: Path) -> str | None:

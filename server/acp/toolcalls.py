@@ -6,7 +6,9 @@ import os
 from pathlib import Path
 from typing import Any, Literal
 
-from acp.schema import ContentToolCallContent, TextContentBlock, ToolCallLocation
+from acp.schema import ContentToolCallContent, TextContentBlock, ToolCallLocation, ToolCallStart
+
+from agentls.contracts.processes import ProcessChange
 
 ToolKind = Literal[
     "read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other"
@@ -26,6 +28,8 @@ _KINDS: dict[str, ToolKind] = {
     "run_command": "execute",
     "update_plan": "think",
     "propose_plan": "switch_mode",
+    "process_output": "read",
+    "process_stop": "execute",
 }
 # What a permission request's title says for a call of these tools, with its path.
 _VERBS = {"read_file": "Read", "write_file": "Write", "edit_file": "Edit"}
@@ -63,3 +67,24 @@ def text_content(text: str) -> ContentToolCallContent:
     if len(text) > SHOWN_OUTPUT_CHARS:
         text = text[:SHOWN_OUTPUT_CHARS] + f"\n… ({len(text) - SHOWN_OUTPUT_CHARS} more characters)"
     return ContentToolCallContent(type="content", content=TextContentBlock(type="text", text=text))
+
+
+def process_ended(change: ProcessChange) -> ToolCallStart | None:
+    """A background process that exited or was stopped (not by the model, whose
+    process_stop call shows it) as a tool call of its own, completed."""
+    info = change.process
+    if change.action == "started" or change.by == "model":
+        return None
+    if change.action == "exited":
+        title = f"Background process {info.id} exited (exit code {info.exit_code})"
+    else:
+        title = f"Background process {info.id} stopped ({change.by})"
+    return ToolCallStart(
+        session_update="tool_call",
+        tool_call_id=f"{info.origin.call_id or info.id}-{info.id}-{change.action}",
+        title=title,
+        kind="execute",
+        status="completed",
+        content=[text_content(f"$ {info.command}")],
+        raw_output={"id": info.id, "state": info.state, "exitCode": info.exit_code},
+    )

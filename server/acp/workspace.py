@@ -33,10 +33,12 @@ from acp.schema import (
 from agentls.acp.permission import UNANSWERED, Choice, PermissionAsker, SessionRules, answer_of
 from agentls.acp.toolcalls import locations
 from agentls.acp.updates import UpdateStream
+from agentls.contracts.processes import ProcessInfo, ProcessRead
 from agentls.contracts.running import running_call
 from agentls.contracts.tooling import ErrorCode, ToolError
 from agentls.permissions.rules import Rule
 from agentls.workspace.interface import (
+    BackgroundProcesses,
     ChangesOutcome,
     CommandGrant,
     CommandResult,
@@ -165,6 +167,19 @@ class AcpWorkspace:
         self, grant: CommandGrant, timeout_seconds: float, output_limit: int
     ) -> CommandResult:
         return await self._disk.run_command(grant, timeout_seconds, output_limit)
+
+    async def start_command(self, grant: CommandGrant, wait_seconds: float) -> ProcessRead:
+        return await self._disk.start_command(grant, wait_seconds)
+
+    @property
+    def processes(self) -> BackgroundProcesses:
+        return self._disk.processes
+
+    async def end_commands(self) -> list[ProcessInfo]:
+        return await self._disk.end_commands()
+
+    def kill_commands(self) -> None:
+        self._disk.kill_commands()
 
     async def current_bytes(self, path: str) -> bytes | None:
         return await self._disk.current_bytes(path)

@@ -26,6 +26,7 @@ from agentls.cli.visible import json_visible, say
 from agentls.contracts.errors import ConfigError
 from agentls.contracts.observer import RunObserver
 from agentls.contracts.outcomes import EXIT_CODES, EXIT_USAGE, RunResult, TerminalReason
+from agentls.contracts.processes import ProcessChange
 from agentls.conversation.command_files import AskedPrompt, UnknownPromptCommand
 from agentls.conversation.one_session import Conversation, SessionBusy
 from agentls.conversation.open_sessions import ConversationManager
@@ -183,6 +184,7 @@ async def _ask(
     # group) and still lets it write its terminal event; the exit status is then 130.
     for signum in TERMINATING:
         loop.add_signal_handler(signum, termination, conversation)
+    unwatch = conversation.watch_processes(tell_process)
     try:
         handle = await conversation.start(
             ask.asked.text, approver=ask.approver, observer=ask.observer, folder=Path.cwd(),
@@ -197,5 +199,18 @@ async def _ask(
         # The run is over: a Ctrl-C from now on has nothing to abort, and must not
         # end in a KeyboardInterrupt traceback while the process winds down.
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        unwatch()
+        # Background processes live as long as the ask: stopped now, and said so.
+        for stopped in await conversation.end_processes():
+            say(f"stopped background process {stopped.id} as the ask ends: {stopped.command}")
         # MCP and language servers stop while the event loop runs.
         await manager.shutdown()
+
+
+def tell_process(change: ProcessChange) -> None:
+    """A background process that exits or is stopped during the ask, on stderr."""
+    info = change.process
+    if change.action == "exited":
+        say(f"background process {info.id} exited (exit code {info.exit_code}): {info.command}")
+    elif change.action == "stopped" and change.by != "model":
+        say(f"background process {info.id} stopped ({change.by}): {info.command}")

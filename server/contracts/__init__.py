@@ -31,4 +31,8 @@ budget, or an effort word), worked out above the providers.
 `images.py`: `ImageLimits`, what a model API takes of a prompt's images (bytes, pixels,
 how many, animated GIFs), declared by each provider. `messages.ImageBlock` is an image
 of a prompt: logged by hash, its data filled where the session's images are read.
+`processes.py`: a session's background processes as every face sees them:
+`ProcessInfo` (id, command, state, exit code, the `CallRef` that started it, where it
+runs), `ProcessChange` (started, exited, stopped and by whom), `ProcessRead` (what one
+read gave).
 """

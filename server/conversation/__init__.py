@@ -31,6 +31,13 @@ session with its settings files, provider and log made or read on a thread;
 `Conversation.start` and `claimed` take the session's lock and, when another process
 wrote to the session (one `fstat` tells), read its log again on a thread.
 
+`session_processes.py`: `SessionProcesses`, a session's background processes as the
+conversation keeps them: each start, exit and stop logged (between runs with the lock
+taken for it, or kept for the next run while another process holds the session) and told
+to the faces watching (`Conversation.watch_processes`), stopped by a person
+(`stop_process`), at the session's end (`end_processes`) or before an undo of the ask
+that started them; ids going on from those the log used.
+
 `run_ends.py`: runs that did not end in their loop (one a crash left open, closed when
 its session is next taken; one cancelled before its first turn).
 

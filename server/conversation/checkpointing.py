@@ -1,7 +1,8 @@
 """Checkpoints around each turn that may change the workspace, and undoing one.
 
-Before a turn's first write or command, the workspace (with the editor's
-unsaved buffers) is recorded in a private git store; after the turn, again.
+Before a turn's first write or command (any turn while a background process runs), the
+workspace (with the editor's unsaved buffers) is recorded in a private git store; after
+the turn, again.
 A `checkpoint` event in the session log names both snapshots and the files
 the turn changed, by edits and by commands alike. Failures are logged and
 switch checkpoints off for the session; they never break a run.
@@ -75,7 +76,8 @@ class Checkpointer:
             return  # a turn of reads changes no file: no snapshot
         self.outside.start()  # from the first turn that may change files: snapshots use it
         self._number += 1
-        self._touched = self._written_paths(intents)
+        # After a command (or with a background process running) anything may change.
+        self._touched = None if self._ran_commands else self._written_paths(intents)
         self._reads = dict(self.context.reads)
         self._before = await self._snapshot(f"{self._number}/before", turn=set())
         if self._before is not None:  # so a crash mid-turn can still be undone
@@ -130,7 +132,11 @@ class Checkpointer:
 
     def _effects(self, intents: Sequence[ToolIntent]) -> tuple[bool, bool]:
         """Whether a call may change files (anything but a read: an unknown tool too), and
-        whether one runs something that may change any file (not a read or our write)."""
+        whether one runs something that may change any file (not a read or our write). A
+        background process may change any file at any time: while one runs, every turn
+        is looked at as a command's is."""
+        if intents and any(p.state == "running" for p in self.workspace.processes.snapshot()):
+            return True, True
         may_change = False
         for intent in intents:
             tool = self.registry.get(intent.name)

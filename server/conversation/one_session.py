@@ -22,6 +22,7 @@ from agentls.contracts.errors import ConfigError
 from agentls.contracts.messages import ImageBlock, Message, user_prompt
 from agentls.contracts.observer import HookNotice, NullObserver, RunObserver
 from agentls.contracts.outcomes import RunResult, TerminalReason
+from agentls.contracts.processes import ProcessInfo, ProcessRead
 from agentls.contracts.reasoning import REASONING_LEVELS, ReasoningLevel
 from agentls.contracts.usage import add_cost, has_real_cost
 from agentls.contracts.waiting import to_its_end
@@ -46,6 +47,7 @@ from agentls.conversation.run_builder import (
     run_tools,
 )
 from agentls.conversation.run_ends import aborted_early, close_interrupted_run
+from agentls.conversation.session_processes import ProcessListener, SessionProcesses
 from agentls.conversation.settings import Settings, load_settings
 from agentls.conversation.settings_files import SettingsFiles
 from agentls.conversation.undo import UndoRefused, UndoResult, undo
@@ -197,6 +199,12 @@ class Conversation:
         self._hooks = parts.hooks()
         self.current: RunHandle | None = None
         self._mode_unlogged = False  # set while another process held the session
+        # Process events that came while another process held the session: logged once
+        # this one holds it again.
+        self._unlogged: list[ev.Event] = []
+        self._processes = SessionProcesses(workspace.processes, self._log_process)
+        if opened.resumed is not None:
+            self._processes.continue_ids(opened.resumed.last_process)
         # The settings' hooks; SessionStart fires with this object's first run, and
         # SessionEnd when it is shut down after one.
         self._hook_engine = make_hook_engine(
@@ -361,6 +369,33 @@ class Conversation:
         self.policy.forbid(_rules(state.session_deny))
         self.sandbox_notice.given = self.sandbox_notice.given or NO_SANDBOX in state.notices
 
+    def _log_process(self, event: ev.ProcessEvent) -> None:
+        """A process event into the log: at once where this process holds the session (a
+        run, an undo), else with the lock taken for it; while another process holds the
+        session, kept for the next time this one does."""
+        if self.running and self.current is not None:
+            if event.run is None:
+                event = dataclasses.replace(event, run=self.current.run_id)
+            self.log.append(event)
+        elif self._held_between_runs or self._claim is None:
+            self.log.append(event)
+        else:
+            self._log_between_runs(event)
+
+    def _log_between_runs(self, event: ev.Event) -> None:
+        try:
+            self._check_holdable()
+            self._take_claim()  # what another process wrote is read by the next run
+        except SessionBusy as exc:
+            logger.info("logged when the session is next run here: %s", exc)
+            self._unlogged.append(event)
+            return
+        try:
+            self.log.resync()  # reads the log's last line only: this line's seq
+            self.log.append(event)
+        finally:
+            self._drop_claim()
+
     def _record_no_sandbox(self, text: str) -> None:
         run = self.current.run_id if self.running and self.current is not None else None
         self.log.append(ev.Notice(run=run, topic=NO_SANDBOX, text=text))
@@ -480,6 +515,9 @@ class Conversation:
             self._mode_unlogged = False
         # A command's run is listed under what the person typed; the model gets its text.
         asked = command.invocation if command is not None else prompt.text
+        unlogged, self._unlogged = self._unlogged, []
+        for event in unlogged:
+            self.log.append(event)
         self.log.append(ev.RunStarted(
             run=run_id, prompt=asked, settings=self.settings.to_log(),
             mode=mode.value, reviewed=self.policy.edits_reviewed_by_workspace,
@@ -657,6 +695,7 @@ class Conversation:
             state = reduce(read_events(self.log.path))
             self._adopt_history(state)
             self.resume_permissions(state)  # a mode another process set, its rules
+            self._processes.continue_ids(state.last_process)
             self._cost_usd = state.cost_usd
             if self._checkpointer is not None:
                 self._checkpointer.catch_up()
@@ -767,7 +806,34 @@ class Conversation:
         if self._state_dir is None:
             raise UndoRefused("this session keeps no checkpoints")
         async with self.claimed():
-            return await undo(self._state_dir, self.log.path, self.root, target, turn, self.log)
+            return await undo(
+                self._state_dir, self.log.path, self.root, target, turn, self.log,
+                before_restore=self._stop_processes_of,
+            )  # fmt: skip
+
+    async def _stop_processes_of(self, turns: Sequence[tuple[str | None, int | None]]) -> None:
+        """An undo stops the processes the turns it takes back started (turn None: any
+        turn of that run) before it puts files back."""
+        await self._processes.stop_started_by(turns, "undo")
+
+    def watch_processes(self, listener: ProcessListener) -> Callable[[], None]:
+        """Tell ``listener`` (a face) each start, exit and stop of the session's background
+        processes (also those between runs); the returned function stops it."""
+        return self._processes.watch(listener)
+
+    def background_processes(self) -> list[ProcessInfo]:
+        """The session's background processes in this process, running and ended."""
+        return self._processes.listed()
+
+    async def stop_process(self, pid: str) -> ProcessRead:
+        """A person stops one (TERM, then KILL after a grace); ToolError(not_found) for an
+        id the session does not have."""
+        return await self._processes.stop(pid, "person")
+
+    async def end_processes(self) -> list[ProcessInfo]:
+        """The session ends here: its background processes stopped (logged, told), then its
+        sandbox; the processes stopped."""
+        return await self.workspace.end_commands()
 
     async def run_registry(self) -> ToolRegistry:
         """The built-in tools and those of the MCP servers in the settings (started if need be)."""
@@ -791,6 +857,8 @@ class Conversation:
         return self.current is not None and self.current.cancel()
 
     def close(self) -> None:
+        self.workspace.kill_commands()  # what `end_processes` left, at once
+        self._processes.close()
         if self._checkpointer is not None:
             self._checkpointer.outside.stop()
         if self._languages is not None:

@@ -198,14 +198,18 @@ class ConversationManager:
         return await fork_stored(self.store, session_id, before_ask, face=self._face)
 
     async def shutdown(self, grace_seconds: float = 5.0) -> None:
-        """Abort every run, give each ``grace_seconds`` to write its end, then stop the MCP
-        and language servers (waiting for them) and close the sessions."""
+        """Abort every run, give each ``grace_seconds`` to write its end, stop the sessions'
+        background processes, then the MCP and language servers (waiting for them), and
+        close the sessions."""
         tasks = [c.current.task for c in self._conversations.values() if c.current is not None]
         for conversation in self._conversations.values():
             conversation.cancel()
         pending = [t for t in tasks if not t.done()]
         if pending:
             await asyncio.wait(pending, timeout=grace_seconds)
+        await asyncio.gather(
+            *(c.end_processes() for c in self._conversations.values()), return_exceptions=True
+        )
         # SessionEnd hooks (each bounded by its timeout) of the sessions that ran here.
         ends = [c.end_session(self.notify) for c in self._conversations.values()]
         await asyncio.gather(*ends, return_exceptions=True)

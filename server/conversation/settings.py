@@ -166,6 +166,7 @@ class Settings:
                 env=tuple(w.sandbox_env.items()),
                 secret_patterns=secrets,
                 protected_patterns=tuple(rules.protected),
+                max_processes=w.max_background_processes,
             ),
             "checkpoints": CheckpointSettings(
                 enabled=w.checkpoints,

@@ -47,6 +47,7 @@ LOWER_ONLY_KEYS = (
     "timeoutSeconds",
     "commandTimeoutSeconds",
     "approvalTimeoutSeconds",
+    "maxBackgroundProcesses",
 )
 # Rule lists that only ever make the gate stricter (protectedPaths: more control files).
 _TIGHTENING_RULES = ("deny", "ask", "protectedPaths")

@@ -71,6 +71,8 @@ class WireSettings(BaseModel):
     max_cost_usd: float | None = Field(default=None, gt=0)
     timeout_seconds: float | None = Field(default=None, gt=0)
     command_timeout_seconds: float = Field(default=120.0, gt=0, le=3600)
+    # How many background commands (run_command with background) a session runs at once.
+    max_background_processes: int = Field(default=8, ge=0, le=64)
     max_output_tokens: int = Field(default=8192, ge=1)
     # How long an editor prompt (approval, edit review) waits before it counts as Deny.
     approval_timeout_seconds: float = Field(default=120.0, gt=0, le=3600)

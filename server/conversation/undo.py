@@ -9,7 +9,7 @@ link) and the rest is put back: the undo is done, but not whole.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,6 +26,9 @@ from agentls.session.reducer import reduce
 from agentls.session.store import SessionNotFound, SessionStore
 
 _PROMPT_WIDTH = 60
+# Called with the (run, turn) of each checkpointed turn an undo takes back (turn None: the
+# whole ask), before any file is put back: the processes those turns started are stopped.
+BeforeRestore = Callable[[Sequence[tuple[str | None, int | None]]], Awaitable[None]]
 
 
 class UndoRefused(Exception):
@@ -102,6 +105,7 @@ async def undo_last_ask(
     workspace_root: Path,
     target: RestoreTarget,
     log: SessionLog | None = None,
+    before_restore: BeforeRestore | None = None,
 ) -> UndoResult:
     """Restore every file the last ask not undone changed, over all its turns."""
     return await _with_store(
@@ -112,6 +116,7 @@ async def undo_last_ask(
         number=None,
         log=log,
         ask=True,
+        before_restore=before_restore,
     )
 
 
@@ -122,6 +127,7 @@ async def undo_turn(
     target: RestoreTarget,
     number: int | None = None,
     log: SessionLog | None = None,
+    before_restore: BeforeRestore | None = None,
 ) -> UndoResult:
     """Restore the files checkpoint ``number`` (default: the last not undone) changed."""
     return await _with_store(
@@ -132,6 +138,7 @@ async def undo_turn(
         number=number,
         log=log,
         ask=False,
+        before_restore=before_restore,
     )
 
 
@@ -142,12 +149,14 @@ async def undo(
     target: RestoreTarget,
     turn: int | None,
     log: SessionLog | None = None,
+    *,
+    before_restore: BeforeRestore | None = None,
 ) -> UndoResult:
     """Undo the last ask (``turn`` None) or checkpoint ``turn``, holding the session (the
-    caller took its lock)."""
+    caller took its lock); ``before_restore`` first stops what those turns started."""
     if turn is None:
-        return await undo_last_ask(state_dir, log_path, workspace_root, target, log)
-    return await undo_turn(state_dir, log_path, workspace_root, target, turn, log)
+        return await undo_last_ask(state_dir, log_path, workspace_root, target, log, before_restore)
+    return await undo_turn(state_dir, log_path, workspace_root, target, turn, log, before_restore)
 
 
 async def undo_stored(
@@ -185,12 +194,15 @@ async def _with_store(
     number: int | None,
     log: SessionLog | None,
     ask: bool,
+    before_restore: BeforeRestore | None = None,
 ) -> UndoResult:
     store = GitStore(state_dir, workspace_root)
     writer = log if log is not None else SessionLog(log_path)
     try:
         await finish_interrupted(store, writer)
         chosen = _choose_ask(log_path) if ask else [_choose(log_path, number)]
+        if before_restore is not None:
+            await before_restore([(c.run, None if ask else c.turn) for c in chosen])
         return await _undo(store, log_path, target, chosen, writer, ask=ask)
     except GitError as exc:
         raise UndoRefused(f"the checkpoints of this workspace cannot be read: {exc}") from None

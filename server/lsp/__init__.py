@@ -20,6 +20,10 @@ and lsprotocol).
   the request; text and thoughts coalesced apart; the model's `plan`, a `plan_proposed`,
   a `mode_changed`, a `steered`; a hook's notice as kind `hook` and a message), progress,
   a last message cut at a word.
+  the request; a hook's notice as kind `hook` and a message), progress, a last message
+  cut at a word.
+- `process_events.py`: a session's background processes as `agentls/event` of kind
+  `process` (started, exited, stopped), also between runs.
 - `ask_guidance.py`: the folder an ask is about, and the instruction files and memories
   it was given, said in the run's first progress message.
 

@@ -224,6 +224,10 @@ class AgentServer(LanguageServer):
                 conversation.apply_settings(await self.settings_for_async(root))
         except _open_errors() as exc:
             raise JsonRpcInvalidParams(message=f"agentls: {exc}") from None
+        if self._links.get(conversation.session_id) is link:  # opened here, told once
+            from agentls.lsp.process_events import tell_processes
+
+            tell_processes(self.protocol.notify, conversation)
         return conversation
 
     def link_of(self, session_id: str) -> SessionLink | None:
@@ -273,9 +277,15 @@ class AgentServer(LanguageServer):
         log.warning("server error (%s): %s", getattr(source, "__name__", source), error)
 
     async def shutdown_runs(self, grace_seconds: float = 5.0) -> None:
-        """Abort every run, let each write its end, then close the session logs."""
+        """Abort every run, let each write its end, stop the background processes, then
+        close the session logs."""
         if self._manager is not None:  # never started: no run, nothing to close
             await self._manager.shutdown(grace_seconds)
+
+    def close_sessions(self) -> None:
+        """Close what is still open at once (the event loop is gone): its processes killed."""
+        if self._manager is not None:
+            self._manager.close()
 
 
 def _open_errors() -> tuple[type[Exception], ...]:

@@ -296,6 +296,36 @@ class CommandsParams(Params):
     uri: str | None = Field(default=None, description="the folder of this document")
 
 
+# --- agentls.processes ----------------------------------------------------------
+
+
+class ProcessesParams(Params):
+    session_id: str | None = Field(
+        default=None, description="this session's processes; without it: every open session's"
+    )
+    stop: str | None = Field(
+        default=None,
+        description="a process to stop first (`p1`); without a sessionId, the one open "
+        "session that runs it",
+    )
+
+
+class ProcessEntry(WireModel):
+    session_id: str
+    id: str = Field(description="`p1`, `p2`, …")
+    command: str
+    state: Literal["running", "exited", "stopped"]
+    exit_code: int | None
+    started_at: str = Field(description="ISO 8601")
+    run_id: str | None = Field(description="the run that started it")
+    sandbox: str = Field(description='"session" (shared), "own" (its own) or "none"')
+
+
+class ProcessesResult(WireModel):
+    processes: list[ProcessEntry] = Field(description="running first, then ended, oldest first")
+    stopped: str | None = Field(default=None, description="the id stopped, if one was")
+
+
 # --- the table -----------------------------------------------------------------------
 
 
@@ -323,4 +353,5 @@ COMMANDS: dict[str, Command] = {
     "agentls.doctor": Command(DoctorParams, DoctorReport, argument_optional=True),
     "agentls.memory": Command(MemoryParams, MemoryResult, argument_optional=True),
     "agentls.commands": Command(CommandsParams, CommandsInfo, argument_optional=True),
+    "agentls.processes": Command(ProcessesParams, ProcessesResult, argument_optional=True),
 }

@@ -177,6 +177,23 @@ class UsageEvent(EventBase):
     usage: Usage = Field(description="the run's totals so far")
 
 
+class ProcessEvent(EventBase):
+    """A background process started, exited by itself or was stopped. `runId` and `turn`
+    are those of the call that started it, also for its end (which may come after that
+    run, or between runs)."""
+
+    kind: Literal["process"] = "process"
+    id: str = Field(description="`p1`, `p2`, … in the order the session started them")
+    action: Literal["started", "exited", "stopped"]
+    command: str = Field(description="the command line, as the gate and any person saw it")
+    state: Literal["running", "exited", "stopped"]
+    exit_code: int | None = Field(description="once it has ended; negative: killed by a signal")
+    by: Literal["model", "person", "session end", "undo"] | None = Field(
+        description="who stopped it, for `stopped`"
+    )
+    sandbox: str = Field(description='"session" (shared), "own" (its own) or "none"')
+
+
 class HookNoticeEvent(EventBase):
     """A settings hook has something for the person: it failed or was cut off (``error``:
     the run goes on; a PreToolUse hook's call then asks), or it asked to show a message."""
@@ -213,6 +230,7 @@ AgentEvent = Annotated[
         ModeChanged,
         Steered,
         UsageEvent,
+        ProcessEvent,
         HookNoticeEvent,
         RunFinished,
     ],

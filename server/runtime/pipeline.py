@@ -30,6 +30,7 @@ from agentls.contracts.messages import INVALID_JSON_KEY
 from agentls.contracts.observer import RunObserver, notify
 from agentls.contracts.outcomes import TerminalReason
 from agentls.contracts.plans import Plan, PlanAnswer, PlanProposal
+from agentls.contracts.processes import CallRef
 from agentls.contracts.running import calling
 from agentls.contracts.tooling import ErrorCode, Observation, Risk, ToolError, ToolIntent
 from agentls.hooks.engine import HookEngine, RunHooks
@@ -230,7 +231,8 @@ class ToolRuntime:
             final = RuntimeDecision(intent.call_id, decision.verdict, decision.source)
         grant = None
         if tool.subject_kind == "command" and final.verdict is Verdict.ALLOW:
-            grant = self._grant(subject, decision, final)
+            call = CallRef(run_id=self.run_id, turn=turn, call_id=intent.call_id)
+            grant = self._grant(subject, decision, final, call)
         self._log_decision(turn, final, grant)
         if final.verdict is Verdict.DENY:
             if decision.stop_run:
@@ -344,14 +346,14 @@ class ToolRuntime:
             return None
 
     def _grant(
-        self, subject: str, decision: PolicyDecision, final: RuntimeDecision
+        self, subject: str, decision: PolicyDecision, final: RuntimeDecision, call: CallRef
     ) -> CommandGrant:
         """What an allowed command runs: as written when a person allowed what they saw,
         else the gate's own spelling of the line it judged."""
         by_person = final.answer is not None and self.approver.person
         if by_person or decision.runs is None:
-            return CommandGrant(subject, subject, by_person and decision.writes_control)
-        return CommandGrant(subject, decision.runs)
+            return CommandGrant(subject, subject, by_person and decision.writes_control, call)
+        return CommandGrant(subject, decision.runs, call=call)
 
     async def _ask(
         self,

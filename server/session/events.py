@@ -72,6 +72,7 @@ GUIDANCE: Final = "guidance"
 PLAN_UPDATED: Final = "plan_updated"
 PLAN_REVIEWED: Final = "plan_reviewed"
 STEERED: Final = "steered"
+PROCESS: Final = "process"
 HOOK_RUN: Final = "hook_run"
 PROMPT_COMMAND: Final = "prompt_command"
 RUN_FINISHED: Final = "run_finished"
@@ -390,6 +391,28 @@ class Steered(Event):
 
 
 @dataclass(kw_only=True, slots=True)
+class ProcessEvent(Event):
+    """A background process started (in the run and turn of the call that started it),
+    exited by itself, or was stopped (and by whom)."""
+
+    kind: Literal["process"] = "process"
+    id: Annotated[str, Field(description="p1, p2, ... in the order the session started them")]
+    action: Literal["started", "exited", "stopped"]
+    command: Annotated[str, Field(description="the line as the gate and any person saw it")]
+    call_id: Annotated[str, Field(description="the run_command call that started it")] = ""
+    exit_code: Annotated[
+        int | None, Field(description="once it has ended; negative: killed by that signal")
+    ] = None
+    by: Annotated[
+        Literal["model", "person", "session end", "undo"] | None,
+        Field(description="who stopped it"),
+    ] = None
+    sandbox: Annotated[str, Field(description='"session" (shared), "own" (its own) or "none"')] = (
+        "session"
+    )
+
+
+@dataclass(kw_only=True, slots=True)
 class HookRun(Event):
     """One hook command of the settings run at one of its events, and what came of it.
     Replay reads these instead of running hooks again."""
@@ -471,6 +494,7 @@ SessionEvent = Annotated[
         PlanUpdated,
         PlanReviewed,
         Steered,
+        ProcessEvent,
         HookRun,
         PromptCommandUsed,
         RunFinished,

@@ -96,6 +96,10 @@ class Reducer:
             _add_new(state.session_deny, event.deny)
         elif isinstance(event, ev.Notice):
             state.notices.add(event.topic)
+        elif isinstance(event, ev.ProcessEvent) and event.action == "started":
+            number = event.id.removeprefix("p")
+            if number.isdigit():
+                state.last_process = max(state.last_process, int(number))
         elif isinstance(event, ev.RunFinished) and run is not None:
             run.result = event.result.model_dump(mode="json")
             run.turns = event.result.turns

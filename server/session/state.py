@@ -65,6 +65,7 @@ class SessionState:
     session_allow: list[str] = field(default_factory=list)  # "always" rules, in order
     session_deny: list[str] = field(default_factory=list)
     notices: set[str] = field(default_factory=set)  # topics the person was told once
+    last_process: int = 0  # the highest background process id started (p<N>)
     last_seq: int = 0
     context_summary: ContextSummary | None = None  # never part of ``messages``
     plan: Plan | None = None  # the model's latest checklist (update_plan)

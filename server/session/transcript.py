@@ -116,6 +116,11 @@ class _Renderer:
             else:
                 conflicts = ", ".join(event.conflicts)
                 self._para(f"↺ Undo of turn {event.turn} stopped: {conflicts} changed since")
+        elif isinstance(event, ev.ProcessEvent):
+            if event.action != "started":  # its start is the run_command call
+                how = f"exit code {event.exit_code}"
+                how = how if event.action == "exited" else f"by {event.by}; {how}"
+                self._para(f"⚙ Background process {event.id} {event.action} ({how})")
         elif isinstance(event, ev.HookRun):
             self._para(_hook_line(event))
         elif run is None:

@@ -1,16 +1,10 @@
 """Child processes with a lifecycle, whatever protocol they speak.
 
-`lifecycle.py`: one child's lifecycle (`Lifecycle`) over what its protocol knows
-how to do (`Child`: launch with the handshake, halt, kill): started on first
-need, restarted once after a crash, then given up on, its status told.
-`registry.py`: children by scope and name (`Registry`), shared by the users of a
-scope, retired when their configuration changes or the last user leaves.
-Language servers (`intelligence`) and MCP servers (`mcp`) are its users.
-
 What each file holds (ARCHITECTURE.md has the package's borders and invariants):
 
-Child processes with a lifecycle, whatever protocol they speak (language servers, MCP
-servers; background commands next).
+Child processes with a lifecycle, whatever protocol they speak: language servers
+(`intelligence`), MCP servers (`mcp`), a session's sandbox and its background commands
+(`workspace`).
 
 `lifecycle.py`: `Lifecycle` over a `Child` (what its protocol does: `launch` with the
 handshake, `halt`, `kill`, the give-up wording): started on first need by one launch
@@ -21,8 +15,16 @@ its `status()` and each change told to watchers.
 `registry.py`: `Registry`, children by scope and name, made on first need, replaced when
 their configuration changes or no longer wanted (`keep`), a scope's users counted and
 the last to leave retiring its children, retired children stopped in the background
-(killed when no loop is left), status of all, one change listener. Imports only the
-contracts.
+(killed when no loop is left), status of all, one change listener.
+
+`processes.py`: `ProcessTable`, a session's background processes over the `Launch`
+each is started by: ids `p1`, `p2`, ... (going on from those the log used), at most
+`limit` running (more refused before anything starts), output kept until read (at most
+256 KiB; what was dropped counted and said), a character cut between two writes kept
+whole, every start, exit and stop told to its listeners; stopped one by one, all (or
+those picked), or killed at once without a loop.
+
+Imports only the contracts.
 """
 
 from agentls.supervision.lifecycle import (
@@ -33,6 +35,7 @@ from agentls.supervision.lifecycle import (
     Lifecycle,
     State,
 )
+from agentls.supervision.processes import ProcessTable
 from agentls.supervision.registry import Registry, Supervised
 
 __all__ = [
@@ -41,6 +44,7 @@ __all__ = [
     "ChildStatus",
     "Event",
     "Lifecycle",
+    "ProcessTable",
     "Registry",
     "State",
     "Supervised",

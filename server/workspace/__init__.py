@@ -2,7 +2,8 @@
 
 What each file holds (ARCHITECTURE.md has the package's borders and invariants):
 
-`interface.py`: the `Workspace` protocol tools are written against (`secrets`: its
+`interface.py`: the `Workspace` protocol tools are written against (`start_command`,
+`processes`: the session's `BackgroundProcesses`, `end_commands`, `kill_commands`; `secrets`: its
 `SecretFiles`, which search and the language answers screen by;
 `apply_changes`/`ChangesOutcome`: several files as one change, all or nothing;
 `read_lines`: a window of a file's lines), `ToolContext` (its `reads` know which came
@@ -44,10 +45,28 @@ started, read and filtered on worker threads, never on the event loop).
 
 `process.py`: commands in their own process group, with a minimal environment, started
 on a worker thread, their exit seen through a pidfd, the group's leftovers looked up off
-the loop; `run_with_input`, a program given stdin with its stdout and stderr apart (a
+the loop; a command behind launchers (a sandbox) gets its SIGTERM below them, so it has
+its grace; `run_with_input`, a program given stdin with its stdout and stderr apart (a
 hook).
 
-`sandbox.py`: bubblewrap as a boundary (where `sandbox` is `required` and it cannot
+`commands.py`: `SessionCommands`, a session's commands: where each runs (the session's
+sandbox, else a sandbox of its own, else none; none at all where the sandbox is required
+and cannot start), in the foreground to its end or in the background (the session's
+`BackgroundProcesses`: ids, the limit, reads, stops, the end of the session).
+
+`background.py`: a background command: its output taken in as it comes and before each
+read (a read sees all it wrote before), its exit through a pidfd, what is left of its
+group ended with it, stopped with SIGTERM then SIGKILL.
+
+`session_sandbox.py`: one sandbox per session: a holder under bubblewrap (the session's
+loopback-only network, `/tmp`, `/run`) started on the first command as a `supervision`
+child, which every command joins with `nsenter` in a bwrap of its own
+(`sandbox.command_layout`: its own HOME and control files read-only; a run a person
+approved to write them, its own `/tmp`); it dies with agentls, and every command of the
+session with it; where it cannot run, each command has a sandbox of its own.
+
+`sandbox.py` (`session_layout` and `command_layout`: the session's sandbox and one
+command inside it): bubblewrap as a boundary (where `sandbox` is `required` and it cannot
 start, no command runs and no language server starts; system folders, the tool folders
 on `PATH` themselves, never their parents (beside `bin` only its prefix's `lib`,
 `lib64`, `libexec`, `pyvenv.cfg`; beside `shims` the version manager's installs), the

@@ -13,6 +13,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
 
 from agentls.contracts.plans import PlanAnswer
+from agentls.contracts.processes import (
+    CallRef,
+    ProcessChange,
+    ProcessInfo,
+    ProcessRead,
+    StoppedBy,
+)
 from agentls.contracts.tooling import Risk, ToolOutput
 from agentls.workspace.language import FileChange, LanguageIntelligence
 from agentls.workspace.lines import FileLines, LineWindow
@@ -94,6 +101,8 @@ class CommandGrant:
     # A person allowed a line that writes control files: its run may write them (the
     # sandbox keeps them read-only for every other command).
     control_writable: bool = False
+    # The call it was decided for (a background process started by it keeps it).
+    call: CallRef = field(default_factory=CallRef)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +111,36 @@ class CommandResult:
     output: str  # stdout and stderr interleaved, already bounded
     timed_out: bool
     truncated_bytes: int  # how much output was dropped
+
+
+class BackgroundProcesses(Protocol):
+    """A session's background processes (ids p1, p2, ...): read, stopped, listed, watched.
+    An id the session does not have is ToolError(not_found)."""
+
+    async def read(self, pid: str, wait_seconds: float = 0.0) -> ProcessRead:
+        """What it wrote since the last read; with nothing new and still running, waits up
+        to ``wait_seconds`` for output or its end."""
+        ...
+
+    async def stop(self, pid: str, by: StoppedBy) -> ProcessRead:
+        """TERM its process group, KILL it after a grace; what it wrote since the last read."""
+        ...
+
+    async def stop_all(
+        self, by: StoppedBy, which: Callable[[ProcessInfo], bool] | None = None
+    ) -> list[ProcessInfo]:
+        """Stop every running one (or those ``which`` picks); those stopped."""
+        ...
+
+    def snapshot(self) -> list[ProcessInfo]: ...
+
+    def watch(self, listener: Callable[[ProcessChange], None]) -> Callable[[], None]:
+        """Tell ``listener`` each start, exit and stop; the returned function stops it."""
+        ...
+
+    def skip_to(self, number: int) -> None:
+        """Ids go on after ``p<number>`` (the session's log used them already)."""
+        ...
 
 
 class Workspace(Protocol):
@@ -168,6 +207,26 @@ class Workspace(Protocol):
         self, grant: CommandGrant, timeout_seconds: float, output_limit: int
     ) -> CommandResult:
         """Run the line a grant allows in the root; cancelling kills its process group."""
+        ...
+
+    async def start_command(self, grant: CommandGrant, wait_seconds: float) -> ProcessRead:
+        """Start the line a grant allows in the background, in the session's sandbox; what
+        it wrote in its first ``wait_seconds`` (or until it exited). ToolError when the
+        session runs its limit of background processes already."""
+        ...
+
+    @property
+    def processes(self) -> BackgroundProcesses:
+        """The session's background processes."""
+        ...
+
+    async def end_commands(self) -> list[ProcessInfo]:
+        """The session ends: every background process stopped, then its sandbox; the
+        processes stopped."""
+        ...
+
+    def kill_commands(self) -> None:
+        """Every process of the session and its sandbox ended at once (no event loop)."""
         ...
 
     def use_sandbox(self, settings: SandboxSettings) -> None:

@@ -9,13 +9,14 @@ import logging
 import os
 import stat
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
+from agentls.contracts.processes import ProcessInfo, ProcessRead
 from agentls.contracts.tooling import ErrorCode, ToolError
-from agentls.workspace import filesearch, lines, paths, process, sandbox
+from agentls.workspace import filesearch, lines, paths
 from agentls.workspace.atomic import replace_atomically
+from agentls.workspace.commands import SessionCommands
 from agentls.workspace.interface import (
     ChangesOutcome,
     CommandGrant,
@@ -27,7 +28,7 @@ from agentls.workspace.interface import (
 )
 from agentls.workspace.language import FileChange
 from agentls.workspace.lines import FileLines, LineWindow
-from agentls.workspace.sandbox import NoSandboxNotice, SandboxSettings
+from agentls.workspace.sandbox import SandboxSettings
 
 log = logging.getLogger(__name__)
 
@@ -64,10 +65,10 @@ class LocalWorkspace:
         sandbox: SandboxSettings | None = None,
     ) -> None:
         self.sandbox = sandbox or SandboxSettings()
-        self._notice = NoSandboxNotice()  # when the settings carry no session's notice
         self._root = _real_dir(Path(root).expanduser())
         self._use_ripgrep = use_ripgrep
         self.secrets = paths.SecretFiles(self._root, self.sandbox.secret_patterns)
+        self._commands = SessionCommands(self._root, lambda: self.sandbox)
 
     async def unsaved_buffers(self) -> dict[str, str | None]:
         return {}  # headless: no editor holds a buffer
@@ -282,40 +283,27 @@ class LocalWorkspace:
     async def run_command(
         self, grant: CommandGrant, timeout_seconds: float, output_limit: int
     ) -> CommandResult:
-        # On a thread: finding bubblewrap looks along PATH on the disk.
-        env, prefix = await asyncio.to_thread(self._command_setup, grant.control_writable)
-        if prefix is None and self.sandbox.required:
-            why = sandbox.bwrap_problem() or "bubblewrap is not on PATH"
-            raise ToolError(
-                ErrorCode.PERMISSION_DENIED,
-                f"commands run only in the sandbox here (sandbox: required), and it cannot "
-                f"start: {why}; the command did not run",
-            )
-        result = await process.run_shell(
-            grant.line, self._root, timeout_seconds, output_limit, prefix or (), env
-        )
-        notice = self.sandbox.notice or self._notice
-        if prefix is None and self.sandbox.enabled and not notice.given:
-            problem = sandbox.bwrap_problem()
-            log.warning("commands run without a sandbox: %s", problem)
-            note = (
-                f"[note: commands in this session run without a sandbox ({problem}); "
-                "install bubblewrap, or set sandbox to off to silence this]"
-            )
-            if notice.give(note):  # once per session, across processes
-                result = replace(result, output=f"{result.output}\n{note}")
-        return result
+        return await self._commands.run(grant, timeout_seconds, output_limit)
+
+    async def start_command(self, grant: CommandGrant, wait_seconds: float) -> ProcessRead:
+        return await self._commands.start(grant, wait_seconds)
+
+    @property
+    def processes(self) -> SessionCommands:
+        return self._commands
+
+    async def end_commands(self) -> list[ProcessInfo]:
+        return await self._commands.aclose()
+
+    def kill_commands(self) -> None:
+        self._commands.kill()
 
     def _command_setup(
         self, control_writable: bool = False
     ) -> tuple[dict[str, str], list[str] | None]:
-        """The command's environment and sandbox (``control_writable``: a person approved
-        a run that writes control files). Walks the workspace: on a worker thread."""
-        env = sandbox.command_environment(self.sandbox, os.environ)
-        prefix = sandbox.sandbox_prefix(
-            self._root, self.sandbox, env.get("PATH", ""), control_writable=control_writable
-        )
-        return env, prefix
+        """A command's environment and its own sandbox (``control_writable``: a person
+        approved a run that writes control files). Walks the workspace: on a worker thread."""
+        return self._commands.own_setup(control_writable)
 
 
 def check_changes(

@@ -3,7 +3,9 @@
 The command runs in a new session (so its process group id is its pid). When
 it times out, when the caller is cancelled, or when the shell exits while
 children it put in the background are still running, the whole group gets
-SIGTERM, then SIGKILL after a short grace.
+SIGTERM, then SIGKILL after a short grace. A command started through launchers (a
+sandbox's `bwrap`, `nsenter`: ``launchers`` deep) gets its SIGTERM below them, so the
+command itself has the grace to end (a launcher killed first would take it down at once).
 
 Nothing here blocks the event loop for long: the process is started on a
 worker thread (fork and exec from a large server take milliseconds), its exit
@@ -55,18 +57,17 @@ async def run_shell(
     output_limit: int,
     prefix: Sequence[str] = (),
     env: Mapping[str, str] | None = None,
+    *,
+    launchers: int = 0,
 ) -> CommandResult:
-    """``prefix`` (a sandbox launcher) runs the shell inside it when given; ``env`` is the
-    command's whole environment (default: this process's)."""
+    """``prefix`` (a sandbox launcher, ``launchers`` processes deep) runs the shell inside
+    it when given; ``env`` is the command's whole environment (default: this process's)."""
     capture = OutputCapture(output_limit)
     loop = asyncio.get_running_loop()
-    shell = _shell(helper_path(cwd))  # never a bash the workspace put on PATH
-    proc = await _start(
-        [*prefix, shell, "-c", command], cwd, {**(os.environ if env is None else env), **_QUIET_ENV}
-    )
+    proc = await start_in_group(shell_argv(command, cwd, prefix), cwd, command_env(env))
     pgid = proc.pid
     exited = asyncio.Event()
-    unwatch = _watch_exit(loop, proc, exited.set)
+    unwatch = watch_exit(loop, proc, exited.set)
     # A read pipe rather than Process: on 3.11 Process.wait() also waits for the
     # pipe to close, which a background child can hold open for ever.
     output = _Output(capture)
@@ -74,7 +75,7 @@ async def run_shell(
     try:
         transport, _ = await loop.connect_read_pipe(lambda: output, proc.stdout)
     except BaseException:
-        await kill_process_group(pgid)
+        await kill_process_group(pgid, launchers)
         unwatch()
         raise
     timed_out = False
@@ -84,14 +85,14 @@ async def run_shell(
         except TimeoutError:
             timed_out = True
         else:
-            await _wait_briefly(output.closed)
-        await kill_process_group(pgid)
+            await wait_briefly(output.closed)
+        await kill_process_group(pgid, launchers)
         # Collect what the group wrote last, and let the shell be reaped.
-        await _wait_briefly(output.closed)
-        await _wait_briefly(exited)
+        await wait_briefly(output.closed)
+        await wait_briefly(exited)
     except BaseException:
         # Cancelled (or failed): nothing the command started may outlive it.
-        await kill_process_group(pgid)
+        await kill_process_group(pgid, launchers)
         raise
     finally:
         transport.close()
@@ -126,10 +127,10 @@ async def run_with_input(
     does not read it is no error) and its stdout and stderr kept apart; killed with its
     group at the timeout or when the caller is cancelled."""
     loop = asyncio.get_running_loop()
-    proc = await _start(list(argv), cwd, {**env, **_QUIET_ENV}, with_input=True)
+    proc = await start_in_group(list(argv), cwd, {**env, **_QUIET_ENV}, with_input=True)
     pgid = proc.pid
     exited = asyncio.Event()
-    unwatch = _watch_exit(loop, proc, exited.set)
+    unwatch = watch_exit(loop, proc, exited.set)
     out, err = _Output(OutputCapture(output_limit)), _Output(OutputCapture(output_limit))
     transports: list[asyncio.BaseTransport] = []
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
@@ -148,10 +149,10 @@ async def run_with_input(
         except TimeoutError:
             timed_out = True
         else:
-            await _wait_briefly(out.closed)
-            await _wait_briefly(err.closed)
+            await wait_briefly(out.closed)
+            await wait_briefly(err.closed)
         await kill_process_group(pgid)
-        await _wait_briefly(exited)
+        await wait_briefly(exited)
     except BaseException:
         await kill_process_group(pgid)
         raise
@@ -164,20 +165,27 @@ async def run_with_input(
     )
 
 
-def shell_argv(command: str, cwd: Path) -> list[str]:
-    """``command`` as a shell line run in ``cwd`` (bash, never one the workspace put on PATH)."""
-    return [_shell(helper_path(cwd)), "-c", command]
+def shell_argv(command: str, cwd: Path, prefix: Sequence[str] = ()) -> list[str]:
+    """The argv that runs ``command`` with bash -c (never a bash the workspace put on PATH),
+    behind ``prefix``."""
+    return [*prefix, shell_of(helper_path(cwd)), "-c", command]
+
+
+def command_env(env: Mapping[str, str] | None) -> dict[str, str]:
+    """A command's environment (default: this process's) with nobody at the terminal."""
+    return {**(os.environ if env is None else env), **_QUIET_ENV}
 
 
 @lru_cache(maxsize=8)
-def _shell(path: str) -> str:
+def shell_of(path: str) -> str:
+    """bash as found along ``path``, else /bin/sh."""
     import shutil
 
     found: str | None = shutil.which("bash", path=path)
     return found or "/bin/sh"
 
 
-async def _start(
+async def start_in_group(
     args: list[str], cwd: Path, env: Mapping[str, str], *, with_input: bool = False
 ) -> subprocess.Popen[bytes]:
     """The command in a new session, started on a worker thread; a caller cancelled
@@ -202,7 +210,7 @@ async def _start(
         raise
 
 
-def _watch_exit(
+def watch_exit(
     loop: asyncio.AbstractEventLoop, proc: subprocess.Popen[bytes], on_exit: Callable[[], None]
 ) -> Callable[[], None]:
     """Call ``on_exit`` (on the loop) once ``proc`` has exited and been reaped; the
@@ -255,7 +263,7 @@ class _Output(asyncio.Protocol):
         self.closed.set()
 
 
-async def _wait_briefly(event: asyncio.Event) -> None:
+async def wait_briefly(event: asyncio.Event) -> None:
     with contextlib.suppress(TimeoutError):
         await within(event.wait(), DRAIN_SECONDS)
 
@@ -289,11 +297,15 @@ class OutputCapture:
         return f"{head}\n[... {self.dropped:,} bytes of output cut ...]\n{tail}"
 
 
-async def kill_process_group(pgid: int) -> None:
-    """SIGTERM the group, wait a little for it to go, then SIGKILL whatever is left."""
+async def kill_process_group(pgid: int, launchers: int = 0) -> None:
+    """SIGTERM the group (below its ``launchers``), wait a little for it to go, then
+    SIGKILL whatever is left."""
     if not await _group_alive_off_loop(pgid):
         return
-    _signal_group(pgid, signal.SIGTERM)
+    if launchers:
+        await asyncio.to_thread(_signal_below, pgid, launchers, signal.SIGTERM)
+    else:
+        _signal_group(pgid, signal.SIGTERM)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + KILL_GRACE_SECONDS
     try:
@@ -327,27 +339,53 @@ def _signal_group(pgid: int, sig: signal.Signals) -> None:
         os.killpg(pgid, sig)
 
 
+def _signal_below(pgid: int, launchers: int, sig: signal.Signals) -> None:
+    """``sig`` to each process of the group at least ``launchers`` below its leader (or
+    whose parent left the group): the command, never the launchers it runs in."""
+    parents = {
+        pid: ppid
+        for pid, (group, alive, ppid) in ((p, _stat(p)) for p in _proc_pids())
+        if group == pgid and alive
+    } if sys.platform.startswith("linux") else {}  # fmt: skip
+
+    def depth(pid: int) -> int:
+        steps = 0
+        while pid != pgid:
+            parent = parents.get(pid)
+            if parent is None:
+                return launchers  # reparented: not one of the launchers
+            pid, steps = parent, steps + 1
+        return steps
+
+    for pid in parents:
+        if depth(pid) >= launchers:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, sig)
+
+
 def group_alive(pgid: int) -> bool:
     """Whether any process of the group still runs (zombies waiting to be reaped do not count)."""
     if not _has_members(pgid):
         return False
     if sys.platform.startswith("linux"):
-        return any(_pgrp_and_state(pid) == (pgid, True) for pid in _proc_pids())
+        return any(_stat(pid)[:2] == (pgid, True) for pid in _proc_pids())
     return True
 
 
-def _proc_pids() -> list[str]:
+def _proc_pids() -> list[int]:
     try:
-        return [name for name in os.listdir("/proc") if name.isdigit()]
+        return [int(name) for name in os.listdir("/proc") if name.isdigit()]
     except OSError:
         return []
 
 
-def _pgrp_and_state(pid: str) -> tuple[int, bool] | None:
+def _stat(pid: int) -> tuple[int, bool, int]:
+    """A process's group, whether it runs (not a zombie), and its parent; (0, False, 0)
+    for one that is gone."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as stat:
             fields = stat.read().rsplit(b")", 1)[1].split()
-    except (OSError, IndexError):
-        return None
-    # After the command name: state, ppid, pgrp, ...
-    return int(fields[2]), fields[0] not in (b"Z", b"X")
+        # After the command name: state, ppid, pgrp, ...
+        return int(fields[2]), fields[0] not in (b"Z", b"X"), int(fields[1])
+    except (OSError, IndexError, ValueError):
+        return 0, False, 0

@@ -84,6 +84,8 @@ class SandboxSettings:
     protected_patterns: tuple[str, ...] = ()
     # One session's (its conversation sets it); None: each workspace object tells once.
     notice: NoSandboxNotice | None = field(default=None, compare=False, repr=False)
+    # maxBackgroundProcesses: how many background commands a session runs at once.
+    max_processes: int = 8
 
     def for_servers(self) -> SandboxSettings:
         """Only what a language server's sandbox depends on (equal when that is)."""
@@ -103,9 +105,15 @@ def command_environment(settings: SandboxSettings, source: Mapping[str, str]) ->
 
 def _bwrap(root: Path | None) -> str | None:
     """bubblewrap itself, never one the workspace put on PATH (it would be the sandbox)."""
-    import shutil  # here, not at start-up
+    return launcher("bwrap", root)
 
-    found: str | None = shutil.which("bwrap", path=helper_path(root or "/nonexistent"))
+
+def launcher(name: str, root: Path | None) -> str | None:
+    """A program of the sandbox's own (``bwrap``, ``nsenter``), never one the workspace
+    put on PATH."""
+    import shutil
+
+    found: str | None = shutil.which(name, path=helper_path(root or "/nonexistent"))
     return found
 
 
@@ -199,14 +207,25 @@ def server_cache(name: str) -> Path:
     return folder
 
 
-def _base_layout() -> list[str]:
+# What a command's own bwrap needs to make its /dev inside the session's sandbox (which
+# mounts no devpts of its own: that would put its namespaces under a second user
+# namespace, which commands could not join).
+_DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty")
+
+
+def _base_layout(*, devices_only: bool = False) -> list[str]:
     args: list[str] = []
     for folder in _SYSTEM_DIRS:
         if os.path.islink(folder):
             args += ["--symlink", os.readlink(folder), folder]
         elif os.path.isdir(folder):
             args += ["--ro-bind", folder, folder]
-    args += ["--dev", "/dev", "--proc", "/proc"]
+    if devices_only:
+        for device in _DEVICES:
+            args += ["--dev-bind-try", device, device]
+    else:
+        args += ["--dev", "/dev"]
+    args += ["--proc", "/proc"]
     for folder in _PRIVATE_DIRS:
         args += ["--tmpfs", folder]
     args += ["--symlink", "../run", "/var/run"]
@@ -225,20 +244,7 @@ def _layout(
     readable: Sequence[str] = (),
 ) -> list[str]:
     args = _base_layout()
-    home = os.path.expanduser("~")
-    if home not in ("", "/") and not root.is_relative_to(home):
-        args += ["--tmpfs", home]  # a private HOME: no dotfiles, keys or agent sockets
-    for path in _tool_paths(search_path, home, str(root)):
-        args += ["--ro-bind-try", path, path]
-    for path in readable:
-        args += ["--ro-bind-try", path, path]
-    # (where the sandbox shows it, what it is on the host)
-    shown: list[tuple[str, str]] = []
-    if root != Path("/"):
-        shown.append((str(root), str(root)))
-    shown += _writable(settings)
-    for inside, _real in sorted(shown, key=lambda pair: _parts(pair[0])):
-        args += ["--bind", inside, inside]
+    shown = _shown(args, root, settings, search_path, readable)
     if not control_writable and root != Path("/"):
         args += _control_binds(root, settings.protected_patterns, shown)
     args += _NAMESPACES
@@ -246,6 +252,78 @@ def _layout(
     if not settings.network:
         args.append("--unshare-net")
     return args
+
+
+def _shown(
+    args: list[str],
+    root: Path,
+    settings: SandboxSettings,
+    search_path: str,
+    readable: Sequence[str] = (),
+) -> list[tuple[str, str]]:
+    """Add to ``args`` what the sandbox shows besides the system: a private HOME, the tool
+    folders (and ``readable``) read-only, the workspace and the extra writable folders;
+    return those two as (where the sandbox shows it, what it is on the host)."""
+    home = os.path.expanduser("~")
+    if home not in ("", "/") and not root.is_relative_to(home):
+        args += ["--tmpfs", home]  # a private HOME: no dotfiles, keys or agent sockets
+    for path in _tool_paths(search_path, home, str(root)):
+        args += ["--ro-bind-try", path, path]
+    for path in readable:
+        args += ["--ro-bind-try", path, path]
+    shown: list[tuple[str, str]] = []
+    if root != Path("/"):
+        shown.append((str(root), str(root)))
+    shown += _writable(settings)
+    for inside, _real in sorted(shown, key=lambda pair: _parts(pair[0])):
+        args += ["--bind", inside, inside]
+    return shown
+
+
+def session_layout(root: Path, settings: SandboxSettings, search_path: str) -> list[str]:
+    """The session's sandbox, which every command of the session joins: what a command's
+    sandbox shows (the workspace writable, control files included: each command binds
+    its own read-only), one network namespace (loopback only unless the network is
+    allowed), one private /tmp and /run, in a user namespace of its own."""
+    args = _base_layout(devices_only=True)
+    _shown(args, root, settings, search_path)
+    args += [*_NAMESPACES, "--unshare-user", "--chdir", str(root)]
+    if not settings.network:
+        args.append("--unshare-net")
+    return args
+
+
+def command_layout(
+    root: Path, settings: SandboxSettings, search_path: str, *, control_writable: bool = False
+) -> list[str]:
+    """One command inside the session's sandbox (which it has joined): everything that
+    sandbox shows, its own /dev, process namespace and HOME, and every control file that
+    exists now read-only (unless a person approved this run to write them: it then gets
+    a /tmp of its own too). Walks the workspace: call it off the event loop."""
+    args = ["--bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+    fresh: list[str] = []
+    home = os.path.expanduser("~")
+    if home not in ("", "/") and not root.is_relative_to(home):
+        fresh.append(home)  # HOME its own: no dotfile of an earlier command reaches it
+    if control_writable:
+        # A run a person let write control files reads nothing an earlier command left in
+        # the session's /tmp (a planted link or config).
+        fresh += ["/tmp", "/var/tmp"]
+    for folder in fresh:
+        args += ["--tmpfs", folder]
+    # What the session's sandbox shows inside those folders, shown again as it was.
+    writable = [inside for inside, _real in _writable(settings)]
+    if root != Path("/"):
+        writable.append(str(root))
+    tools = _tool_paths(search_path, home, str(root))
+    again = [(p, "--bind") for p in writable] + [(p, "--ro-bind-try") for p in tools]
+    for path, how in sorted(again, key=lambda pair: _parts(pair[0])):
+        if any(_within(path, folder) for folder in fresh):
+            args += [how, path, path]
+    if not control_writable and root != Path("/"):
+        shown = [(str(root), str(root)), *_writable(settings)]
+        args += _control_binds(root, settings.protected_patterns, shown)
+    return [*args, "--unshare-pid", "--die-with-parent", "--chdir", str(root)]
 
 
 def _writable(settings: SandboxSettings) -> list[tuple[str, str]]:
@@ -480,9 +558,13 @@ def describe(settings: SandboxSettings) -> str:
             return f"required but unavailable ({problem}): no command runs"
         return f"unavailable: {problem}"
     required = " (required)" if settings.required else ""
-    return (
-        "bubblewrap" + required + ", " + ("network allowed" if settings.network else "no network")
+    shared = (
+        "one sandbox per session"
+        if launcher("nsenter", None) is not None
+        else "a sandbox per command (nsenter is missing: no sandbox per session)"
     )
+    network = "network allowed" if settings.network else "no network"
+    return f"bubblewrap{required}, {network}, {shared}"
 
 
 def startup_warning(settings: SandboxSettings) -> str | None:

@@ -51,8 +51,8 @@ def test_create_hello_py_and_run_it(cli: Cli, workspace: Path) -> None:
     assert requests[0]["messages"][0]["content"][0]["text"].startswith("create hello.py")
     assert {t["name"] for t in requests[0]["tools"]} == {
         "read_file", "list_files", "search", "edit_file", "write_file", "run_command",
-        "problems", "definition", "references", "symbols", "rename", "remember",
-        "update_plan"}  # fmt: skip
+        "process_output", "process_stop", "problems", "definition", "references", "symbols",
+        "rename", "remember", "update_plan"}  # fmt: skip
 
 
 def test_list_the_python_files(cli: Cli, workspace: Path) -> None:

@@ -56,4 +56,4 @@ def test_wheel_contains_server_tools_and_data(tmp_path: Path) -> None:
         [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(target)!r}); {probe}"],
         check=True, capture_output=True, text=True, cwd=tmp_path,
     )  # fmt: skip
-    assert out.stdout.split() == ["True", "14", "True"]
+    assert out.stdout.split() == ["True", "16", "True"]

@@ -14,6 +14,7 @@ import { Actions } from './commands/actions';
 import { registerDoctor } from './commands/doctor';
 import { registerMemory } from './commands/memory';
 import { registerPromptCommands } from './commands/promptCommands';
+import { registerProcesses } from './commands/processes';
 import { ReadOnlyDocuments } from './documents/readOnly';
 import { onWebviewMessage, registerCommands } from './commands/register';
 import { Rewinding } from './commands/rewind';
@@ -86,6 +87,7 @@ export function activate(context: vscode.ExtensionContext): void {
     registerDoctor(connection, documents, String(context.extension.packageJSON.version)),
     registerMemory(connection),
     registerPromptCommands(connection, actions),
+    registerProcesses(connection),
     runningContextKey(store),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (RESTART_KEYS.some((key) => event.affectsConfiguration(`${SECTION}.${key}`))) {

@@ -105,7 +105,7 @@ export interface LogDecision {
 
 export type LogErrorCode = 'not_found' | 'invalid_input' | 'permission_denied' | 'timeout' | 'execution_failed' | 'conflict' | 'cancelled';
 
-export type LogEvent = LogSessionStarted | LogRunStarted | LogUserMessage | LogModelRequest | LogModelOutput | LogUsageEvent | LogContextProjected | LogContextSummary | LogToolIntent | LogDecision | LogObservationEvent | LogToolResults | LogModeChanged | LogCheckpointStarted | LogCheckpoint | LogUndo | LogRewound | LogProblems | LogRulesSaved | LogSessionRules | LogNotice | LogGuidance | LogPlanUpdated | LogPlanReviewed | LogSteered | LogHookRun | LogPromptCommandUsed | LogRunFinished | LogRunClosed;
+export type LogEvent = LogSessionStarted | LogRunStarted | LogUserMessage | LogModelRequest | LogModelOutput | LogUsageEvent | LogContextProjected | LogContextSummary | LogToolIntent | LogDecision | LogObservationEvent | LogToolResults | LogModeChanged | LogCheckpointStarted | LogCheckpoint | LogUndo | LogRewound | LogProblems | LogRulesSaved | LogSessionRules | LogNotice | LogGuidance | LogPlanUpdated | LogPlanReviewed | LogSteered | LogProcessEvent | LogHookRun | LogPromptCommandUsed | LogRunFinished | LogRunClosed;
 
 /**
  * Where a forked session came from: its history is that session's, up to (before) an
@@ -330,6 +330,32 @@ export interface LogProblems {
   unsettled: string[];
   /** the text added to the tool results that follow */
   note: string;
+}
+
+/**
+ * A background process started (in the run and turn of the call that started it),
+ * exited by itself, or was stopped (and by whom).
+ */
+export interface LogProcessEvent {
+  v: number;
+  seq: number;
+  ts: number;
+  kind: 'process';
+  run: string | null;
+  turn: number | null;
+  /** p1, p2, ... in the order the session started them */
+  id: string;
+  action: 'started' | 'exited' | 'stopped';
+  /** the line as the gate and any person saw it */
+  command: string;
+  /** the run_command call that started it */
+  callId: string;
+  /** once it has ended; negative: killed by that signal */
+  exitCode: number | null;
+  /** who stopped it */
+  by: 'model' | 'person' | 'session end' | 'undo' | null;
+  /** "session" (shared), "own" (its own) or "none" */
+  sandbox: string;
 }
 
 /**

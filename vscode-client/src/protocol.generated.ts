@@ -5,7 +5,7 @@
 export const EVENT_METHOD = 'agentls/event';
 
 /** The `kind`s of `agentls/event` this client knows. */
-export const EVENT_KINDS = ['run_started', 'text', 'thought', 'tool_started', 'tool_finished', 'approval_asked', 'approval_answered', 'question', 'question_closed', 'edit_proposed', 'edit_applied', 'edit_rejected', 'waiting_for_save', 'plan', 'plan_proposed', 'mode_changed', 'steered', 'usage', 'hook', 'run_finished'] as const;
+export const EVENT_KINDS = ['run_started', 'text', 'thought', 'tool_started', 'tool_finished', 'approval_asked', 'approval_answered', 'question', 'question_closed', 'edit_proposed', 'edit_applied', 'edit_rejected', 'waiting_for_save', 'plan', 'plan_proposed', 'mode_changed', 'steered', 'usage', 'process', 'hook', 'run_finished'] as const;
 
 /** Each `agentls.*` command: its one argument (`params?`: may be left out, or `{}`) and result. */
 export interface Commands {
@@ -25,13 +25,14 @@ export interface Commands {
   'agentls.doctor': { params?: DoctorParams; result: DoctorReport };
   'agentls.memory': { params?: MemoryParams; result: MemoryResult };
   'agentls.commands': { params?: CommandsParams; result: CommandsInfo };
+  'agentls.processes': { params?: ProcessesParams; result: ProcessesResult };
 }
 
 export type CommandName = keyof Commands;
 
-export const COMMAND_NAMES = ['agentls.ask', 'agentls.cancel', 'agentls.steer', 'agentls.sessions', 'agentls.showTranscript', 'agentls.setMode', 'agentls.answer', 'agentls.showDiff', 'agentls.undo', 'agentls.asks', 'agentls.rewind', 'agentls.fork', 'agentls.mcp', 'agentls.doctor', 'agentls.memory', 'agentls.commands'] as const;
+export const COMMAND_NAMES = ['agentls.ask', 'agentls.cancel', 'agentls.steer', 'agentls.sessions', 'agentls.showTranscript', 'agentls.setMode', 'agentls.answer', 'agentls.showDiff', 'agentls.undo', 'agentls.asks', 'agentls.rewind', 'agentls.fork', 'agentls.mcp', 'agentls.doctor', 'agentls.memory', 'agentls.commands', 'agentls.processes'] as const;
 
-export type AgentEvent = RunStarted | TextEvent | ThoughtEvent | ToolStarted | ToolFinished | ApprovalAsked | ApprovalAnswered | QuestionAsked | QuestionClosed | EditProposed | EditApplied | EditRejected | WaitingForSave | PlanEvent | PlanProposed | ModeChanged | Steered | UsageEvent | HookNoticeEvent | RunFinished;
+export type AgentEvent = RunStarted | TextEvent | ThoughtEvent | ToolStarted | ToolFinished | ApprovalAsked | ApprovalAnswered | QuestionAsked | QuestionClosed | EditProposed | EditApplied | EditRejected | WaitingForSave | PlanEvent | PlanProposed | ModeChanged | Steered | UsageEvent | ProcessEvent | HookNoticeEvent | RunFinished;
 
 export interface AnswerOption {
   /** what `agentls.answer` takes */
@@ -512,6 +513,59 @@ export interface PlanStep {
 export interface Position {
   line: number;
   character: number;
+}
+
+export interface ProcessEntry {
+  sessionId: string;
+  /** `p1`, `p2`, … */
+  id: string;
+  command: string;
+  state: 'running' | 'exited' | 'stopped';
+  exitCode: number | null;
+  /** ISO 8601 */
+  startedAt: string;
+  /** the run that started it */
+  runId: string | null;
+  /** "session" (shared), "own" (its own) or "none" */
+  sandbox: string;
+}
+
+/**
+ * A background process started, exited by itself or was stopped. `runId` and `turn`
+ * are those of the call that started it, also for its end (which may come after that
+ * run, or between runs).
+ */
+export interface ProcessEvent {
+  sessionId: string;
+  runId: string;
+  turn: number;
+  kind: 'process';
+  /** `p1`, `p2`, … in the order the session started them */
+  id: string;
+  action: 'started' | 'exited' | 'stopped';
+  /** the command line, as the gate and any person saw it */
+  command: string;
+  state: 'running' | 'exited' | 'stopped';
+  /** once it has ended; negative: killed by a signal */
+  exitCode: number | null;
+  /** who stopped it, for `stopped` */
+  by: 'model' | 'person' | 'session end' | 'undo' | null;
+  /** "session" (shared), "own" (its own) or "none" */
+  sandbox: string;
+}
+
+export interface ProcessesParams {
+  /** this session's processes; without it: every open session's */
+  sessionId?: string | null;
+  /** a process to stop first (`p1`); without a sessionId, the one open session that runs it */
+  stop?: string | null;
+}
+
+export interface ProcessesResult {
+  /** running first, then ended, oldest first */
+  processes: ProcessEntry[];
+  /** the id stopped, if one was */
+  stopped: string | null;
 }
 
 export interface PromptCommandInfo {

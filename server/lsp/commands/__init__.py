@@ -25,4 +25,6 @@ the handlers: they load after `initialize`, with the first command.
   onto `conversation/memory_ops.py`).
 - `prompt_commands.py`: `agentls.commands`: the prompt commands of a folder, for the
   editors' lists and completion (`ConversationManager.prompt_commands`).
+- `processes.py`: `agentls.processes`: the open sessions' background processes, one
+  stopped first when asked.
 """

@@ -11,6 +11,7 @@ from agentls.lsp.commands import (
     doctor,
     mcp,
     memory,
+    processes,
     prompt_commands,
     rewind,
     sessions,
@@ -37,6 +38,7 @@ MODULES: tuple[ModuleType, ...] = (
     doctor,
     memory,
     prompt_commands,
+    processes,
 )
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.workspace import TextDocument
 
+from agentls.contracts.processes import ProcessInfo, ProcessRead
 from agentls.contracts.tooling import ErrorCode, ToolError
 from agentls.lsp.asking.review import Proposal, review_edit
 from agentls.lsp.editor.protocols import EditorClient
@@ -29,6 +30,7 @@ from agentls.lsp.files.edit_steps import EditSteps
 from agentls.lsp.files.session_link import SessionLink
 from agentls.lsp.questions.board import Question
 from agentls.workspace.interface import (
+    BackgroundProcesses,
     ChangesOutcome,
     CommandGrant,
     CommandResult,
@@ -128,6 +130,20 @@ class LspWorkspace:
         return CommandResult(
             result.exit_code, result.output + note, result.timed_out, result.truncated_bytes
         )
+
+    async def start_command(self, grant: CommandGrant, wait_seconds: float) -> ProcessRead:
+        await disk_sync.settled(self.editor, self._steps.emit)  # an undone buffer on disk first
+        return await self._disk.start_command(grant, wait_seconds)
+
+    @property
+    def processes(self) -> BackgroundProcesses:
+        return self._disk.processes
+
+    async def end_commands(self) -> list[ProcessInfo]:
+        return await self._disk.end_commands()
+
+    def kill_commands(self) -> None:
+        self._disk.kill_commands()
 
     async def current_bytes(self, path: str) -> bytes | None:
         rel = self.relative(path)

@@ -181,13 +181,21 @@ def start_io(server: AgentServer) -> None:
     reader = _StdinReader(sys.stdin.buffer, server.thread_pool)
     server.protocol.set_writer(StdoutWriter(sys.stdout.buffer))
     try:
-        asyncio.run(read_messages(server, reader, stop))
+        asyncio.run(_serve(server, reader, stop))
     except BrokenPipeError:
         log.error("the connection to the client is lost; shutting down")
     except (KeyboardInterrupt, SystemExit):
         pass
     finally:
+        server.close_sessions()  # what the input's end did not stop, at once
         server.shutdown()  # type: ignore[no-untyped-call]
+
+
+async def _serve(server: AgentServer, reader: Reader, stop: threading.Event) -> None:
+    """Messages until the input ends; then the editor is gone: runs and background
+    processes are stopped as at a shutdown."""
+    await read_messages(server, reader, stop)
+    await server.shutdown_runs()
 
 
 def start_tcp(server: AgentServer, host: str, port: int) -> None:
@@ -197,7 +205,7 @@ def start_tcp(server: AgentServer, host: str, port: int) -> None:
 
     async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         server.protocol.set_writer(writer)
-        await read_messages(server, reader, stop)
+        await _serve(server, reader, stop)
         server.shutdown()  # type: ignore[no-untyped-call]
 
     async def serve() -> None:
@@ -208,5 +216,8 @@ def start_tcp(server: AgentServer, host: str, port: int) -> None:
         async with tcp:
             await tcp.serve_forever()
 
-    with contextlib.suppress(asyncio.CancelledError):
-        asyncio.run(serve())
+    try:
+        with contextlib.suppress(asyncio.CancelledError):
+            asyncio.run(serve())
+    finally:
+        server.close_sessions()  # what the connection's end did not stop, at once

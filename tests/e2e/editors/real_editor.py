@@ -41,6 +41,16 @@ def script_the_model(fake: FakeAnthropic) -> None:
     )
 
 
+# A background command that ends by itself at once: its start and its exit in the log.
+BACKGROUND = "echo from the background > background.txt"
+
+
+def script_a_background_command(fake: FakeAnthropic) -> None:
+    """Start BACKGROUND in the background (needs approval), then answer."""
+    command = {"command": BACKGROUND, "background": True}
+    fake.add(turn(tool_calls=[("toolu_bg", "run_command", command)]), turn(ANSWER))
+
+
 # A command that runs until the driver, having looked, makes the file `release`.
 WAITING_COMMAND = "while [ ! -e release ]; do sleep 0.1; done; echo released"
 MODEL_PAUSE_SECONDS = 5  # long enough to be seen on a busy machine

@@ -24,6 +24,7 @@ import pytest
 
 from tests.e2e.editors.real_editor import (
     ANSWER,
+    BACKGROUND,
     DEMO_EDITED,
     EDITORS,
     GREET,
@@ -32,6 +33,7 @@ from tests.e2e.editors.real_editor import (
     make_demo_workspace,
     make_workspace,
     run_editor,
+    script_a_background_command,
     script_the_model,
     slow_model,
     stalled_model,
@@ -53,6 +55,27 @@ def has_eglot() -> bool:
 
 
 pytestmark = pytest.mark.skipif(not has_eglot(), reason="emacs with eglot is not installed")
+
+
+def test_emacs_log_shows_a_background_process_start_and_exit(
+    fake: FakeAnthropic, root: Path, model_env: dict[str, str], tmp_path: Path
+) -> None:
+    make_workspace(root)
+    script_a_background_command(fake)
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {**model_env, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
+           "LANG": "C.UTF-8"}  # fmt: skip
+    outcome = run_editor(
+        ["emacs", "--batch", "-L", str(EDITORS / "emacs"), "-l", str(HERE / "emacs_person.el")],
+        cwd=root, env=env, report=tmp_path / "report.json", stdin="once\n",
+    )  # fmt: skip
+    report = outcome.report
+    assert report and report["errors"] == [], (report, outcome.stderr[-3000:])
+    assert (root / "background.txt").read_text() == "from the background\n"
+    log = report["log"]
+    assert f"⚙ background p1 started: {BACKGROUND}" in log, log
+    assert f"⚙ background p1 exited (exit code 0): {BACKGROUND}" in log, log
 
 
 def test_emacs_eglot_ask_approve_review_answer(

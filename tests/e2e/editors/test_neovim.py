@@ -21,6 +21,7 @@ import pytest
 
 from tests.e2e.editors.real_editor import (
     ANSWER,
+    BACKGROUND,
     DEMO_EDITED,
     EDITORS,
     GREET,
@@ -29,6 +30,7 @@ from tests.e2e.editors.real_editor import (
     make_demo_workspace,
     make_workspace,
     run_editor,
+    script_a_background_command,
     script_the_model,
     slow_model,
 )
@@ -37,6 +39,28 @@ from tests.fakes.anthropic_server import FakeAnthropic, turn
 
 pytestmark = pytest.mark.skipif(shutil.which("nvim") is None, reason="neovim is not installed")
 HERE = Path(__file__).parent
+
+
+def test_neovim_log_shows_a_background_process_start_and_exit(
+    fake: FakeAnthropic, root: Path, model_env: dict[str, str], tmp_path: Path
+) -> None:
+    make_workspace(root)
+    script_a_background_command(fake)
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {**model_env, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
+           "XDG_STATE_HOME": str(home / "state"), "XDG_DATA_HOME": str(home / "data")}  # fmt: skip
+    outcome = run_editor(
+        ["nvim", "--headless", "--clean", "--cmd", f"set rtp^={EDITORS / 'neovim'}",
+         "-c", f"luafile {HERE / 'nvim_person.lua'}"],
+        cwd=root, env=env, report=tmp_path / "report.json",
+    )  # fmt: skip
+    report = outcome.report
+    assert report and report["errors"] == [], (report, outcome.stderr[-3000:])
+    assert (root / "background.txt").read_text() == "from the background\n"
+    log = report["log"]
+    assert f"⚙ background p1 started: {BACKGROUND}" in log, log
+    assert f"⚙ background p1 exited (exit code 0): {BACKGROUND}" in log, log
 
 
 def test_neovim_ask_approve_review_answer(

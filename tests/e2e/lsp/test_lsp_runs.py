@@ -116,4 +116,5 @@ async def test_set_mode_during_a_session(editor: Editor, fake: FakeAnthropic) ->
     after = {t["name"] for t in fake.requests[1].body["tools"]}
     assert "run_command" in before and "write_file" in before
     assert after == {"read_file", "list_files", "search", "problems", "definition", "references",
-                     "symbols", "remember", "update_plan", "propose_plan"}  # fmt: skip
+                     "symbols", "remember", "update_plan", "propose_plan", "process_output",
+                     "process_stop"}  # fmt: skip

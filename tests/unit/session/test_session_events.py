@@ -93,6 +93,7 @@ def test_a_schema_1_log_folds_to_the_same_state_and_transcript() -> None:
     assert len(events) == len(V1_LOG.read_text().splitlines())
     newer = {ev.SESSION_RULES, ev.NOTICE, ev.GUIDANCE, ev.HOOK_RUN, ev.REWOUND, ev.PROMPT_COMMAND}
     newer |= {ev.PLAN_UPDATED, ev.PLAN_REVIEWED, ev.STEERED}
+    newer |= {ev.PROCESS}
     assert {e.kind for e in events} == set(ev.EVENT_TYPES) - newer  # every kind it had
     expected = json.loads((FIXTURES / "v1-session.state.json").read_text("utf-8"))
     assert state_as_json(reduce(events)) == expected
@@ -136,6 +137,8 @@ async def test_every_writer_writes_valid_events(tmp_path: Path) -> None:
              "usage": {"input_tokens": 50, "output_tokens": 5, "cache_read_tokens": 7}},
             {"toolCalls": [call("read_file", "r1", path="missing.py"),
                            call("update_plan", "p1", plan=[{"step": "a", "status": "completed"}])]},
+            {"toolCalls": [call("run_command", "b1", command="sleep 60", background=True)]},
+            {"toolCalls": [call("process_stop", "s1", id="p1")]},  # the process events
             {"text": "Done."},
             {"text": "The summary of it all."},  # the /compact call
         ],

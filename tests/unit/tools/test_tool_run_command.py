@@ -111,6 +111,8 @@ def test_builtin_tools_in_order_with_their_risks() -> None:
         ("edit_file", Risk.WRITE, "path"),
         ("write_file", Risk.WRITE, "path"),
         ("run_command", Risk.EXECUTE, "command"),
+        ("process_output", Risk.READ, "none"),
+        ("process_stop", Risk.READ, "none"),
         ("problems", Risk.READ, "path"),
         ("definition", Risk.READ, "path"),
         ("references", Risk.READ, "path"),

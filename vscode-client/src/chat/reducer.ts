@@ -249,6 +249,12 @@ function onShowSession(state: ChatState, sessionId: string, info?: SessionInfo):
 }
 
 function onEvent(state: ChatState, event: AgentEvent): ChatState {
+  if (event.kind === 'process') {
+    // A background process may end after its run, or between runs: a line of its own,
+    // never a run to follow.
+    const [id, next] = newId(state, 'notice');
+    return mapView(next, event.sessionId, (view) => push(view, { type: 'notice', id, text: processLine(event), tone: 'info' }));
+  }
   const known = state.views[event.sessionId];
   let next = state;
   const newRun = !known || (known.runningRunId !== event.runId && !known.items.some((i) => 'runId' in i && i.runId === event.runId));
@@ -265,7 +271,19 @@ function onEvent(state: ChatState, event: AgentEvent): ChatState {
   return mapView(withId, event.sessionId, (view) => applyEvent(view, event, id));
 }
 
-function applyEvent(view: SessionView, event: AgentEvent, id: string): SessionView {
+/** What a person reads of a background process's start, exit or stop. */
+export function processLine(event: Extract<AgentEvent, { kind: 'process' }>): string {
+  switch (event.action) {
+    case 'started':
+      return `Background process ${event.id} started: ${event.command}`;
+    case 'exited':
+      return `Background process ${event.id} exited (exit code ${event.exitCode}): ${event.command}`;
+    case 'stopped':
+      return `Background process ${event.id} stopped (${event.by ?? 'stopped'}): ${event.command}`;
+  }
+}
+
+function applyEvent(view: SessionView, event: Exclude<AgentEvent, { kind: 'process' }>, id: string): SessionView {
   const runId = event.runId;
   switch (event.kind) {
     case 'text': {

@@ -17,6 +17,7 @@ export const CLIENT_COMMANDS = {
   doctor: 'agentls.client.doctor',
   memory: 'agentls.client.memory',
   runPromptCommand: 'agentls.client.runPromptCommand',
+  processes: 'agentls.client.processes',
   applyEdit: 'agentls.client.applyEdit',
   rejectEdit: 'agentls.client.rejectEdit',
   pickChanges: 'agentls.client.pickChanges',

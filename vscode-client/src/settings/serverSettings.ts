@@ -18,6 +18,7 @@ export const SERVER_KEYS = [
   'maxCostUsd',
   'timeoutSeconds',
   'commandTimeoutSeconds',
+  'maxBackgroundProcesses',
   'maxOutputTokens',
   'approvalTimeoutSeconds',
   'approvalsVia',

@@ -372,6 +372,17 @@ function M.plan_lines(ev)
   return lines
 end
 
+-- "⚙ p1 started: cmd", "⚙ p1 exited (exit code 0): cmd", "⚙ p1 stopped (person): cmd"
+function M.process_line(ev)
+  local what = ev.action
+  if ev.action == 'exited' then
+    what = 'exited (exit code ' .. tostring(ev.exitCode) .. ')'
+  elseif ev.action == 'stopped' then
+    what = 'stopped (' .. (type(ev.by) == 'string' and ev.by or 'stopped') .. ')'
+  end
+  return '⚙ background ' .. ev.id .. ' ' .. what .. ': ' .. ev.command
+end
+
 local render = {
   plan = function(ev)
     append(M.plan_lines(ev))
@@ -440,6 +451,10 @@ local render = {
   end,
   hook = function(ev)
     append({ M.hook_line(ev) })
+  end,
+  -- a background process: also between runs (it may exit long after the run that started it)
+  process = function(ev)
+    append({ M.process_line(ev) })
   end,
   run_finished = function(ev)
     M.state.running = false
@@ -1022,6 +1037,25 @@ function M.list_commands()
   end)
 end
 
+-- the open sessions' background processes, in the log; one stopped first with `stop`
+local function show_processes(result)
+  local lines = { '', result.stopped and ('⚙ stopped ' .. result.stopped .. '; background processes:')
+    or '⚙ background processes:' }
+  for _, p in ipairs(result.processes or {}) do
+    local state = p.state == 'running' and 'running' or (p.state .. ', exit code ' .. tostring(p.exitCode))
+    table.insert(lines, '  ' .. p.id .. ' (' .. state .. '): ' .. p.command)
+  end
+  if #(result.processes or {}) == 0 then
+    table.insert(lines, '  none')
+  end
+  append(lines)
+end
+
+function M.processes(stop)
+  local argument = stop and { stop = stop, sessionId = M.state.session } or vim.empty_dict()
+  execute('agentls.processes', argument, show_processes)
+end
+
 function M.set_mode(mode)
   if not client() then
     -- before the first ask: the server starts with this mode as its setting
@@ -1064,6 +1098,12 @@ function M.setup(opts)
   command('AgentForget', function(o)
     M.forget_memory(o.args)
   end, { nargs = 1, desc = 'Forget one agentls memory by its id' })
+  command('AgentProcesses', function()
+    M.processes(nil)
+  end, { desc = 'The background processes agentls runs' })
+  command('AgentStop', function(o)
+    M.processes(o.args)
+  end, { nargs = 1, desc = 'Stop one of agentls background processes by its id (p1)' })
   command('AgentRestart', function()
     M.restart()
   end, { desc = 'Restart the agentls server' })
