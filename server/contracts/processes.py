@@ -15,7 +15,7 @@ ProcessState = Literal["running", "exited", "stopped"]
 ProcessAction = Literal["started", "exited", "stopped"]
 # Who stopped it: the model (process_stop), a person (agentls.processes), the end of its
 # session (a face closing it, shutdown, the editor gone), or an undo of the ask.
-StoppedBy = Literal["model", "person", "session end", "undo"]
+StoppedBy = Literal["model", "person", "session end", "undo", "rewind"]
 
 
 @value

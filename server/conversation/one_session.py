@@ -782,6 +782,7 @@ class Conversation:
             result = await rewind(
                 state_dir=self._state_dir, log_path=self.log.path, root=self.root,
                 target=target, ask=ask, conversation=conversation, files=files, log=self.log,
+                before_restore=self._stop_processes_taken_back,
             )  # fmt: skip
             if conversation:
                 await to_its_end(self._reload_history)
@@ -810,6 +811,11 @@ class Conversation:
                 self._state_dir, self.log.path, self.root, target, turn, self.log,
                 before_restore=self._stop_processes_of,
             )  # fmt: skip
+
+    async def _stop_processes_taken_back(
+        self, turns: Sequence[tuple[str | None, int | None]]
+    ) -> None:
+        await self._processes.stop_started_by(turns, "rewind")
 
     async def _stop_processes_of(self, turns: Sequence[tuple[str | None, int | None]]) -> None:
         """An undo stops the processes the turns it takes back started (turn None: any

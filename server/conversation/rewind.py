@@ -30,7 +30,7 @@ from agentls.checkpoints.undo import RestoreTarget, plan_undo_steps
 from agentls.contracts.tooling import ToolError
 from agentls.contracts.waiting import to_its_end
 from agentls.conversation.checkpointing import finish_interrupted
-from agentls.conversation.undo import undone_turns
+from agentls.conversation.undo import BeforeRestore, undone_turns
 from agentls.session import events as ev
 from agentls.session.events import SessionEvent
 from agentls.session.labels import request_words
@@ -135,11 +135,14 @@ async def rewind(
     files: bool = True,
     log: SessionLog | None = None,
     dry_run: bool = False,
+    before_restore: BeforeRestore | None = None,
 ) -> RewindResult:
     """Rewind the session logged at ``log_path`` to before ``ask`` (the caller holds its
     lock, unless ``dry_run``), the files put back through ``target``; ``log``: the live
-    session's writer, when there is one. RewindRefused when nothing would change or the
-    files cannot be put back (then nothing changed)."""
+    session's writer, when there is one; ``before_restore``: told the runs taken back
+    (turn None: all of each) before any file goes back, so the background processes
+    they started stop first. RewindRefused when nothing would change or the files cannot
+    be put back (then nothing changed)."""
     if not conversation and not files:
         raise RewindRefused("a rewind takes back the conversation, the files, or both")
     store = GitStore(state_dir, root) if files and state_dir is not None else None
@@ -152,6 +155,9 @@ async def rewind(
         events = await asyncio.to_thread(read_events, log_path)
         result, checkpoints = _choose(events, ask, conversation=conversation, files=files)
         result.dry_run = dry_run
+        if before_restore is not None and not dry_run:
+            runs = dict.fromkeys([*result.runs, *(c.run for c in checkpoints if c.run)])
+            await before_restore([(run, None) for run in runs])
         if checkpoints:
             if store is None or target is None:
                 raise RewindRefused("this session's workspace cannot put files back")

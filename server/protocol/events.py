@@ -188,7 +188,7 @@ class ProcessEvent(EventBase):
     command: str = Field(description="the command line, as the gate and any person saw it")
     state: Literal["running", "exited", "stopped"]
     exit_code: int | None = Field(description="once it has ended; negative: killed by a signal")
-    by: Literal["model", "person", "session end", "undo"] | None = Field(
+    by: Literal["model", "person", "session end", "undo", "rewind"] | None = Field(
         description="who stopped it, for `stopped`"
     )
     sandbox: str = Field(description='"session" (shared), "own" (its own) or "none"')

@@ -404,7 +404,7 @@ class ProcessEvent(Event):
         int | None, Field(description="once it has ended; negative: killed by that signal")
     ] = None
     by: Annotated[
-        Literal["model", "person", "session end", "undo"] | None,
+        Literal["model", "person", "session end", "undo", "rewind"] | None,
         Field(description="who stopped it"),
     ] = None
     sandbox: Annotated[str, Field(description='"session" (shared), "own" (its own) or "none"')] = (

@@ -353,7 +353,7 @@ export interface LogProcessEvent {
   /** once it has ended; negative: killed by that signal */
   exitCode: number | null;
   /** who stopped it */
-  by: 'model' | 'person' | 'session end' | 'undo' | null;
+  by: 'model' | 'person' | 'session end' | 'undo' | 'rewind' | null;
   /** "session" (shared), "own" (its own) or "none" */
   sandbox: string;
 }

@@ -549,7 +549,7 @@ export interface ProcessEvent {
   /** once it has ended; negative: killed by a signal */
   exitCode: number | null;
   /** who stopped it, for `stopped` */
-  by: 'model' | 'person' | 'session end' | 'undo' | null;
+  by: 'model' | 'person' | 'session end' | 'undo' | 'rewind' | null;
   /** "session" (shared), "own" (its own) or "none" */
   sandbox: string;
 }

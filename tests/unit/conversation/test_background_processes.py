@@ -117,3 +117,27 @@ async def test_a_turn_while_a_process_runs_is_checkpointed_as_a_commands(tmp_pat
     assert {c["path"] for c in second["changed"]} == {"trigger", "made.txt"}
     await conv.end_processes()
     manager.close()
+
+
+async def test_a_rewind_stops_the_processes_its_asks_started_and_not_the_others(
+    tmp_path: Path,
+) -> None:
+    conv, _, manager = conversation(
+        tmp_path,
+        [
+            {"toolCalls": [background("b1", "sleep 1000")]},
+            {"text": "First."},
+            {"toolCalls": [background("b2", "sleep 1001")]},
+            {"text": "Second."},
+        ],
+        settings=OFF,
+    )
+    await conv.ask("serve one", approver=AutoApprover())
+    await conv.ask("serve two", approver=AutoApprover())
+    await conv.rewind(2, files=False)
+    states = {p.id: p.state for p in conv.background_processes()}
+    assert states == {"p1": "running", "p2": "stopped"}
+    lines = process_lines(conv.log.path)
+    assert [(e["id"], e["action"], e["by"]) for e in lines][-1] == ("p2", "stopped", "rewind")
+    await conv.end_processes()
+    manager.close()
