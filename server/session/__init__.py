@@ -6,6 +6,11 @@ The append-only JSONL event log (`log.py`: `append` writes at once, with any sta
 lines before it in the same write; `stage` keeps a line for the next write or until the
 run next waits, so a turn is two writes);
 
+Each log line is one event: the envelope `v` (schema version), `seq`, `ts`, `kind`, `run`,
+`turn`, then the payload in camelCase; writers' events are checked by the type checker
+(a test validates every writer's lines), readers parse into the union: version-1 lines
+upgraded, unknown kinds skipped, a newer `v` refused.
+
 `events.py`: one typed class per event kind and their union `SessionEvent`
 (`SESSION_EVENTS`, `session_event_schema()`; `HookRun`, one hook command's run);
 
