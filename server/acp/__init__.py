@@ -4,6 +4,9 @@ What each file holds (ARCHITECTURE.md has the package's borders and invariants):
 
 The ACP face (`agentls acp`), the only code that imports the `acp` SDK.
 
+`main.py` (`agentls acp`: the agent on stdio until the client closes it); `session.py`
+(one ACP session: its conversation, ACP workspace, updates and run);
+
 `transport.py` (newline-delimited JSON-RPC on a private stdout; malformed lines
 answered)
 

@@ -26,6 +26,9 @@ full pipe never holds the event loop;
 made (an unknown name exits 2, listing those there); SIGINT, SIGTERM and SIGHUP abort
 the run (its end logged) and end the process within a bound.
 
+`main.py`: the `agentls` parser and dispatch. `mcp_list.py`: `agentls mcp list`.
+`memory.py`: `agentls memory add|list|forget`.
+
 `trust.py`: `agentls trust` approves the workspace settings file and the command files
 whose `allowed-tools` would add rules, each at the bytes shown.
 

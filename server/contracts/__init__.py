@@ -15,6 +15,12 @@ bounded wait (`asyncio.timeout`, which keeps a cancellation that arrives as the 
 thing finishes), and `waiting.to_its_end`, a worker-thread call a cancelled caller still
 waits out (a lock taken, a file written before its clean-up). No IO.
 
+Files: `messages.py` (messages, content blocks), `model_io.py` (`ModelInput`, the
+`ModelEvent` stream), `tooling.py` (tool calls, `Observation`, the tool-definition
+shape), `outcomes.py` (terminal reasons, `RunResult`), `decisions.py` (permission
+decisions, approval questions), `observer.py` (`RunObserver`), `usage.py` (token usage),
+`errors.py` (errors that stop work before it starts), `values.py`, `waiting.py`.
+
 `running.py`: `running_call()`, the tool call the runtime is running in this task (set by
 `calling` around each call), which a workspace that reviews edits reads to know the tool.
 

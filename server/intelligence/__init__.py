@@ -21,6 +21,9 @@ a command through `workspace/sandbox.server_launch`, the LSP handshake and shutd
 bounded requests; diagnostics pulled or pushes matched per version, a late first pull
 not turning pulls off)
 
+`lazy.py` (lsprotocol loaded only when a server is first needed), `unavailable.py`
+(the one error a server's absence, crash or silence becomes)
+
 `tsserver.py` (typescript-language-server's problems pulled from tsserver, since its
 pushes carry no version)
 

@@ -2,8 +2,8 @@
 
 What each file holds (ARCHITECTURE.md has the package's borders and invariants):
 
-`QueryLoop`: prepare → infer → decide → act → observe → guard; the `Step` type;
-`Budget`;
+`query_loop.py`: `QueryLoop`: prepare → infer → decide → act → observe → guard;
+`steps.py`: the `Step` type; `budget.py`: `Budget` (turns, tokens, cost, wall time);
 
 `compaction.py` (runs the summary call the projector asks for and logs it). On "prompt
 is too long": one compaction, one retry.

@@ -2,7 +2,8 @@
 
 What each file holds (ARCHITECTURE.md has the package's borders and invariants):
 
-Modes; rules (`tool(pattern)`: allow names exactly, deny and ask match any spelling;
+`modes.py`: modes and the tools each shows; rules (`tool(pattern)`: allow names
+exactly, deny and ask match any spelling;
 `protectedPaths`;
 
 `rules.py` parses them once per settings load, `RuleSet.from_settings`, and deny and ask
@@ -44,12 +45,12 @@ data programs, sed)
 
 `wrappers.py` (the option grammars of env, xargs, nice, timeout, nohup, stdbuf, setsid,
 command/exec/builtin, bash/sh/dash -c (walked, and rendered in place), find -exec;
-reached through `Walker`);
+reached through `Walker`), all read by `options.py` (the one table-driven option reader);
 
 `shell.py` (`analyse`: redirect targets judged, analyses with a workspace read afresh,
-text-only ones cached); the policy (deny beats ask beats allow, then the mode; an
+text-only ones cached); `policy.py` (deny beats ask beats allow, then the mode; an
 unresolved line, or one with programs no list knows, is never auto-approved while a deny
 rule for `run_command` exists; control files and agentls's own files need a person; each
 decision on a resolved line carries its rendering, `runs`; narrowest "always allow"
-rules); approvers (auto-yes, deny-all; each says whether its answers are a person's).
+rules); `approvers.py` (auto-yes, deny-all; each says whether its answers are a person's).
 """

@@ -10,6 +10,10 @@ The public contract of the language-server face as pydantic models (no IO, no LS
 library): the `agentls/event` kinds (a discriminated union), every `agentls.*` command's
 params and result, the doctor and MCP reports.
 
+`events.py` (the `agentls/event` kinds), `commands.py` (each command's argument and
+result, `COMMANDS`), `reports.py` (the doctor and MCP reports), `common.py` (shapes
+several share: positions, usage, budget, outcome).
+
 `wire.py`: camelCase, every key written, absent only where marked (`Omittable`,
 `AbsentUnlessGiven`).
 

@@ -16,6 +16,8 @@ streamed `reasoning_content` kept as thinking, images as `image_url` data URLs)
 by what the last tool result said, `next` goes on at a named turn, `laterAsks` names
 where a later ask in the session starts)
 
+`errors.py` (the providers' error wording: one line, bounded, with the cause)
+
 `factory.py` (`PROVIDER:NAME` → provider, credentials checked first)
 
 `warm.py` (what an SDK's first request imports, loaded by `warm_up` where sessions open:

@@ -11,7 +11,7 @@ their switch changes the mode, logged `plan_reviewed` then `mode_changed`; a too
 
 `subjects.py` (a call that writes several paths, such as a rename, is decided by its
 strictest path), calls in the model's order (only adjacent read-only calls run
-together), bounded observations with secrets masked (`workspace/redaction.py`), audit
+together), bounded observations (`shaping.py`) with secrets masked (`workspace/redaction.py`), audit
 events;
 
 `hook_gate.py`: a PreToolUse hook's answer weighed against the gate's decision (deny and

@@ -6,6 +6,11 @@ The append-only JSONL event log (`log.py`: `append` writes at once, with any sta
 lines before it in the same write; `stage` keeps a line for the next write or until the
 run next waits, so a turn is two writes);
 
+Each log line is one event: the envelope `v` (schema version), `seq`, `ts`, `kind`, `run`,
+`turn`, then the payload in camelCase; writers' events are checked by the type checker
+(a test validates every writer's lines), readers parse into the union: version-1 lines
+upgraded, unknown kinds skipped, a newer `v` refused.
+
 `events.py`: one typed class per event kind and their union `SessionEvent`
 (`SESSION_EVENTS`, `session_event_schema()`; `HookRun`, one hook command's run);
 
@@ -23,10 +28,10 @@ byte for byte as pydantic writes it (pydantic writes what orjson would write
 differently);
 
 `durability.py`: one fsync thread per process for every log (group commit; a closed log
-is never synced); the reader (typed events), the reducer that folds them into
-`SessionState` (asks numbered from 1; a `rewound` event cuts the history where the
+is never synced); `reader.py` (typed events), `reducer.py`, which folds them into
+`SessionState` (`state.py`) (asks numbered from 1; a `rewound` event cuts the history where the
 first ask it takes back began, and marks them; the model's latest checklist, the plan
-agreed in plan mode), the store (one file per session under the state dir; listing
+agreed in plan mode), `store.py` (one file per session under the state dir; listing
 keeps each session's summary until its file changes)
 
 `lock.py` (one writer per session across processes: a `flock` on `<id>.lock` naming its
