@@ -87,3 +87,11 @@ def test_every_command_the_readme_shows_exists(words: list[str]) -> None:
 
 def test_the_readme_is_a_first_days_reading() -> None:
     assert len((ROOT / "README.md").read_text("utf-8").splitlines()) <= 400
+
+
+def test_the_vscode_readme_links_nothing_outside_its_folder() -> None:
+    """It is packed into the .vsix alone (vsce refuses a relative link out of the folder):
+    the server's pages are named, not linked."""
+    page = ROOT / "vscode-client" / "README.md"
+    outside = [link for link in _links(page) if link.startswith("../")]
+    assert outside == []
