@@ -1,10 +1,11 @@
-"""What the suites share: a scripted model written to a file, and a bounded wait for an
-observable condition (polled, with a deadline; never a fixed sleep)."""
+"""What the suites share: a scripted model written to a file, a bounded wait for an
+observable condition (polled, with a deadline; never a fixed sleep), and small images."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,11 @@ from typing import Any
 
 def script(folder: Path, turns: list[dict[str, Any]], name: str = "script.json") -> str:
     """The scripted model playing TURNS, as the model option names it (`scripted:PATH`)."""
-    path = folder / name
+    return write_script(folder / name, turns)
+
+
+def write_script(path: Path, turns: list[dict[str, Any]]) -> str:
+    """The scripted model playing TURNS from the file PATH (`scripted:PATH`)."""
     path.write_text(json.dumps({"turns": turns}))
     return f"scripted:{path}"
 
@@ -27,6 +32,15 @@ async def until(
         if loop.time() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         await asyncio.sleep(0.01)
+
+
+def wait_until(check: Callable[[], object], timeout: float = 30.0, what: str = "") -> None:
+    """`until` for a test that is not a coroutine: block until CHECK holds."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what or check}")
+        time.sleep(0.02)
 
 
 def png(width: int = 2, height: int = 3, shade: int = 0) -> bytes:

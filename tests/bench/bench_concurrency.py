@@ -27,7 +27,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 from tests.bench import summary
 from tests.e2e.lsp.editor import start_editor
-from tests.reliability.sessions import write_script
+from tests.helpers import write_script
 from tests.reliability.test_concurrent_sessions import script
 
 HERE = Path(__file__).resolve().parent

@@ -6,7 +6,6 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -59,14 +58,3 @@ def workspace(tmp_path: Path) -> Path:
 @pytest.fixture
 def cli(isolated_state: Path, workspace: Path) -> Cli:
     return Cli(isolated_state, workspace)
-
-
-def wait_until(predicate: Callable[[], bool], timeout: float = 30.0, what: str = "") -> None:
-    """Poll an observable condition with a deadline (no fixed sleeps)."""
-    import time
-
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what or predicate}")
-        time.sleep(0.02)

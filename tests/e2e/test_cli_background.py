@@ -16,7 +16,9 @@ from typing import Any
 import pytest
 
 from agentls.workspace import sandbox
-from tests.e2e.conftest import Cli, wait_until
+from tests import helpers
+from tests.e2e.conftest import Cli
+from tests.helpers import wait_until
 from tests.processes import processes_naming
 
 needs_bwrap = pytest.mark.skipif(
@@ -58,9 +60,7 @@ class Site:
 
 
 def script(tmp_path: Path, *turns: dict[str, Any]) -> str:
-    path = tmp_path / f"script-{secrets.token_hex(3)}.json"
-    path.write_text(json.dumps({"turns": list(turns)}))
-    return f"scripted:{path}"
+    return helpers.script(tmp_path, list(turns), f"script-{secrets.token_hex(3)}.json")
 
 
 def call(name: str, expect: str | None = None, **given: Any) -> dict[str, Any]:

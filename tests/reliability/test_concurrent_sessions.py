@@ -24,8 +24,9 @@ from lsprotocol import types
 from agentls.session.reader import read_events
 from agentls.session.reducer import reduce
 from tests.e2e.lsp.editor import start_editor
+from tests.helpers import write_script
 from tests.reliability.conftest import Figures
-from tests.reliability.sessions import check_history, write_script
+from tests.reliability.sessions import check_history
 
 SESSIONS = 20
 TURNS = 60

@@ -9,7 +9,6 @@ recording each call.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -118,11 +117,6 @@ class RecordingClient:
             if u["sessionUpdate"] in ("tool_call", "tool_call_update")
             and u["toolCallId"] == call_id
         ]  # fmt: skip
-
-
-def write_script(path: Path, turns: list[dict[str, Any]]) -> str:
-    path.write_text(json.dumps({"turns": turns}), "utf-8")
-    return f"scripted:{path}"
 
 
 @asynccontextmanager

@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 from acp import text_block
 
-from tests.e2e.acp.client import RecordingClient, agent, write_script
+from tests.e2e.acp.client import RecordingClient, agent
 from tests.fakes.anthropic_server import FakeAnthropic, turn
+from tests.helpers import write_script
 
 STEPS = [
     {"step": "Read greet.py", "status": "completed"},

@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 from acp import text_block
 
-from tests.e2e.acp.client import RecordingClient, agent, write_script
+from tests.e2e.acp.client import RecordingClient, agent
 from tests.e2e.acp.test_acp_python_client import read_then_edit
 from tests.gate.test_sandbox_missing import path_without_bwrap
+from tests.helpers import write_script
 
 
 def events(state: Path) -> list[dict[str, Any]]:
