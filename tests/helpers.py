@@ -1,5 +1,6 @@
 """What the suites share: a scripted model written to a file, a bounded wait for an
-observable condition (polled, with a deadline; never a fixed sleep), and small images."""
+observable condition (polled, with a deadline; never a fixed sleep), hook settings and
+scripts, and small images."""
 
 from __future__ import annotations
 
@@ -41,6 +42,22 @@ def wait_until(check: Callable[[], object], timeout: float = 30.0, what: str = "
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what or check}")
         time.sleep(0.02)
+
+
+def hooks(event: str, command: str, matcher: str = "", **entry: Any) -> dict[str, Any]:
+    """The `hooks` settings running COMMAND on EVENT for the tools MATCHER names; ENTRY adds
+    to the command's entry (`timeout`, ...)."""
+    return {event: [{"matcher": matcher,
+                     "hooks": [{"type": "command", "command": command, **entry}]}]}  # fmt: skip
+
+
+def hook_script(folder: Path, name: str, body: str, shebang: str = "#!/bin/sh") -> str:
+    """An executable hook FOLDER/NAME running BODY; its path, for a hook's command."""
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"{shebang}\n{body}")
+    path.chmod(0o755)
+    return str(path)
 
 
 def png(width: int = 2, height: int = 3, shade: int = 0) -> bytes:
