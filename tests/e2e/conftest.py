@@ -1,4 +1,5 @@
-"""Running `agentls` as a subprocess, the way a person runs it."""
+"""Running `agentls` as a subprocess, the way a person runs it; the project folder and the
+environment pointing a server at the fake Anthropic API, for the editor and ACP tests."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.fakes.anthropic_server import FakeAnthropic
 
 AGENTLS = [sys.executable, "-m", "agentls"]
 
@@ -53,6 +56,23 @@ def workspace(tmp_path: Path) -> Path:
     ws = tmp_path / "project"
     ws.mkdir()
     return ws
+
+
+@pytest.fixture
+def root(workspace: Path) -> Path:
+    """The project folder, as the editor tests name it."""
+    return workspace
+
+
+@pytest.fixture
+def model_env(fake: FakeAnthropic, isolated_state: Path) -> dict[str, str]:
+    """What a started server needs to talk to the fake Anthropic API and keep its state in
+    the test's folder."""
+    return {
+        "ANTHROPIC_API_KEY": "test-key",
+        "ANTHROPIC_BASE_URL": fake.base_url,
+        "AGENTLS_STATE_DIR": str(isolated_state),
+    }
 
 
 @pytest.fixture

@@ -29,6 +29,8 @@ from acp.schema import (
     WriteTextFileResponse,
 )
 
+from tests.fakes.anthropic_server import FakeAnthropic
+
 AGENTLS = [sys.executable, "-m", "agentls", "acp"]
 
 
@@ -117,6 +119,11 @@ class RecordingClient:
             if u["sessionUpdate"] in ("tool_call", "tool_call_update")
             and u["toolCallId"] == call_id
         ]  # fmt: skip
+
+
+def anthropic_env(fake: FakeAnthropic) -> dict[str, str]:
+    """What the agent needs to talk to the fake Anthropic API FAKE."""
+    return {"ANTHROPIC_API_KEY": "test-key", "ANTHROPIC_BASE_URL": fake.base_url}
 
 
 @asynccontextmanager
