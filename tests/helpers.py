@@ -1,15 +1,18 @@
 """What the suites share: a scripted model written to a file, a bounded wait for an
-observable condition (polled, with a deadline; never a fixed sleep), hook settings and
-scripts, and small images."""
+observable condition (polled, with a deadline; never a fixed sleep), a free port, the tools
+a model was offered, hook settings and scripts, and small images."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import socket
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from tests.fakes.anthropic_server import FakeAnthropic
 
 
 def script(folder: Path, turns: list[dict[str, Any]], name: str = "script.json") -> str:
@@ -42,6 +45,18 @@ def wait_until(check: Callable[[], object], timeout: float = 30.0, what: str = "
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what or check}")
         time.sleep(0.02)
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 nothing listens on (for a server a test starts)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def tool_names(fake: FakeAnthropic, request: int) -> list[str]:
+    """The names of the tools the model was offered in FAKE's REQUEST-th request."""
+    return [t["name"] for t in fake.requests[request].body.get("tools", [])]
 
 
 def hooks(event: str, command: str, matcher: str = "", **entry: Any) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from acp import text_block
 
 from tests.e2e.acp.client import RecordingClient, agent, anthropic_env
 from tests.fakes.anthropic_server import FakeAnthropic, turn
-from tests.helpers import write_script
+from tests.helpers import tool_names, write_script
 
 STEPS = [
     {"step": "Read greet.py", "status": "completed"},
@@ -24,10 +24,6 @@ STEPS = [
 PLAN = "# Plan\n1. Add shout() to greet.py\n2. Run it"
 RELEASE_COMMAND = "while [ ! -e release ]; do sleep 0.05; done; echo released"
 MODEL = "anthropic:claude-sonnet-4-5"
-
-
-def tool_names(fake: FakeAnthropic, request: int) -> list[str]:
-    return [t["name"] for t in fake.requests[request].body.get("tools", [])]
 
 
 async def test_update_plan_reaches_the_client_as_plan_updates(

@@ -18,7 +18,7 @@ from agentls.contracts.tooling import ErrorCode, ToolError
 from agentls.mcp.hub import McpHub
 from agentls.workspace.interface import ToolContext, ToolDefinition
 from tests.fakes.mcp_server import HERE, stdio_config
-from tests.helpers import until
+from tests.helpers import free_port, until
 from tests.processes import process_alive
 from tests.unit.mcp.conftest import Told, servers, starts
 
@@ -160,12 +160,6 @@ async def test_a_chatty_servers_stderr_stays_small(hub: McpHub, tmp_path: Path) 
     assert os.fstat(connection._stderr.fileno()).st_blocks * 512 < 64 * 1024
     assert await call(tools, "mcp__test__noisy", kilobytes=1) == "done"
     assert connection.stderr_tail().endswith("fake MCP server: last words")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 async def test_streamable_http_with_headers(
