@@ -1,6 +1,7 @@
 """What the suites share: a scripted model written to a file, a bounded wait for an
-observable condition (polled, with a deadline; never a fixed sleep), a free port, the tools
-a model was offered, hook settings and scripts, and small images."""
+observable condition (polled, with a deadline; never a fixed sleep), a free port, what the
+fake Anthropic API received (the tools offered, a tool's result, the system prompt), hook
+settings and scripts, and small images."""
 
 from __future__ import annotations
 
@@ -57,6 +58,20 @@ def free_port() -> int:
 def tool_names(fake: FakeAnthropic, request: int) -> list[str]:
     """The names of the tools the model was offered in FAKE's REQUEST-th request."""
     return [t["name"] for t in fake.requests[request].body.get("tools", [])]
+
+
+def tool_result_text(fake: FakeAnthropic, request: int) -> str:
+    """The text of the tool result FAKE's REQUEST-th request ends with."""
+    last = fake.requests[request].body["messages"][-1]
+    block = next(b for b in last["content"] if b["type"] == "tool_result")
+    content = block["content"]
+    return content if isinstance(content, str) else "".join(p.get("text", "") for p in content)
+
+
+def system_text(body: dict[str, Any]) -> str:
+    """The system prompt of an Anthropic request BODY, as one text."""
+    system = body["system"]
+    return system if isinstance(system, str) else "".join(b["text"] for b in system)
 
 
 def hooks(event: str, command: str, matcher: str = "", **entry: Any) -> dict[str, Any]:

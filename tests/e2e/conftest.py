@@ -51,6 +51,13 @@ class Cli:
         return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
+def user_settings(cli: Cli, data: dict[str, Any]) -> None:
+    """DATA as the person's own settings file, where CLI's asks read it."""
+    path = Path(cli.env["XDG_CONFIG_HOME"]) / "agentls" / "settings.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data))
+
+
 @pytest.fixture
 def workspace(tmp_path: Path) -> Path:
     ws = tmp_path / "project"

@@ -9,9 +9,9 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from tests.e2e.conftest import AGENTLS, Cli
+from tests.e2e.conftest import AGENTLS, Cli, user_settings
 from tests.fakes.anthropic_server import FakeAnthropic, turn
-from tests.helpers import hook_script, hooks, script
+from tests.helpers import hook_script, hooks, script, tool_result_text
 
 MODEL = ("--model", "anthropic:claude-sonnet-4-5")
 
@@ -24,19 +24,6 @@ def ask(cli: Cli, fake: FakeAnthropic, *extra: str, env: dict[str, str] | None =
         [*AGENTLS, "ask", "go", *MODEL, *extra], cwd=cli.workspace, env=env,
         capture_output=True, text=True, timeout=90, input="",
     )  # fmt: skip
-
-
-def user_settings(cli: Cli, data: dict[str, Any]) -> None:
-    path = Path(cli.env["XDG_CONFIG_HOME"]) / "agentls" / "settings.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data))
-
-
-def tool_result(fake: FakeAnthropic, request: int) -> str:
-    last = fake.requests[request].body["messages"][-1]
-    block = next(b for b in last["content"] if b["type"] == "tool_result")
-    content = block["content"]
-    return content if isinstance(content, str) else "".join(p.get("text", "") for p in content)
 
 
 def of_kind(cli: Cli, kind: str) -> list[dict[str, Any]]:
@@ -62,7 +49,7 @@ def test_a_pre_tool_use_hook_exiting_2_keeps_a_command_from_running(
     push = ("toolu_1", "run_command", {"command": "touch pushed.txt && git push origin main"})
     with FakeAnthropic([turn("Pushing.", tool_calls=[push]), turn("Stopped.")]) as fake:
         proc = ask(cli, fake, "--yes")
-        sent = tool_result(fake, 1)
+        sent = tool_result_text(fake, 1)
     assert proc.returncode == 0, proc.stderr
     assert not (workspace / "pushed.txt").exists()  # the rules allowed it; the hook did not
     assert sent == (
@@ -97,7 +84,7 @@ def test_a_post_tool_use_formatter_changes_the_file_and_the_model_is_told(
     write = ("toolu_1", "write_file", {"path": "app.py", "content": "x=1\n"})
     with FakeAnthropic([turn("Writing.", tool_calls=[write]), turn("Written.")]) as fake:
         proc = ask(cli, fake, "--mode", "accept-edits")
-        sent = tool_result(fake, 1)
+        sent = tool_result_text(fake, 1)
     assert proc.returncode == 0, proc.stderr
     assert (workspace / "app.py").read_text() == "x = 1\n"
     assert f"PostToolUse hook `{formatter}`: formatted app.py" in sent
@@ -138,7 +125,7 @@ def test_a_hook_allowing_a_denied_command_changes_nothing(
     remove = ("toolu_1", "run_command", {"command": "rm keep.txt"})
     with FakeAnthropic([turn("Removing.", tool_calls=[remove]), turn("Kept.")]) as fake:
         proc = ask(cli, fake, "--yes", "--mode", "bypass")
-        sent = tool_result(fake, 1)
+        sent = tool_result_text(fake, 1)
     assert proc.returncode == 0, proc.stderr
     assert (workspace / "keep.txt").read_text() == "kept\n"
     denied = "denied by deny rule run_command(rm *) (matches `rm keep.txt`)"
@@ -156,7 +143,7 @@ def test_a_hook_past_its_timeout_is_reported_and_the_call_asks(
     touch = ("toolu_1", "run_command", {"command": "touch made.txt"})
     with FakeAnthropic([turn("Touching.", tool_calls=[touch]), turn("Asked.")]) as fake:
         proc = ask(cli, fake)  # no terminal and no --yes: a question is answered no
-        sent = tool_result(fake, 1)
+        sent = tool_result_text(fake, 1)
     assert proc.returncode == 0, proc.stderr
     assert not (workspace / "made.txt").exists()  # the rule allowed it; the call asked
     assert f"! PreToolUse hook `{slow}`: timed out after 1 s; the call asks you" in proc.stderr
@@ -240,7 +227,7 @@ def test_claude_code_hook_scripts_matching_bash_work_unchanged(
                turn("Found.")]  # fmt: skip
     with FakeAnthropic(replies) as fake:
         proc = ask(cli, fake, "--yes")
-        blocked, ran = tool_result(fake, 1), tool_result(fake, 2)
+        blocked, ran = tool_result_text(fake, 1), tool_result_text(fake, 2)
     assert proc.returncode == 0, proc.stderr
     assert "• Use 'rg' (ripgrep) instead of 'grep'" in blocked
     assert (workspace / "found.txt").read_text() == "TODO: ship\n"  # the second command ran
@@ -265,7 +252,7 @@ def test_a_managed_hook_applies_and_a_user_setting_cannot_remove_it(
     env = {"AGENTLS_MANAGED_SETTINGS": str(managed)}
     with FakeAnthropic([turn("Writing.", tool_calls=[write]), turn("Refused.")]) as fake:
         proc = ask(cli, fake, "--mode", "bypass", env=env)
-        sent = tool_result(fake, 1)
+        sent = tool_result_text(fake, 1)
     assert proc.returncode == 0, proc.stderr
     assert not (workspace / "new.txt").exists()
     assert sent.endswith("new files need a ticket")

@@ -17,9 +17,8 @@ import pytest_asyncio
 
 from agentls.workspace import sandbox
 from tests.e2e.lsp.editor import Editor, start_editor
-from tests.e2e.lsp.test_lsp_runs import tool_result_text
 from tests.fakes.anthropic_server import FakeAnthropic, stall, turn
-from tests.helpers import until
+from tests.helpers import tool_result_text, until
 from tests.processes import processes_naming
 
 pytestmark = pytest.mark.skipif(

@@ -7,8 +7,8 @@ from pathlib import Path
 from lsprotocol import types
 
 from tests.e2e.lsp.editor import Editor, capabilities
-from tests.e2e.lsp.test_lsp_runs import tool_result_text
 from tests.fakes.anthropic_server import FakeAnthropic, turn
+from tests.helpers import tool_result_text
 
 BIG = "".join(f"value_{i} = {i}\n" for i in range(20_000))
 

@@ -7,9 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.e2e.lsp.conftest import EditorFactory
-from tests.e2e.lsp.test_lsp_runs import tool_result_text
 from tests.fakes.anthropic_server import FakeAnthropic, turn
-from tests.helpers import hook_script, hooks
+from tests.helpers import hook_script, hooks, tool_result_text
 
 MODEL = "anthropic:claude-sonnet-4-5"
 

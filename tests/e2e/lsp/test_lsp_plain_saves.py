@@ -9,8 +9,8 @@ from lsprotocol import types
 
 from tests.e2e.lsp.editor import Editor, capabilities
 from tests.e2e.lsp.test_lsp_approvals_and_cancel import until
-from tests.e2e.lsp.test_lsp_runs import tool_result_text
 from tests.fakes.anthropic_server import FakeAnthropic, turn
+from tests.helpers import tool_result_text
 
 
 async def plain_client(open_editor) -> Editor:
