@@ -1,7 +1,7 @@
 """What the suites share: a scripted model written to a file, a bounded wait for an
 observable condition (polled, with a deadline; never a fixed sleep), a free port, what the
-fake Anthropic API received (the tools offered, a tool's result, the system prompt), hook
-settings and scripts, and small images."""
+fake Anthropic API received (the tools offered, a tool's result, the system prompt), an LSP
+range, a percentile, hook settings and scripts, and small images."""
 
 from __future__ import annotations
 
@@ -72,6 +72,17 @@ def system_text(body: dict[str, Any]) -> str:
     """The system prompt of an Anthropic request BODY, as one text."""
     system = body["system"]
     return system if isinstance(system, str) else "".join(b["text"] for b in system)
+
+
+def lsp_range(line: int, start: int, end: int) -> dict[str, Any]:
+    """An LSP range within LINE, as JSON."""
+    return {"start": {"line": line, "character": start}, "end": {"line": line, "character": end}}
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The Q-quantile of VALUES (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def hooks(event: str, command: str, matcher: str = "", **entry: Any) -> dict[str, Any]:

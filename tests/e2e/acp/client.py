@@ -9,6 +9,7 @@ recording each call.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -119,6 +120,12 @@ class RecordingClient:
             if u["sessionUpdate"] in ("tool_call", "tool_call_update")
             and u["toolCallId"] == call_id
         ]  # fmt: skip
+
+
+def session_events(state: Path) -> list[dict[str, Any]]:
+    """The events of the one session the agent logged under the state folder STATE."""
+    (log,) = (state / "sessions").glob("*.jsonl")
+    return [json.loads(line) for line in log.read_text().splitlines()]
 
 
 def anthropic_env(fake: FakeAnthropic) -> dict[str, str]:
