@@ -21,6 +21,16 @@ def script(folder: Path, turns: list[dict[str, Any]], name: str = "script.json")
     return write_script(folder / name, turns)
 
 
+def write_file(path: Path, text: str | bytes) -> Path:
+    """PATH holding TEXT, its folders made as needed."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text)
+    return path
+
+
 def write_script(path: Path, turns: list[dict[str, Any]]) -> str:
     """The scripted model playing TURNS from the file PATH (`scripted:PATH`)."""
     path.write_text(json.dumps({"turns": turns}))
