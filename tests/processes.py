@@ -1,4 +1,5 @@
-"""Finding the processes a test started, by a marker in their command line."""
+"""Finding the processes a test started, by a marker in their command line, and telling
+whether one still runs."""
 
 from __future__ import annotations
 
