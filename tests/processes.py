@@ -1,4 +1,5 @@
-"""Finding the processes a test started, by a marker in their command line."""
+"""Finding the processes a test started, by a marker in their command line, and telling
+whether one still runs."""
 
 from __future__ import annotations
 
@@ -51,3 +52,13 @@ def warm_processes(state: Path) -> list[int]:
             if b"agentls.cli.warm" in cmdline and marker in cmdline:
                 found.append(int(entry.name))
     return found
+
+
+def process_alive(pid: int) -> bool:
+    """Running; a zombie waiting to be reaped counts as gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            state = stat.read().rsplit(b")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in (b"Z", b"X")

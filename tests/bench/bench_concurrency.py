@@ -27,15 +27,10 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 from tests.bench import summary
 from tests.e2e.lsp.editor import start_editor
-from tests.reliability.sessions import write_script
+from tests.helpers import percentile, write_script
 from tests.reliability.test_concurrent_sessions import script
 
 HERE = Path(__file__).resolve().parent
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def action_params(uri: str) -> types.CodeActionParams:

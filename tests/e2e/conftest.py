@@ -1,4 +1,5 @@
-"""Running `agentls` as a subprocess, the way a person runs it."""
+"""Running `agentls` as a subprocess, the way a person runs it; the project folder and the
+environment pointing a server at the fake Anthropic API, for the editor and ACP tests."""
 
 from __future__ import annotations
 
@@ -6,11 +7,12 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.fakes.anthropic_server import FakeAnthropic
 
 AGENTLS = [sys.executable, "-m", "agentls"]
 
@@ -49,6 +51,13 @@ class Cli:
         return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
+def user_settings(cli: Cli, data: dict[str, Any]) -> None:
+    """DATA as the person's own settings file, where CLI's asks read it."""
+    path = Path(cli.env["XDG_CONFIG_HOME"]) / "agentls" / "settings.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data))
+
+
 @pytest.fixture
 def workspace(tmp_path: Path) -> Path:
     ws = tmp_path / "project"
@@ -57,16 +66,22 @@ def workspace(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
+def root(workspace: Path) -> Path:
+    """The project folder, as the editor tests name it."""
+    return workspace
+
+
+@pytest.fixture
+def model_env(fake: FakeAnthropic, isolated_state: Path) -> dict[str, str]:
+    """What a started server needs to talk to the fake Anthropic API and keep its state in
+    the test's folder."""
+    return {
+        "ANTHROPIC_API_KEY": "test-key",
+        "ANTHROPIC_BASE_URL": fake.base_url,
+        "AGENTLS_STATE_DIR": str(isolated_state),
+    }
+
+
+@pytest.fixture
 def cli(isolated_state: Path, workspace: Path) -> Cli:
     return Cli(isolated_state, workspace)
-
-
-def wait_until(predicate: Callable[[], bool], timeout: float = 30.0, what: str = "") -> None:
-    """Poll an observable condition with a deadline (no fixed sleeps)."""
-    import time
-
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what or predicate}")
-        time.sleep(0.02)

@@ -16,7 +16,9 @@ from typing import Any
 import pytest
 
 from agentls.workspace import sandbox
-from tests.e2e.conftest import Cli, wait_until
+from tests import helpers
+from tests.e2e.conftest import Cli
+from tests.helpers import free_port, wait_until
 from tests.processes import processes_naming
 
 needs_bwrap = pytest.mark.skipif(
@@ -58,9 +60,7 @@ class Site:
 
 
 def script(tmp_path: Path, *turns: dict[str, Any]) -> str:
-    path = tmp_path / f"script-{secrets.token_hex(3)}.json"
-    path.write_text(json.dumps({"turns": list(turns)}))
-    return f"scripted:{path}"
+    return helpers.script(tmp_path, list(turns), f"script-{secrets.token_hex(3)}.json")
 
 
 def call(name: str, expect: str | None = None, **given: Any) -> dict[str, Any]:
@@ -186,13 +186,6 @@ def test_a_background_command_under_a_deny_rule_is_denied(
     assert nothing_left(cli, site)
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 def _listening(port: int) -> bool:
     with socket.socket() as probe:
         return probe.connect_ex(("127.0.0.1", port)) == 0
@@ -206,7 +199,7 @@ def test_without_the_sandbox_the_same_flow_runs_and_the_port_is_closed_after(
     config = cli.state / "config" / "agentls"
     config.mkdir(parents=True)
     (config / "settings.json").write_text(json.dumps({"sandbox": "off"}))
-    site = Site(workspace, _free_port())
+    site = Site(workspace, free_port())
     model = script(tmp_path, site.start(), site.fetched(), {"text": "Left it running."})
     proc = cli.run(
         "ask", "serve it", "--model", model, *ALLOW,

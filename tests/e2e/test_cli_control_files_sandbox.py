@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from agentls.workspace import sandbox
-from tests.e2e.conftest import Cli, wait_until
+from tests.e2e.conftest import Cli
 from tests.e2e.terminal import TerminalRun
+from tests.helpers import wait_until
 
 pytestmark = pytest.mark.skipif(
     sandbox.bwrap_problem() is not None, reason=f"no sandbox here: {sandbox.bwrap_problem()}"

@@ -7,13 +7,9 @@ import os
 import signal
 from pathlib import Path
 
-from tests.e2e.conftest import Cli, wait_until
+from tests.e2e.conftest import Cli
+from tests.helpers import wait_until, write_script
 from tests.processes import processes_with
-
-
-def write_script(path: Path, turns: list[dict]) -> str:
-    path.write_text(json.dumps({"turns": turns}))
-    return f"scripted:{path}"
 
 
 def kinds(cli: Cli) -> list[str]:

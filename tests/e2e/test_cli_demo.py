@@ -7,9 +7,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.e2e.conftest import Cli, wait_until
+from tests.e2e.conftest import Cli
 from tests.e2e.editors.real_editor import DEMO_EDITED, make_demo_workspace
 from tests.e2e.terminal import TerminalRun
+from tests.helpers import wait_until
 
 PROMPT = "Add a shout() function to greet.py that returns the greeting in capitals, then run it."
 

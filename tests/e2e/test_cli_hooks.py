@@ -9,9 +9,9 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from tests.e2e.conftest import AGENTLS, Cli
+from tests.e2e.conftest import AGENTLS, Cli, user_settings
 from tests.fakes.anthropic_server import FakeAnthropic, turn
-from tests.helpers import script
+from tests.helpers import hook_script, hooks, script, tool_result_text
 
 MODEL = ("--model", "anthropic:claude-sonnet-4-5")
 
@@ -24,32 +24,6 @@ def ask(cli: Cli, fake: FakeAnthropic, *extra: str, env: dict[str, str] | None =
         [*AGENTLS, "ask", "go", *MODEL, *extra], cwd=cli.workspace, env=env,
         capture_output=True, text=True, timeout=90, input="",
     )  # fmt: skip
-
-
-def hook_script(folder: Path, name: str, body: str, shebang: str = "#!/bin/sh") -> str:
-    path = folder / "hooks" / name
-    path.parent.mkdir(exist_ok=True)
-    path.write_text(f"{shebang}\n{body}")
-    path.chmod(0o755)
-    return str(path)
-
-
-def hooks(event: str, command: str, matcher: str = "", **entry: Any) -> dict[str, Any]:
-    return {event: [{"matcher": matcher,
-                     "hooks": [{"type": "command", "command": command, **entry}]}]}  # fmt: skip
-
-
-def user_settings(cli: Cli, data: dict[str, Any]) -> None:
-    path = Path(cli.env["XDG_CONFIG_HOME"]) / "agentls" / "settings.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data))
-
-
-def tool_result(fake: FakeAnthropic, request: int) -> str:
-    last = fake.requests[request].body["messages"][-1]
-    block = next(b for b in last["content"] if b["type"] == "tool_result")
-    content = block["content"]
-    return content if isinstance(content, str) else "".join(p.get("text", "") for p in content)
 
 
 def of_kind(cli: Cli, kind: str) -> list[dict[str, Any]]:
@@ -68,14 +42,14 @@ esac
 def test_a_pre_tool_use_hook_exiting_2_keeps_a_command_from_running(
     cli: Cli, workspace: Path, tmp_path: Path
 ) -> None:
-    guard = hook_script(tmp_path, "guard.sh", GUARD)
+    guard = hook_script(tmp_path / "hooks", "guard.sh", GUARD)
     user_settings(cli, {"hooks": hooks("PreToolUse", guard, "Bash"),
                         "permissions": {"allow": ["run_command(touch *)",
                                                   "run_command(git push *)"]}})  # fmt: skip
     push = ("toolu_1", "run_command", {"command": "touch pushed.txt && git push origin main"})
     with FakeAnthropic([turn("Pushing.", tool_calls=[push]), turn("Stopped.")]) as fake:
         proc = ask(cli, fake, "--yes")
-        sent = tool_result(fake, 1)
+        sent = tool_result_text(fake, 1)
     assert proc.returncode == 0, proc.stderr
     assert not (workspace / "pushed.txt").exists()  # the rules allowed it; the hook did not
     assert sent == (
@@ -105,12 +79,12 @@ print(json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse",
 def test_a_post_tool_use_formatter_changes_the_file_and_the_model_is_told(
     cli: Cli, workspace: Path, tmp_path: Path
 ) -> None:
-    formatter = hook_script(tmp_path, "fmt.py", FORMATTER, "#!/usr/bin/env python3")
+    formatter = hook_script(tmp_path / "hooks", "fmt.py", FORMATTER, "#!/usr/bin/env python3")
     user_settings(cli, {"hooks": hooks("PostToolUse", formatter, "Edit|Write")})
     write = ("toolu_1", "write_file", {"path": "app.py", "content": "x=1\n"})
     with FakeAnthropic([turn("Writing.", tool_calls=[write]), turn("Written.")]) as fake:
         proc = ask(cli, fake, "--mode", "accept-edits")
-        sent = tool_result(fake, 1)
+        sent = tool_result_text(fake, 1)
     assert proc.returncode == 0, proc.stderr
     assert (workspace / "app.py").read_text() == "x = 1\n"
     assert f"PostToolUse hook `{formatter}`: formatted app.py" in sent
@@ -141,7 +115,7 @@ def test_a_hook_allowing_a_denied_command_changes_nothing(
 ) -> None:
     (workspace / "keep.txt").write_text("kept\n")
     allow = hook_script(
-        tmp_path,
+        tmp_path / "hooks",
         "allow.sh",
         """echo '{"hookSpecificOutput":
         {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}'\n""",
@@ -151,7 +125,7 @@ def test_a_hook_allowing_a_denied_command_changes_nothing(
     remove = ("toolu_1", "run_command", {"command": "rm keep.txt"})
     with FakeAnthropic([turn("Removing.", tool_calls=[remove]), turn("Kept.")]) as fake:
         proc = ask(cli, fake, "--yes", "--mode", "bypass")
-        sent = tool_result(fake, 1)
+        sent = tool_result_text(fake, 1)
     assert proc.returncode == 0, proc.stderr
     assert (workspace / "keep.txt").read_text() == "kept\n"
     denied = "denied by deny rule run_command(rm *) (matches `rm keep.txt`)"
@@ -163,13 +137,13 @@ def test_a_hook_allowing_a_denied_command_changes_nothing(
 def test_a_hook_past_its_timeout_is_reported_and_the_call_asks(
     cli: Cli, workspace: Path, tmp_path: Path
 ) -> None:
-    slow = hook_script(tmp_path, "slow.sh", "sleep 30\n")
+    slow = hook_script(tmp_path / "hooks", "slow.sh", "sleep 30\n")
     user_settings(cli, {"hooks": hooks("PreToolUse", slow, "Bash", timeout=1),
                         "permissions": {"allow": ["run_command(touch *)"]}})  # fmt: skip
     touch = ("toolu_1", "run_command", {"command": "touch made.txt"})
     with FakeAnthropic([turn("Touching.", tool_calls=[touch]), turn("Asked.")]) as fake:
         proc = ask(cli, fake)  # no terminal and no --yes: a question is answered no
-        sent = tool_result(fake, 1)
+        sent = tool_result_text(fake, 1)
     assert proc.returncode == 0, proc.stderr
     assert not (workspace / "made.txt").exists()  # the rule allowed it; the call asked
     assert f"! PreToolUse hook `{slow}`: timed out after 1 s; the call asks you" in proc.stderr
@@ -239,7 +213,7 @@ CLAUDE_CODE_LOGGER = (
 def test_claude_code_hook_scripts_matching_bash_work_unchanged(
     cli: Cli, workspace: Path, tmp_path: Path
 ) -> None:
-    validator = hook_script(tmp_path, "bash_validator.py", CLAUDE_CODE_VALIDATOR,
+    validator = hook_script(tmp_path / "hooks", "bash_validator.py", CLAUDE_CODE_VALIDATOR,
                             "#!/usr/bin/env python3")  # fmt: skip
     claude_settings = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
         {"type": "command", "command": validator},
@@ -253,7 +227,7 @@ def test_claude_code_hook_scripts_matching_bash_work_unchanged(
                turn("Found.")]  # fmt: skip
     with FakeAnthropic(replies) as fake:
         proc = ask(cli, fake, "--yes")
-        blocked, ran = tool_result(fake, 1), tool_result(fake, 2)
+        blocked, ran = tool_result_text(fake, 1), tool_result_text(fake, 2)
     assert proc.returncode == 0, proc.stderr
     assert "• Use 'rg' (ripgrep) instead of 'grep'" in blocked
     assert (workspace / "found.txt").read_text() == "TODO: ship\n"  # the second command ran
@@ -266,7 +240,9 @@ def test_claude_code_hook_scripts_matching_bash_work_unchanged(
 def test_a_managed_hook_applies_and_a_user_setting_cannot_remove_it(
     cli: Cli, workspace: Path, tmp_path: Path
 ) -> None:
-    policy_hook = hook_script(tmp_path, "policy.sh", "echo 'new files need a ticket' >&2; exit 2\n")
+    policy_hook = hook_script(
+        tmp_path / "hooks", "policy.sh", "echo 'new files need a ticket' >&2; exit 2\n"
+    )
     managed = tmp_path / "etc" / "managed-settings.json"
     managed.parent.mkdir()
     managed.write_text(json.dumps({"hooks": hooks("PreToolUse", policy_hook, "Write")}))
@@ -276,7 +252,7 @@ def test_a_managed_hook_applies_and_a_user_setting_cannot_remove_it(
     env = {"AGENTLS_MANAGED_SETTINGS": str(managed)}
     with FakeAnthropic([turn("Writing.", tool_calls=[write]), turn("Refused.")]) as fake:
         proc = ask(cli, fake, "--mode", "bypass", env=env)
-        sent = tool_result(fake, 1)
+        sent = tool_result_text(fake, 1)
     assert proc.returncode == 0, proc.stderr
     assert not (workspace / "new.txt").exists()
     assert sent.endswith("new files need a ticket")
@@ -287,17 +263,19 @@ def test_a_managed_hook_applies_and_a_user_setting_cannot_remove_it(
 
 def test_prompt_session_and_stop_hooks(cli: Cli, workspace: Path, tmp_path: Path) -> None:
     source = """python3 -c 'import json, sys; print(json.load(sys.stdin)["source"])'"""
-    start = hook_script(tmp_path, "start.sh", f'echo "session started ($({source}))"\n')
+    start = hook_script(tmp_path / "hooks", "start.sh", f'echo "session started ($({source}))"\n')
     prompt_of = source.replace('"source"', '"prompt"')
-    context = hook_script(tmp_path, "context.sh", f'echo "the build is red ($({prompt_of}))"\n')
+    context = hook_script(
+        tmp_path / "hooks", "context.sh", f'echo "the build is red ($({prompt_of}))"\n'
+    )
     # Blocks the first stop only: Claude Code's stop_hook_active says it already did.
     stop = hook_script(
-        tmp_path,
+        tmp_path / "hooks",
         "stop.sh",
         """if grep -q '"stop_hook_active": true'; then exit 0; fi
 echo '{"decision": "block", "reason": "run the tests before you stop"}'\n""",
     )
-    end = hook_script(tmp_path, "end.sh", 'cat > "$CLAUDE_PROJECT_DIR/ended.json"\n')
+    end = hook_script(tmp_path / "hooks", "end.sh", 'cat > "$CLAUDE_PROJECT_DIR/ended.json"\n')
     user_settings(cli, {"hooks": {
         **hooks("SessionStart", start), **hooks("UserPromptSubmit", context),
         **hooks("Stop", stop), **hooks("SessionEnd", end),
@@ -321,7 +299,7 @@ echo '{"decision": "block", "reason": "run the tests before you stop"}'\n""",
 def test_a_blocked_prompt_never_reaches_the_model(
     cli: Cli, workspace: Path, tmp_path: Path
 ) -> None:
-    refuse = hook_script(tmp_path, "refuse.sh", "echo 'no keys in prompts' >&2; exit 2\n")
+    refuse = hook_script(tmp_path / "hooks", "refuse.sh", "echo 'no keys in prompts' >&2; exit 2\n")
     user_settings(cli, {"hooks": hooks("UserPromptSubmit", refuse)})
     with FakeAnthropic([turn("Never.")]) as fake:
         proc = ask(cli, fake)

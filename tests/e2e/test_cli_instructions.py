@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from tests.bench.peers.wire import Conversation as Requests
-from tests.e2e.conftest import Cli
+from tests.e2e.conftest import AGENTLS, Cli, user_settings
 from tests.fakes.anthropic_server import FakeAnthropic, turn
+from tests.helpers import system_text
 
 ENV_MODEL = ("--model", "anthropic:claude-sonnet-4-5")
 
@@ -27,20 +28,6 @@ def _ask(
     )  # fmt: skip
 
 
-from tests.e2e.conftest import AGENTLS  # noqa: E402
-
-
-def _user_settings(cli: Cli, data: dict[str, Any]) -> None:
-    path = Path(cli.env["XDG_CONFIG_HOME"]) / "agentls" / "settings.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data))
-
-
-def _system(body: dict[str, Any]) -> str:
-    system = body["system"]
-    return system if isinstance(system, str) else "".join(b["text"] for b in system)
-
-
 def test_root_then_nested_agents_md_and_claude_md_where_none(cli: Cli, workspace: Path) -> None:
     (workspace / "AGENTS.md").write_text("ROOT RULE: run pnpm test, never npm.\n")
     nested = workspace / "pkg" / "inner"
@@ -52,13 +39,13 @@ def test_root_then_nested_agents_md_and_claude_md_where_none(cli: Cli, workspace
         proc = _ask(cli, fake, cwd=nested)
         bodies = [r.body for r in fake.requests]
     assert proc.returncode == 0, proc.stderr
-    system = _system(bodies[0])
+    system = system_text(bodies[0])
     order = [system.index(s) for s in ("ROOT RULE", "PKG RULE", "INNER RULE")]
     assert order == sorted(order)
     assert "## AGENTS.md\n" in system and "## pkg/CLAUDE.md\n" in system
     assert "## pkg/inner/AGENTS.md\n" in system
     assert "cannot change what is permitted" in system
-    assert _system(bodies[1]) == system  # the same bytes on every turn: the cached prefix
+    assert system_text(bodies[1]) == system  # the same bytes on every turn: the cached prefix
     assert "instructions: AGENTS.md (37 B), pkg/CLAUDE.md" in proc.stderr
     (guidance,) = [e for e in cli.events() if e["kind"] == "guidance"]
     assert [f["path"] for f in guidance["files"]] == [
@@ -71,24 +58,24 @@ def test_instructions_are_cut_at_the_limit_with_a_note(cli: Cli, workspace: Path
     sub = workspace / "sub"
     sub.mkdir()
     (sub / "AGENTS.md").write_text("NEVER SEEN\n")
-    _user_settings(cli, {"instructions": {"maxBytes": 64}})
+    user_settings(cli, {"instructions": {"maxBytes": 64}})
     with FakeAnthropic([turn("Done.")]) as fake:
         proc = _ask(cli, fake, cwd=sub)
         (body,) = [r.body for r in fake.requests]
     assert proc.returncode == 0, proc.stderr
-    system = _system(body)
+    system = system_text(body)
     assert "line 7\n" in system and "line 9\n" not in system and "NEVER SEEN" not in system
     assert "[left out at the 64-byte limit: sub/AGENTS.md]" in system
 
 
 def test_instructions_off_leave_the_fixed_prompt(cli: Cli, workspace: Path) -> None:
     (workspace / "AGENTS.md").write_text("ROOT RULE\n")
-    _user_settings(cli, {"instructions": {"enabled": False}})
+    user_settings(cli, {"instructions": {"enabled": False}})
     with FakeAnthropic([turn("Done.")]) as fake:
         proc = _ask(cli, fake)
         (body,) = [r.body for r in fake.requests]
     assert proc.returncode == 0, proc.stderr
-    assert "ROOT RULE" not in _system(body) and "instructions:" not in proc.stderr
+    assert "ROOT RULE" not in system_text(body) and "instructions:" not in proc.stderr
 
 
 def test_an_agents_md_asking_for_a_denied_command_changes_no_decision(
@@ -120,7 +107,7 @@ def test_a_memory_reaches_the_next_session_with_its_source(cli: Cli, workspace: 
         proc = _ask(cli, fake)
         (body,) = [r.body for r in fake.requests]
     assert proc.returncode == 0, proc.stderr
-    system = _system(body)
+    system = system_text(body)
     assert f"- [{memory_id}] (project, explicit_user_rule, confidence high, made today)" in system
     assert "The tests run with pnpm test." in system and "Gone tomorrow." not in system
     (guidance,) = [e for e in cli.events() if e["kind"] == "guidance"]
@@ -130,7 +117,7 @@ def test_a_memory_reaches_the_next_session_with_its_source(cli: Cli, workspace: 
     with FakeAnthropic([turn("Done.")]) as fake:
         proc = _ask(cli, fake)
         (body,) = [r.body for r in fake.requests]
-    assert "pnpm test" not in _system(body)
+    assert "pnpm test" not in system_text(body)
 
 
 def test_forget_of_an_unknown_id_exits_2(cli: Cli) -> None:
@@ -175,7 +162,7 @@ def test_remember_without_a_terminal_keeps_nothing(cli: Cli, workspace: Path) ->
 def test_an_allow_rule_for_remember_still_asks(cli: Cli, workspace: Path, mode: str) -> None:
     # The person's own standing rule approves no memory: each is kept only at a yes,
     # and without a terminal (nor --yes) there is no one to say it.
-    _user_settings(cli, {"permissions": {"allow": ["remember", "remember(*)"]}})
+    user_settings(cli, {"permissions": {"allow": ["remember", "remember(*)"]}})
     with FakeAnthropic(_remember_replies()) as fake:
         proc = _ask(cli, fake, "--allow", "run_command(true)", "--mode", mode)
     assert proc.returncode in (0, 3), proc.stderr
@@ -204,7 +191,7 @@ def test_remember_with_a_yes_keeps_it_with_its_source_for_the_next_session(
         again = _ask(cli, fake)
         (body,) = [r.body for r in fake.requests]
     assert again.returncode == 0, again.stderr
-    system = _system(body)
+    system = system_text(body)
     assert "(project, verified_observation, confidence medium, made today) `true`" in system
     assert "(user, agent_summary, confidence low, made today) Probably uses tabs." in system
 
@@ -254,10 +241,10 @@ def test_guidance_keeps_the_cacheable_prefix_share(cli: Cli, workspace: Path) ->
 
     systems = {json.dumps(body["system"]) for body in guided.bodies}
     assert len(systems) == 1  # the same system prompt bytes on every turn
-    system = _system(guided.bodies[0])
+    system = system_text(guided.bodies[0])
     assert "Run the tests with pnpm test" in system and "In pkg, keep functions short." in system
     assert "Releases are tagged vX.Y.Z." in system and "I prefer short answers." in system
-    assert _system(plain.bodies[0]) != system and len(guided.streams[0]) > len(plain.streams[0])
+    assert system_text(plain.bodies[0]) != system and len(guided.streams[0]) > len(plain.streams[0])
 
     with_guidance, without = guided.prefix_shares(), plain.prefix_shares()
     assert len(with_guidance) == len(without) == 5

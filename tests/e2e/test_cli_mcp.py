@@ -8,10 +8,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.e2e.conftest import Cli, wait_until
+from tests.e2e.conftest import Cli
 from tests.e2e.terminal import TerminalRun
 from tests.fakes.mcp_server import stdio_config
-from tests.helpers import script
+from tests.helpers import script, wait_until
 
 ADD = {"name": "mcp__test__add", "input": {"a": 2, "b": 3}}
 

@@ -6,8 +6,8 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from tests.e2e.conftest import Cli, wait_until
-from tests.helpers import script
+from tests.e2e.conftest import Cli
+from tests.helpers import script, wait_until
 from tests.processes import processes_with
 
 BUSY = "is running elsewhere (`agentls ask`, pid "

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.e2e.conftest import Cli, wait_until
+from tests.e2e.conftest import Cli
 from tests.e2e.terminal import TerminalRun
-from tests.helpers import script
+from tests.helpers import script, wait_until
 
 
 def touch_then_end(tmp_path: Path, target: str = "made", name: str = "script.json") -> str:

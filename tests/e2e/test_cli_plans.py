@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import Cli, wait_until
+from tests.e2e.conftest import Cli
 from tests.e2e.terminal import TerminalRun
+from tests.helpers import script, wait_until
 
 PLAN = "# Plan\n1. Add shout() to greet.py\n2. Run it"
 STEPS = [
@@ -23,12 +24,6 @@ STEPS = [
 UPDATE = {"name": "update_plan", "input": {"plan": STEPS, "explanation": "small change"}}
 PROPOSE = {"name": "propose_plan", "input": {"plan": PLAN}}
 IN_PLAN_MODE = {"toolsInclude": ["propose_plan"], "toolsExclude": ["edit_file", "run_command"]}
-
-
-def script(tmp_path: Path, turns: list[dict[str, Any]]) -> str:
-    path = tmp_path / "script.json"
-    path.write_text(json.dumps({"turns": turns}))
-    return f"scripted:{path}"
 
 
 def events(cli: Cli) -> list[dict[str, Any]]:

@@ -14,6 +14,7 @@ from typing import Any
 
 from tests.e2e.conftest import Cli
 from tests.fakes.anthropic_server import FakeAnthropic, turn
+from tests.helpers import write_file
 
 MODEL = ("--model", "anthropic:claude-sonnet-4-5")
 TOUCH = ("toolu_1", "run_command", {"command": "touch made"})
@@ -34,15 +35,6 @@ def _first_prompt(fake: FakeAnthropic) -> str:
     return "".join(block.get("text", "") for block in content)
 
 
-def _write(path: Path, text: str | bytes) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(text, bytes):
-        path.write_bytes(text)
-    else:
-        path.write_text(text)
-    return path
-
-
 def _kinds(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
     return [e for e in events if e["kind"] == kind]
 
@@ -57,7 +49,7 @@ Review $1 with care for $2.
 
 
 def test_a_command_file_reaches_the_model_with_its_arguments(cli: Cli, workspace: Path) -> None:
-    review = _write(workspace / ".agentls" / "commands" / "review.md", REVIEW)
+    review = write_file(workspace / ".agentls" / "commands" / "review.md", REVIEW)
     with FakeAnthropic([turn("Reviewed.")]) as fake:
         proc = _ask(cli, fake, '/review src/app.py "error handling"')
         sent = _first_prompt(fake)
@@ -86,15 +78,15 @@ def test_a_command_file_reaches_the_model_with_its_arguments(cli: Cli, workspace
 
 
 def test_claude_code_commands_and_vscode_prompt_files_work(cli: Cli, workspace: Path) -> None:
-    _write(workspace / ".claude" / "commands" / "git" / "commit.md",
+    write_file(workspace / ".claude" / "commands" / "git" / "commit.md",
            "Write a commit message for: $ARGUMENTS\n")  # fmt: skip
-    _write(
+    write_file(
         workspace / ".github" / "prompts" / "form.prompt.md",
         "---\ndescription: A form\nmode: agent\ntools: ['codebase']\n---\n"
         "Create the form ${input:formName:the form's name} with ${input:fields} in "
         "${workspaceFolderBasename}.\n",
     )
-    _write(workspace / ".claude" / "commands" / "plain.md", "Explain the build.\n")
+    write_file(workspace / ".claude" / "commands" / "plain.md", "Explain the build.\n")
     with FakeAnthropic([turn("a"), turn("b"), turn("c")]) as fake:
         commit = _ask(cli, fake, "/git:commit the parser fix")
         form = _ask(cli, fake, "/form formName=Login")
@@ -110,7 +102,7 @@ def test_claude_code_commands_and_vscode_prompt_files_work(cli: Cli, workspace: 
 
 
 def test_an_unknown_command_is_refused_before_anything_is_made(cli: Cli, workspace: Path) -> None:
-    _write(workspace / ".agentls" / "commands" / "review.md", REVIEW)
+    write_file(workspace / ".agentls" / "commands" / "review.md", REVIEW)
     with FakeAnthropic([]) as fake:
         proc = _ask(cli, fake, "/reveiw src/app.py")
         asked = len(fake.requests)
@@ -127,7 +119,7 @@ def test_an_unknown_command_is_refused_before_anything_is_made(cli: Cli, workspa
 
 
 def _touch_command(path: Path) -> Path:
-    return _write(path, "---\nallowed-tools: Bash(touch:*), WebFetch\n---\nTouch a file.\n")
+    return write_file(path, "---\nallowed-tools: Bash(touch:*), WebFetch\n---\nTouch a file.\n")
 
 
 def test_allowed_tools_add_a_rule_only_once_the_workspace_file_is_approved(
@@ -180,8 +172,8 @@ def test_the_person_s_own_commands_are_trusted_and_the_workspace_s_win(
 ) -> None:
     config = tmp_path / "config"
     _touch_command(config / "agentls" / "commands" / "touch.md")
-    _write(config / "agentls" / "commands" / "review.md", "The person's own review.\n")
-    _write(workspace / ".agentls" / "commands" / "review.md", "The project's review.\n")
+    write_file(config / "agentls" / "commands" / "review.md", "The person's own review.\n")
+    write_file(workspace / ".agentls" / "commands" / "review.md", "The project's review.\n")
     env = {"XDG_CONFIG_HOME": str(config)}
     with FakeAnthropic([turn(tool_calls=[TOUCH]), turn("Done."), turn("ok")]) as fake:
         touched = cli.run("ask", "/touch", *MODEL, env={**env, **_keys(fake)})
@@ -205,12 +197,12 @@ def _keys(fake: FakeAnthropic) -> dict[str, str]:
 
 def test_the_doctor_lists_commands_and_the_files_it_skipped(cli: Cli, workspace: Path) -> None:
     folder = workspace / ".agentls" / "commands"
-    _write(folder / "review.md", REVIEW)
-    _write(folder / "latin1.md", "Caf\xe9 au lait\n".encode("latin-1"))
-    _write(folder / "huge.md", "x" * (64 * 1024 + 1))
-    _write(folder / "broken.md", "---\ndescription: 'never closed\n---\nBody\n")
-    _write(folder / "unclosed.md", "---\ndescription: no end\nBody\n")
-    _write(folder / "undo.md", "Not the built-in.\n")
+    write_file(folder / "review.md", REVIEW)
+    write_file(folder / "latin1.md", "Caf\xe9 au lait\n".encode("latin-1"))
+    write_file(folder / "huge.md", "x" * (64 * 1024 + 1))
+    write_file(folder / "broken.md", "---\ndescription: 'never closed\n---\nBody\n")
+    write_file(folder / "unclosed.md", "---\ndescription: no end\nBody\n")
+    write_file(folder / "undo.md", "Not the built-in.\n")
     proc = cli.run("doctor", "--json", env={"ANTHROPIC_API_KEY": "k"})
     report = json.loads(proc.stdout)
     assert [c["name"] for c in report["commands"]["commands"]] == ["review"]

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from tests.e2e import rewind_story as story
-from tests.e2e.conftest import Cli, wait_until
+from tests.e2e.conftest import Cli
 from tests.fakes.anthropic_server import FakeAnthropic, turn
-from tests.helpers import script
+from tests.helpers import script, wait_until
 
 MODEL = "anthropic:claude-sonnet-4-5"
 

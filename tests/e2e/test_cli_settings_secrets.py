@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tests import helpers
 from tests.e2e.conftest import Cli
 
 NPM_TOKEN = "npm_" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2"
@@ -28,12 +29,10 @@ def settings_with_secrets(cli: Cli) -> None:
 
 
 def script(tmp_path: Path) -> str:
-    path = tmp_path / "script.json"
-    path.write_text(json.dumps({"turns": [
+    return helpers.script(tmp_path, [
         {"toolCalls": [{"name": "run_command", "input": {"command": "echo ran"}}]},
         {"text": "done"},
-    ]}))  # fmt: skip
-    return f"scripted:{path}"
+    ])  # fmt: skip
 
 
 def state_text(state: Path) -> str:

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import AGENTLS, Cli, wait_until
+from tests.e2e.conftest import AGENTLS, Cli
 from tests.e2e.terminal import TerminalRun
+from tests.helpers import wait_until
 
 ENDS_WITHIN = 20  # seconds: a wait limit, not a timing claim
 

@@ -8,9 +8,9 @@ import socket
 from pathlib import Path
 from typing import Any
 
-from tests.e2e.conftest import Cli, wait_until
+from tests.e2e.conftest import Cli
 from tests.fakes.otlp_receiver import OtlpReceiver
-from tests.helpers import script
+from tests.helpers import script, wait_until
 
 PROMPT = "PROMPT-MARKER-5e1d: write the notes"
 CONTENT = "FILE-CONTENT-MARKER-0b7a"

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.e2e.conftest import Cli, wait_until
+from tests.e2e.conftest import Cli
 from tests.e2e.terminal import TerminalRun
+from tests.helpers import wait_until
 
 
 def test_terminal_approvals(cli: Cli, workspace: Path, tmp_path: Path) -> None:

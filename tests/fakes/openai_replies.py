@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.fakes.http_fake import Plan
+from tests.fakes.http_fake import Plan, in_parts
 
 # (error type, error code) per HTTP status, as the real API sends them.
 ERRORS: dict[int, tuple[str, str | None]] = {
@@ -232,9 +232,3 @@ class _Chunks:
 
 def _data(text: str) -> bytes:
     return f"data: {text}\n\n".encode()
-
-
-def in_parts(text: str, parts: int) -> list[str]:
-    """Text cut into about ``parts`` pieces, ignoring word and token boundaries."""
-    step = max(1, -(-len(text) // parts))
-    return [text[i : i + step] for i in range(0, len(text), step)]

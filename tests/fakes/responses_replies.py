@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.fakes.http_fake import Plan
+from tests.fakes.http_fake import Plan, in_parts
 
 ToolCall = tuple[str, str, dict[str, Any] | str]
 
@@ -92,7 +92,7 @@ def _events(opts: dict[str, Any], model: str, number: int) -> Iterable[bytes]:
             "content": [],
         }  # fmt: skip
         yield _event("response.output_item.added", {"output_index": 0, "item": message}, sequence)
-        for piece in _in_parts(opts["text"], 3):
+        for piece in in_parts(opts["text"], 3):
             delta = {"item_id": item_id, "output_index": 0, "content_index": 0, "delta": piece}
             yield _event("response.output_text.delta", delta, sequence)
         done = {
@@ -110,7 +110,7 @@ def _events(opts: dict[str, Any], model: str, number: int) -> Iterable[bytes]:
             "name": name, "arguments": "", "status": "in_progress",
         }  # fmt: skip
         yield _event("response.output_item.added", {"output_index": index, "item": call}, sequence)
-        for piece in _in_parts(text, 3):
+        for piece in in_parts(text, 3):
             delta = {"item_id": call["id"], "output_index": index, "delta": piece}
             yield _event("response.function_call_arguments.delta", delta, sequence)
         done = {**call, "arguments": text, "status": "completed"}
@@ -136,8 +136,3 @@ def _events(opts: dict[str, Any], model: str, number: int) -> Iterable[bytes]:
 def _event(name: str, data: dict[str, Any], sequence: Iterator[int]) -> bytes:
     payload = {"type": name, "sequence_number": next(sequence), **data}
     return f"event: {name}\ndata: {json.dumps(payload)}\n\n".encode()
-
-
-def _in_parts(text: str, parts: int) -> list[str]:
-    step = max(1, -(-len(text) // parts))
-    return [text[i : i + step] for i in range(0, len(text), step)]

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import wait_until
 from tests.e2e.terminal import TerminalRun
 from tests.gate.harness import Attack, call, command
+from tests.helpers import wait_until
 
 SETTINGS = {"permissions": {"protectedPaths": ["Makefile", "deploy/**"]}}
 RULES = ["run_command(echo *)", "run_command(cat *)", "run_command(git *)",

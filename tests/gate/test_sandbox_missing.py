@@ -14,9 +14,10 @@ import pytest
 from agentls.conversation.settings import Settings, load_settings
 from agentls.lsp.editor_settings import settings_notes
 from agentls.workspace import sandbox
-from tests.e2e.acp.client import RecordingClient, agent, write_script
+from tests.e2e.acp.client import RecordingClient, agent
 from tests.gate.boundary import everything_written
 from tests.gate.harness import Attack, command
+from tests.helpers import write_script
 
 KEY = "sk-ant-api03-" + secrets.token_urlsafe(40)
 TOKEN = "ghp_" + secrets.token_hex(18)

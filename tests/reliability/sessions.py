@@ -3,19 +3,12 @@
 from __future__ import annotations
 
 import itertools
-import json
 from pathlib import Path
-from typing import Any
 
 from agentls.contracts.messages import Message, TextBlock, ToolResultBlock
 from agentls.session.events import ModelOutput, SessionEvent
 from agentls.session.reader import read_events
 from agentls.session.reducer import reduce
-
-
-def write_script(path: Path, turns: list[dict[str, Any]]) -> str:
-    path.write_text(json.dumps({"turns": turns}))
-    return f"scripted:{path}"
 
 
 def complete_lines(path: Path) -> bytes:

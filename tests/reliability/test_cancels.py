@@ -35,13 +35,13 @@ from pygls.exceptions import JsonRpcRequestCancelled
 from agentls.session.events import RunFinished
 from agentls.session.reader import read_events
 from agentls.session.reducer import reduce
-from tests.e2e.conftest import Cli, wait_until
+from tests.e2e.conftest import Cli
 from tests.e2e.lsp.editor import Editor, start_editor
 from tests.fakes.anthropic_server import FakeAnthropic, stall, turn
-from tests.helpers import until
+from tests.helpers import until, wait_until, write_script
 from tests.processes import processes_with
 from tests.reliability.conftest import Figures
-from tests.reliability.sessions import check_history, check_log, complete_lines, write_script
+from tests.reliability.sessions import check_history, check_log, complete_lines
 
 LSP_CANCELS = 70
 CLI_CANCELS = 30

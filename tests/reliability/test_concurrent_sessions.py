@@ -24,8 +24,9 @@ from lsprotocol import types
 from agentls.session.reader import read_events
 from agentls.session.reducer import reduce
 from tests.e2e.lsp.editor import start_editor
+from tests.helpers import percentile, write_script
 from tests.reliability.conftest import Figures
-from tests.reliability.sessions import check_history, write_script
+from tests.reliability.sessions import check_history
 
 SESSIONS = 20
 TURNS = 60
@@ -47,11 +48,6 @@ def script() -> list[dict[str, Any]]:
         for t in range(TURNS - 1)
     ]
     return [*turns, {"text": "Done."}]
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 async def test_20_sessions_while_the_editor_keeps_asking(

@@ -27,10 +27,11 @@ from typing import Any
 from agentls.session.events import RunClosed, RunFinished
 from agentls.session.reader import read_events
 from agentls.session.reducer import reduce
-from tests.e2e.conftest import Cli, wait_until
+from tests.e2e.conftest import Cli
+from tests.helpers import wait_until, write_script
 from tests.processes import processes_with
 from tests.reliability.conftest import Figures
-from tests.reliability.sessions import check_history, check_log, complete_lines, write_script
+from tests.reliability.sessions import check_history, check_log, complete_lines
 
 RUNS = 50
 SEED = 20261

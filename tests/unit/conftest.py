@@ -11,6 +11,7 @@ import pytest
 
 from agentls.workspace.interface import ToolContext
 from agentls.workspace.local import LocalWorkspace
+from tests.processes import process_alive
 
 
 @pytest.fixture
@@ -37,16 +38,6 @@ def ws(root: Path) -> LocalWorkspace:
 @pytest.fixture
 def ctx(ws: LocalWorkspace) -> ToolContext:
     return ToolContext(workspace=ws)
-
-
-def process_alive(pid: int) -> bool:
-    """Running; a zombie waiting to be reaped counts as gone."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as stat:
-            state = stat.read().rsplit(b")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state not in (b"Z", b"X")
 
 
 @pytest.fixture

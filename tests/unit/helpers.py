@@ -14,6 +14,8 @@ from agentls.conversation.one_session import Conversation
 from agentls.conversation.open_sessions import ConversationManager
 from agentls.conversation.settings import load_settings
 from agentls.providers.scripted import ScriptedProvider
+from agentls.session.events import SessionEvent
+from agentls.session.reader import read_events
 from agentls.session.store import SessionStore
 from agentls.workspace.interface import ToolContext, ToolDefinition
 from agentls.workspace.local import LocalWorkspace
@@ -112,6 +114,12 @@ def one_session_twice(
     settings = load_settings({"model": "scripted:test"})
     second = other.open(LocalWorkspace(tmp_path / "ws"), settings, first.session_id)
     return first, second, provider
+
+
+def events_of(conv: Conversation) -> list[SessionEvent]:
+    """The session's events as its log holds them (written out first)."""
+    conv.log.sync()
+    return read_events(conv.log.path)
 
 
 def call(tool: str, call_id: str | None = None, /, **inputs: Any) -> dict[str, Any]:

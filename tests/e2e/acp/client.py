@@ -30,6 +30,8 @@ from acp.schema import (
     WriteTextFileResponse,
 )
 
+from tests.fakes.anthropic_server import FakeAnthropic
+
 AGENTLS = [sys.executable, "-m", "agentls", "acp"]
 
 
@@ -120,9 +122,15 @@ class RecordingClient:
         ]  # fmt: skip
 
 
-def write_script(path: Path, turns: list[dict[str, Any]]) -> str:
-    path.write_text(json.dumps({"turns": turns}), "utf-8")
-    return f"scripted:{path}"
+def session_events(state: Path) -> list[dict[str, Any]]:
+    """The events of the one session the agent logged under the state folder STATE."""
+    (log,) = (state / "sessions").glob("*.jsonl")
+    return [json.loads(line) for line in log.read_text().splitlines()]
+
+
+def anthropic_env(fake: FakeAnthropic) -> dict[str, str]:
+    """What the agent needs to talk to the fake Anthropic API FAKE."""
+    return {"ANTHROPIC_API_KEY": "test-key", "ANTHROPIC_BASE_URL": fake.base_url}
 
 
 @asynccontextmanager

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from acp import RequestError, text_block
 
-from tests.e2e.acp.client import RecordingClient, agent, write_script
+from tests.e2e.acp.client import RecordingClient, agent
+from tests.helpers import write_script
 
 UNCOVERABLE = {"name": "run_command", "input": {"command": "python3 -c 'print(1)'"}}
 TOUCH = {"name": "run_command", "input": {"command": "touch other"}}

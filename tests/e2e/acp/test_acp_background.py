@@ -10,7 +10,8 @@ from typing import Any
 
 from acp import text_block
 
-from tests.e2e.acp.client import RecordingClient, agent, write_script
+from tests.e2e.acp.client import RecordingClient, agent
+from tests.helpers import write_script
 from tests.processes import processes_naming
 
 WAITS = "while [ ! -e go ]; do sleep 0.02; done; echo done"

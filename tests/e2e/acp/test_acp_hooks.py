@@ -10,7 +10,8 @@ from pathlib import Path
 
 from acp import text_block
 
-from tests.e2e.acp.client import RecordingClient, agent, write_script
+from tests.e2e.acp.client import RecordingClient, agent
+from tests.helpers import write_script
 
 
 async def test_hooks_hold_and_speak_in_an_acp_session(

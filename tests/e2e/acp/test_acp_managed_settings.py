@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from acp import RequestError, text_block
 
-from tests.e2e.acp.client import RecordingClient, agent, write_script
+from tests.e2e.acp.client import RecordingClient, agent
+from tests.helpers import write_script
 
 
 async def test_the_session_says_the_policy_first_and_bypass_mode_is_refused(

@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 from acp import text_block
 
-from tests.e2e.acp.client import RecordingClient, agent, write_script
+from tests.e2e.acp.client import RecordingClient, agent, anthropic_env
 from tests.fakes.anthropic_server import FakeAnthropic, turn
+from tests.helpers import tool_names, write_script
 
 STEPS = [
     {"step": "Read greet.py", "status": "completed"},
@@ -23,14 +24,6 @@ STEPS = [
 PLAN = "# Plan\n1. Add shout() to greet.py\n2. Run it"
 RELEASE_COMMAND = "while [ ! -e release ]; do sleep 0.05; done; echo released"
 MODEL = "anthropic:claude-sonnet-4-5"
-
-
-def model_env(fake: FakeAnthropic) -> dict[str, str]:
-    return {"ANTHROPIC_API_KEY": "test-key", "ANTHROPIC_BASE_URL": fake.base_url}
-
-
-def tool_names(fake: FakeAnthropic, request: int) -> list[str]:
-    return [t["name"] for t in fake.requests[request].body.get("tools", [])]
 
 
 async def test_update_plan_reaches_the_client_as_plan_updates(
@@ -70,7 +63,7 @@ async def test_a_plan_approved_in_the_client_switches_the_mode_and_the_run_goes_
 ) -> None:
     fake.add(turn(tool_calls=[("toolu_pp", "propose_plan", {"plan": PLAN})]), turn("On it."))
     client = RecordingClient(answers=[choice])
-    async with agent(client, MODEL, workspace, env=model_env(fake)) as (conn, _):
+    async with agent(client, MODEL, workspace, env=anthropic_env(fake)) as (conn, _):
         session = await conn.new_session(cwd=str(workspace), mcp_servers=[])
         await conn.set_session_mode(session_id=session.session_id, mode_id="plan")
         answer = await conn.prompt(session_id=session.session_id, prompt=[text_block("plan")])
@@ -96,7 +89,7 @@ async def test_keep_planning_stays_in_plan_mode_and_a_cancelled_question_cancels
         turn(tool_calls=[("toolu_2", "propose_plan", {"plan": PLAN})]),
     )
     client = RecordingClient(answers=["keep-planning", "cancelled"])
-    async with agent(client, MODEL, workspace, env=model_env(fake)) as (conn, _):
+    async with agent(client, MODEL, workspace, env=anthropic_env(fake)) as (conn, _):
         session = await conn.new_session(cwd=str(workspace), mcp_servers=[])
         await conn.set_session_mode(session_id=session.session_id, mode_id="plan")
         answer = await conn.prompt(session_id=session.session_id, prompt=[text_block("plan")])
@@ -115,7 +108,7 @@ async def test_a_prompt_sent_while_a_run_works_steers_it(
         turn("Using pathlib."),
     )
     client = RecordingClient(answers=["allow_once"])
-    async with agent(client, MODEL, workspace, env=model_env(fake)) as (conn, _):
+    async with agent(client, MODEL, workspace, env=anthropic_env(fake)) as (conn, _):
         session = await conn.new_session(cwd=str(workspace), mcp_servers=[])
         sid = session.session_id
         first = asyncio.create_task(conn.prompt(session_id=sid, prompt=[text_block("wait")]))
@@ -141,7 +134,7 @@ async def test_cancel_ends_a_steered_run_and_both_prompts(
 ) -> None:
     fake.add(turn(tool_calls=[("toolu_w", "run_command", {"command": RELEASE_COMMAND})]))
     client = RecordingClient(answers=["allow_once"])
-    async with agent(client, MODEL, workspace, env=model_env(fake)) as (conn, _):
+    async with agent(client, MODEL, workspace, env=anthropic_env(fake)) as (conn, _):
         session = await conn.new_session(cwd=str(workspace), mcp_servers=[])
         sid = session.session_id
         first = asyncio.create_task(conn.prompt(session_id=sid, prompt=[text_block("wait")]))

@@ -11,7 +11,7 @@ from typing import Any
 
 from acp import text_block
 
-from tests.e2e.acp.client import RecordingClient, agent
+from tests.e2e.acp.client import RecordingClient, agent, anthropic_env
 from tests.fakes.anthropic_server import FakeAnthropic, turn
 
 MODEL = "anthropic:claude-sonnet-4-5"
@@ -21,10 +21,6 @@ BUILT_IN = ["undo", "mode", "compact", "memory", "rewind"]
 def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
-
-
-def _env(fake: FakeAnthropic) -> dict[str, str]:
-    return {"ANTHROPIC_API_KEY": "test-key", "ANTHROPIC_BASE_URL": fake.base_url}
 
 
 def _lists(client: RecordingClient) -> list[list[dict[str, Any]]]:
@@ -45,7 +41,7 @@ async def test_commands_are_listed_after_the_built_in_ones_with_their_hints(
     _write(Path(os.environ["XDG_CONFIG_HOME"]) / "agentls/commands/mine.md", "Mine.\n")
     client = RecordingClient()
     with FakeAnthropic([]) as fake:
-        async with agent(client, MODEL, workspace, env=_env(fake)) as (conn, _):
+        async with agent(client, MODEL, workspace, env=anthropic_env(fake)) as (conn, _):
             sid = (await conn.new_session(cwd=str(workspace), mcp_servers=[])).session_id
             await client.wait_for(lambda: _lists(client))
             (listed,) = _lists(client)
@@ -67,7 +63,7 @@ async def test_a_command_expands_and_an_unknown_one_is_answered_with_the_list(
     _write(workspace / ".agentls/commands/review.md", "Review $1 for $2.\n")
     client = RecordingClient()
     with FakeAnthropic([turn("Reviewed.")]) as fake:
-        async with agent(client, MODEL, workspace, env=_env(fake)) as (conn, _):
+        async with agent(client, MODEL, workspace, env=anthropic_env(fake)) as (conn, _):
             sid = (await conn.new_session(cwd=str(workspace), mcp_servers=[])).session_id
             unknown = await conn.prompt(session_id=sid, prompt=[text_block("/reveiw a.py")])
             said_unknown = client.text()
@@ -86,7 +82,7 @@ async def test_a_command_file_added_meanwhile_is_offered_after_the_next_prompt(
 ) -> None:
     client = RecordingClient()
     with FakeAnthropic([turn("One."), turn("Two.")]) as fake:
-        async with agent(client, MODEL, workspace, env=_env(fake)) as (conn, _):
+        async with agent(client, MODEL, workspace, env=anthropic_env(fake)) as (conn, _):
             sid = (await conn.new_session(cwd=str(workspace), mcp_servers=[])).session_id
             await conn.prompt(session_id=sid, prompt=[text_block("hi")])
             _write(workspace / ".agentls/commands/fresh.md", "Fresh.\n")

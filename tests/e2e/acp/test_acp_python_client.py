@@ -11,9 +11,9 @@ from pathlib import Path
 from acp import embedded_text_resource, resource_block, resource_link_block, text_block
 from acp.schema import EnvVariable, McpServerStdio
 
-from tests.e2e.acp.client import RecordingClient, agent, write_script
+from tests.e2e.acp.client import RecordingClient, agent
 from tests.fakes.mcp_server import HERE as MCP_SERVER
-from tests.helpers import until
+from tests.helpers import until, write_script
 
 
 def read_then_edit(

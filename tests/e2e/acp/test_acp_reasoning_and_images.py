@@ -9,13 +9,9 @@ from pathlib import Path
 import pytest
 from acp import RequestError, image_block, text_block
 
-from tests.e2e.acp.client import RecordingClient, agent
+from tests.e2e.acp.client import RecordingClient, agent, anthropic_env
 from tests.fakes.anthropic_server import FakeAnthropic, turn
 from tests.helpers import png
-
-
-def anthropic_env(fake: FakeAnthropic) -> dict[str, str]:
-    return {"ANTHROPIC_API_KEY": "test-key", "ANTHROPIC_BASE_URL": fake.base_url}
 
 
 async def test_an_image_prompt_reaches_the_model_as_an_image_block(

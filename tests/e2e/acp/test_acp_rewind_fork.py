@@ -12,14 +12,10 @@ from acp import RequestError, text_block
 from acp.client.connection import ClientSideConnection
 
 from tests.e2e import rewind_story as story
-from tests.e2e.acp.client import RecordingClient, agent
+from tests.e2e.acp.client import RecordingClient, agent, anthropic_env
 from tests.fakes.anthropic_server import FakeAnthropic, turn
 
 MODEL = "anthropic:claude-sonnet-4-5"
-
-
-def model_env(fake: FakeAnthropic) -> dict[str, str]:
-    return {"ANTHROPIC_API_KEY": "test-key", "ANTHROPIC_BASE_URL": fake.base_url}
 
 
 async def say(conn: ClientSideConnection, client: RecordingClient, sid: str, text: str) -> str:
@@ -55,7 +51,7 @@ async def test_rewind_to_ask_2_takes_back_asks_2_and_3_and_their_files(
     isolated_state: Path, workspace: Path, fake: FakeAnthropic
 ) -> None:
     client = RecordingClient()
-    async with agent(client, MODEL, workspace, env=model_env(fake)) as (conn, _):
+    async with agent(client, MODEL, workspace, env=anthropic_env(fake)) as (conn, _):
         sid = await three_asks(conn, client, fake, workspace)
         listed = await say(conn, client, sid, "/rewind")
         assert "1. first: set A to 2\n2. second: make made.txt\n3. third" in listed
@@ -81,7 +77,7 @@ async def test_session_fork_at_ask_2_sends_ask_1_only_and_changes_no_file(
     isolated_state: Path, workspace: Path, fake: FakeAnthropic
 ) -> None:
     client = RecordingClient()
-    async with agent(client, MODEL, workspace, env=model_env(fake)) as (conn, _):
+    async with agent(client, MODEL, workspace, env=anthropic_env(fake)) as (conn, _):
         sid = await three_asks(conn, client, fake, workspace)
         before = story.files(workspace)
         forked = await conn.fork_session(session_id=sid, cwd=str(workspace), agentls={"ask": 2})

@@ -15,14 +15,10 @@ from typing import Any
 import pytest
 from acp import text_block
 
-from tests.e2e.acp.client import RecordingClient, agent, write_script
+from tests.e2e.acp.client import RecordingClient, agent, session_events
 from tests.e2e.acp.test_acp_python_client import read_then_edit
 from tests.gate.test_sandbox_missing import path_without_bwrap
-
-
-def events(state: Path) -> list[dict[str, Any]]:
-    (log,) = (state / "sessions").glob("*.jsonl")
-    return [json.loads(line) for line in log.read_text().splitlines()]
+from tests.helpers import write_script
 
 
 async def plan_session(workspace: Path, model: str) -> str:
@@ -51,7 +47,7 @@ async def test_a_session_set_to_plan_is_in_plan_when_a_new_agent_loads_it(
     assert answer.stop_reason == "end_turn", client.text()
     assert client.text() == "Not in plan mode."
     assert target.read_text() == "x = 1\n" and client.permissions == [] and client.writes == []
-    started = [e["mode"] for e in events(isolated_state) if e["kind"] == "run_started"]
+    started = [e["mode"] for e in session_events(isolated_state) if e["kind"] == "run_started"]
     assert started == ["plan"]
 
 
@@ -77,7 +73,7 @@ async def test_the_cli_keeps_the_mode_of_a_session_and_a_named_mode_wins(
     named = ask("--mode", "accept-edits")
     assert named.returncode == 0, named.stderr
     assert target.read_text() == "x = 2\n"
-    logged = [(e["kind"], e.get("mode")) for e in events(isolated_state)
+    logged = [(e["kind"], e.get("mode")) for e in session_events(isolated_state)
               if e["kind"] in ("mode_changed", "run_started")]  # fmt: skip
     assert logged == [
         ("mode_changed", "plan"),
@@ -139,7 +135,7 @@ async def test_a_request_the_client_fails_to_answer_cancels_the_prompt(
     assert answer.stop_reason == "cancelled"
     assert after.stop_reason == "end_turn"  # the session still serves
     assert len(client.permissions) == 1 and not (workspace / "ran").exists()
-    logged = events(isolated_state)
+    logged = session_events(isolated_state)
     (observation,) = [e for e in logged if e["kind"] == "observation"]
     assert "the client failed to answer the permission request" in observation["content"]
     (finished,) = [e for e in logged if e["kind"] == "run_finished"]
@@ -170,5 +166,5 @@ async def test_the_no_sandbox_note_comes_once_per_session(
     shown = [json.dumps(u) for u in second.updates]
     assert sum("without a sandbox" in u for u in shown[:replayed]) == 1  # the history's own
     assert not any("without a sandbox" in u for u in shown[replayed:])
-    notices = [e for e in events(isolated_state) if e["kind"] == "notice"]
+    notices = [e for e in session_events(isolated_state) if e["kind"] == "notice"]
     assert [n["topic"] for n in notices] == ["no_sandbox"]

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.acp.client import write_script
 from tests.e2e.acp.test_acp_python_client import _processes_with, read_then_edit
 from tests.fakes.mcp_server import HERE as MCP_SERVER
+from tests.helpers import write_script
 
 NODE_DIR = Path(__file__).parent / "node"
 STAMP = NODE_DIR / "node_modules" / ".installed"

@@ -11,9 +11,10 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
+
+from tests.e2e.acp.client import session_events
 
 ACPX_DIR = Path(__file__).parent / "acpx"
 STAMP = ACPX_DIR / "node_modules" / ".installed"
@@ -100,11 +101,6 @@ def acpx(acpx_cli: tuple[str, Path], project: Path, tmp_path: Path) -> Iterator[
         run("agentls", "sessions", "close")
 
 
-def events(state: Path) -> list[dict[str, Any]]:
-    (log,) = (state / "sessions").glob("*.jsonl")
-    return [json.loads(line) for line in log.read_text().splitlines()]
-
-
 def test_the_demo_runs_through_exec(acpx: Acpx, project: Path) -> None:
     done = acpx("--approve-all", "agentls", "exec", DEMO_PROMPT)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
@@ -137,7 +133,7 @@ def test_a_session_set_to_plan_does_not_edit_at_the_next_prompt(
     assert asked.returncode == 0, asked.stdout[-3000:] + asked.stderr[-3000:]
     assert (project / "greet.py").read_text() == before
     assert "edit_file is not available in plan mode" in asked.stdout
-    logged = events(isolated_state)
+    logged = session_events(isolated_state)
     assert [e["mode"] for e in logged if e["kind"] == "run_started"] == ["plan"]
     assert not [e for e in logged if e["kind"] == "decision" and "answered" in e["source"]]
 

@@ -25,8 +25,8 @@ from tests.e2e.editors.clients import (
 )
 from tests.e2e.editors.real_editor import DEMO_EDITED, make_demo_workspace
 from tests.e2e.lsp.editor import Editor, capabilities
-from tests.e2e.lsp.test_lsp_runs import tool_result_text
 from tests.fakes.anthropic_server import FakeAnthropic, stall, turn
+from tests.helpers import tool_result_text
 
 GREET = "def greet(name):\n    return f'hello {name}'\n"
 SHOUT = GREET + "\n\ndef shout(name):\n    return greet(name).upper()\n"

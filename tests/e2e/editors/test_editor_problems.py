@@ -10,8 +10,8 @@ import pytest
 
 from tests.e2e.editors.real_editor import EDITORS, make_workspace, run_editor
 from tests.e2e.editors.test_emacs import has_eglot
-from tests.e2e.lsp.test_lsp_runs import tool_result_text
 from tests.fakes.anthropic_server import FakeAnthropic, turn
+from tests.helpers import tool_result_text
 
 HERE = Path(__file__).parent
 

@@ -38,8 +38,8 @@ from tests.e2e.editors.real_editor import (
     slow_model,
     stalled_model,
 )
-from tests.e2e.lsp.test_lsp_runs import tool_result_text
 from tests.fakes.anthropic_server import FakeAnthropic, turn
+from tests.helpers import tool_result_text
 
 HERE = Path(__file__).parent
 

@@ -34,8 +34,8 @@ from tests.e2e.editors.real_editor import (
     script_the_model,
     slow_model,
 )
-from tests.e2e.lsp.test_lsp_runs import tool_result_text
 from tests.fakes.anthropic_server import FakeAnthropic, turn
+from tests.helpers import tool_result_text
 
 pytestmark = pytest.mark.skipif(shutil.which("nvim") is None, reason="neovim is not installed")
 HERE = Path(__file__).parent

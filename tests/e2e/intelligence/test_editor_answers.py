@@ -13,6 +13,7 @@ from lsprotocol import types
 from tests.e2e.intelligence.test_lsp_face import request_text
 from tests.e2e.lsp.editor import Editor, _plain, capabilities, start_editor
 from tests.fakes.anthropic_server import FakeAnthropic, turn
+from tests.helpers import lsp_range
 
 SAVED = "def greet(name: str) -> str:\n    return 'hi ' + name\n\n\nprint(greet('x'))\n"
 BROKEN = "count: int = greet('x')"
@@ -39,12 +40,12 @@ class EditorIntelligence:
         @client.feature("agentls/definition")
         def definition(ls: Any, params: Any) -> list[dict[str, Any]]:
             self.asked.append(("definition", _plain(params)))
-            return [{"uri": self.uri("a.py"), "range": _range(0, 4, 9)}]
+            return [{"uri": self.uri("a.py"), "range": lsp_range(0, 4, 9)}]
 
         @client.feature("agentls/symbols")
         def symbols(ls: Any, params: Any) -> list[dict[str, Any]]:
             self.asked.append(("symbols", _plain(params)))
-            location = {"uri": self.uri("a.py"), "range": _range(0, 0, 30)}
+            location = {"uri": self.uri("a.py"), "range": lsp_range(0, 0, 30)}
             return [{"name": "greet", "kind": 12, "location": location}]
 
         @client.feature("agentls/rename")
@@ -52,9 +53,9 @@ class EditorIntelligence:
             asked = _plain(params)
             self.asked.append(("rename", asked))
             new = asked["newName"]
-            a_py = [{"range": _range(0, 4, 9), "newText": new},
-                    {"range": _range(4, 6, 11), "newText": new}]  # fmt: skip
-            b_py = [{"range": _range(0, 14, 19), "newText": new}]
+            a_py = [{"range": lsp_range(0, 4, 9), "newText": new},
+                    {"range": lsp_range(4, 6, 11), "newText": new}]  # fmt: skip
+            b_py = [{"range": lsp_range(0, 14, 19), "newText": new}]
             return [
                 {"uri": self.uri("a.py"), "edits": a_py},
                 {"uri": self.uri("b.py"), "edits": b_py},
@@ -71,7 +72,7 @@ class EditorIntelligence:
     def _problems(self, uri: str) -> dict[str, Any]:
         lines = self.text(uri).splitlines()
         found = [
-            {"range": _range(n, 0, len(line)), "severity": 1, "source": "ts", "code": 2322,
+            {"range": lsp_range(n, 0, len(line)), "severity": 1, "source": "ts", "code": 2322,
              "message": "Type 'string' is not assignable to type 'number'."}
             for n, line in enumerate(lines) if BROKEN in line
         ]  # fmt: skip
@@ -79,10 +80,6 @@ class EditorIntelligence:
 
     def methods(self) -> list[str]:
         return [method for method, _ in self.asked]
-
-
-def _range(line: int, start: int, end: int) -> dict[str, Any]:
-    return {"start": {"line": line, "character": start}, "end": {"line": line, "character": end}}
 
 
 async def _start(

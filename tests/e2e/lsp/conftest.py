@@ -6,28 +6,9 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
 import pytest_asyncio
 
 from tests.e2e.lsp.editor import Editor, start_editor
-from tests.fakes.anthropic_server import FakeAnthropic
-
-
-@pytest.fixture
-def root(tmp_path: Path) -> Path:
-    folder = tmp_path / "project"
-    folder.mkdir()
-    return folder
-
-
-@pytest.fixture
-def model_env(fake: FakeAnthropic, isolated_state: Path) -> dict[str, str]:
-    return {
-        "ANTHROPIC_API_KEY": "test-key",
-        "ANTHROPIC_BASE_URL": fake.base_url,
-        "AGENTLS_STATE_DIR": str(isolated_state),
-    }
-
 
 EditorFactory = Callable[..., Any]
 

@@ -61,6 +61,13 @@ def capabilities(
     )
 
 
+async def plain_client(open_editor: Callable[..., Any]) -> Editor:
+    """An LSP client without an agentls script: it applies edits and saves nothing."""
+    editor: Editor = await open_editor(caps=capabilities(saves_edits=False))
+    editor.save_edits = False
+    return editor
+
+
 class Editor:
     """Buffers by uri; edit and prompt policies the test switches as it goes."""
 

@@ -11,9 +11,8 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcRequestCancelled
 
 from tests.e2e.lsp.editor import Editor
-from tests.e2e.lsp.test_lsp_runs import tool_result_text
 from tests.fakes.anthropic_server import FakeAnthropic, stall, turn
-from tests.helpers import until
+from tests.helpers import tool_result_text, until
 from tests.processes import processes_with
 
 

@@ -17,8 +17,8 @@ import pytest_asyncio
 
 from agentls.workspace import sandbox
 from tests.e2e.lsp.editor import Editor, start_editor
-from tests.e2e.lsp.test_lsp_runs import tool_result_text
 from tests.fakes.anthropic_server import FakeAnthropic, stall, turn
+from tests.helpers import tool_result_text, until
 from tests.processes import processes_naming
 
 pytestmark = pytest.mark.skipif(
@@ -92,14 +92,6 @@ def process_events(editor: Editor) -> list[tuple[str, str, str | None]]:
     return [(e["id"], e["action"], e["by"]) for e in editor.events if e["kind"] == "process"]
 
 
-async def until(condition: Any, timeout: float = 30) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not condition():
-        assert loop.time() < deadline, f"timed out waiting for {condition}"
-        await asyncio.sleep(0.01)
-
-
 async def test_served_fetched_read_and_stopped_in_one_run(
     opened: list[Editor], root: Path, model_env: dict[str, str], fake: FakeAnthropic
 ) -> None:
@@ -150,7 +142,11 @@ async def test_a_cancelled_run_leaves_its_process_to_the_session_until_shutdown(
     editor = await editor_for(opened, root, model_env)
     fake.add(site.start(), stall(120))
     started = await editor.ask("serve it")
-    await until(lambda: process_events(editor) and len(fake.requests) == 2)
+    await until(
+        lambda: process_events(editor) and len(fake.requests) == 2,
+        "the process event and the second model call",
+        timeout=30,
+    )
     await editor.command("agentls.cancel", {"sessionId": started["sessionId"]})
     finished = await editor.wait_finished()
     assert finished["terminalReason"] == "aborted"

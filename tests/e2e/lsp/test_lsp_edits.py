@@ -6,9 +6,9 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from tests.e2e.lsp.editor import Editor, capabilities
-from tests.e2e.lsp.test_lsp_runs import tool_result_text
+from tests.e2e.lsp.editor import Editor, capabilities, plain_client
 from tests.fakes.anthropic_server import FakeAnthropic, turn
+from tests.helpers import tool_result_text
 
 BIG = "".join(f"value_{i} = {i}\n" for i in range(20_000))
 
@@ -218,13 +218,6 @@ async def test_the_model_is_told_what_actually_landed(
     assert "What landed differs from what you proposed" in told
     assert "+x = 2  # formatted" in told
     assert editor.text(uri) == "x = 2  # formatted\n"
-
-
-async def plain_client(open_editor) -> Editor:
-    """An LSP client without an agentls script: it applies edits and saves nothing."""
-    editor: Editor = await open_editor(caps=capabilities(saves_edits=False))
-    editor.save_edits = False
-    return editor
 
 
 async def test_plain_client_closed_file_is_written_after_the_review(

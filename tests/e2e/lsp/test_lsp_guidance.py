@@ -8,15 +8,10 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 from tests.e2e.lsp.editor import Editor
 from tests.fakes.anthropic_server import FakeAnthropic, turn
-
-
-def _system(body: dict[str, Any]) -> str:
-    system = body["system"]
-    return system if isinstance(system, str) else "".join(b["text"] for b in system)
+from tests.helpers import system_text
 
 
 async def test_the_first_progress_says_which_instruction_files_and_memories_were_used(
@@ -41,7 +36,7 @@ async def test_the_first_progress_says_which_instruction_files_and_memories_were
     assert reports[0].message == (
         "tidy mod.py · instructions: AGENTS.md (15 B), pkg/CLAUDE.md (22 B); memories: 1"
     )
-    system = _system(fake.requests[0].body)
+    system = system_text(fake.requests[0].body)
     assert "Run pnpm test." in system and "Keep functions short." in system
     assert "Releases are tagged vX.Y." in system and "NOT ON THE WAY DOWN" not in system
 

@@ -5,25 +5,12 @@ editor as an `agentls/event` and a message."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from tests.e2e.lsp.conftest import EditorFactory
-from tests.e2e.lsp.test_lsp_runs import tool_result_text
 from tests.fakes.anthropic_server import FakeAnthropic, turn
+from tests.helpers import hook_script, hooks, tool_result_text
 
 MODEL = "anthropic:claude-sonnet-4-5"
-
-
-def hook_script(folder: Path, name: str, body: str) -> str:
-    path = folder / name
-    path.write_text("#!/bin/sh\n" + body)
-    path.chmod(0o755)
-    return str(path)
-
-
-def hooks(event: str, command: str, matcher: str = "", **entry: Any) -> dict[str, Any]:
-    return {event: [{"matcher": matcher,
-                     "hooks": [{"type": "command", "command": command, **entry}]}]}  # fmt: skip
 
 
 async def test_a_pre_tool_use_hook_blocks_a_command_the_rules_allow(

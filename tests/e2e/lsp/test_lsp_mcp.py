@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from tests.e2e.lsp.conftest import EditorFactory
-from tests.e2e.lsp.test_lsp_runs import tool_result_text
 from tests.fakes.anthropic_server import FakeAnthropic, turn
 from tests.fakes.mcp_server import stdio_config
+from tests.helpers import tool_result_text
 
 MODEL = "anthropic:claude-sonnet-4-5"
 

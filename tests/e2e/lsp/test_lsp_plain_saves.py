@@ -7,17 +7,9 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from tests.e2e.lsp.editor import Editor, capabilities
-from tests.e2e.lsp.test_lsp_approvals_and_cancel import until
-from tests.e2e.lsp.test_lsp_runs import tool_result_text
+from tests.e2e.lsp.editor import Editor, capabilities, plain_client
 from tests.fakes.anthropic_server import FakeAnthropic, turn
-
-
-async def plain_client(open_editor) -> Editor:
-    """An LSP client without an agentls script: it applies edits and saves nothing."""
-    editor: Editor = await open_editor(caps=capabilities(saves_edits=False))
-    editor.save_edits = False
-    return editor
+from tests.helpers import tool_result_text, until
 
 
 def person_saves(editor: Editor, root: Path, uri: str, rel: str) -> None:

@@ -17,7 +17,7 @@ import pytest
 from tests.e2e.lsp.conftest import EditorFactory
 from tests.e2e.lsp.editor import Editor
 from tests.fakes.anthropic_server import FakeAnthropic, Reply, turn
-from tests.helpers import until
+from tests.helpers import tool_names, until
 
 STEPS = [
     {"step": "Read the notes", "status": "in_progress"},
@@ -26,10 +26,6 @@ STEPS = [
 PLAN = "# Plan\n1. Add shout() to greet.py\n2. Run it"
 TITLES = ["Switch to default", "Switch to accept-edits", "Keep planning"]
 RELEASE_COMMAND = "while [ ! -e release ]; do sleep 0.05; done; echo released"
-
-
-def tool_names(fake: FakeAnthropic, request: int) -> list[str]:
-    return [t["name"] for t in fake.requests[request].body.get("tools", [])]
 
 
 def last_user_texts(fake: FakeAnthropic, request: int) -> list[str]:

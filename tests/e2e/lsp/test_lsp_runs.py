@@ -8,15 +8,9 @@ from pathlib import Path
 from tests.e2e.lsp.conftest import EditorFactory
 from tests.e2e.lsp.editor import Editor
 from tests.fakes.anthropic_server import FakeAnthropic, turn
+from tests.helpers import tool_result_text
 
 USAGE = {"input_tokens": 1000, "output_tokens": 132}
-
-
-def tool_result_text(fake: FakeAnthropic, request: int) -> str:
-    last = fake.requests[request].body["messages"][-1]
-    block = next(b for b in last["content"] if b["type"] == "tool_result")
-    content = block["content"]
-    return content if isinstance(content, str) else "".join(p.get("text", "") for p in content)
 
 
 async def test_ask_and_wait_reads_the_unsaved_buffer(

@@ -20,19 +20,12 @@ from pathlib import Path
 import pytest
 
 from agentls.cli import warm
-from tests.processes import warm_processes
+from tests.helpers import wait_until
+from tests.processes import process_alive, warm_processes
 
 AGENTLS = str(Path(sys.executable).with_name("agentls"))
 SECRET = "sk-warm-test-secret"
 WAIT_SECONDS = 120.0  # the warm process imports every SDK first: slow on a loaded machine
-
-
-def until(condition: object, what: str) -> None:
-    deadline = time.monotonic() + WAIT_SECONDS
-    while not condition():  # type: ignore[operator]
-        if time.monotonic() > deadline:
-            raise AssertionError(f"never: {what}")
-        time.sleep(0.02)
 
 
 def children_of(pid: int) -> list[int]:
@@ -46,14 +39,6 @@ def children_of(pid: int) -> list[int]:
             if int(fields[1]) == pid:
                 found.append(int(entry))
     return found
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != b"Z"
 
 
 @pytest.fixture
@@ -118,22 +103,26 @@ def test_the_next_ask_is_run_by_the_warm_process_the_first_started(
     stale.close()
     first = subprocess.run(command, cwd=workspace, env=env, capture_output=True, text=True)
     assert answer(first) == "warm answer"  # run in its own process
-    until(lambda: listening(path), "the warm process listens")
+    wait_until(lambda: listening(path), WAIT_SECONDS, "the warm process listens")
     assert path.stat().st_mode & 0o777 == 0o600
     [server] = warm_processes(state)
 
     second = subprocess.Popen(command, cwd=workspace, env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True)  # fmt: skip
-    until(lambda: children_of(server), "the warm process forks the ask")
+    wait_until(lambda: children_of(server), WAIT_SECONDS, "the warm process forks the ask")
     [child] = children_of(server)
     # The child moves into the ask's folder just after the fork.
-    until(lambda: os.readlink(f"/proc/{child}/cwd") == str(workspace), "the ask's folder")
+    wait_until(
+        lambda: os.readlink(f"/proc/{child}/cwd") == str(workspace),
+        WAIT_SECONDS,
+        "the ask's folder",
+    )
     assert SECRET.encode() in Path(f"/proc/{child}/environ").read_bytes()
     out, err = second.communicate(timeout=WAIT_SECONDS)
     assert answer(subprocess.CompletedProcess(command, second.returncode, out, err)) == (
         "warm answer"
     )
-    until(lambda: not alive(child), "the ask's child is gone")
+    wait_until(lambda: not process_alive(child), WAIT_SECONDS, "the ask's child is gone")
 
 
 def test_a_signal_to_the_command_aborts_the_ask_the_warm_process_runs(
@@ -143,21 +132,22 @@ def test_a_signal_to_the_command_aborts_the_ask_the_warm_process_runs(
     path = socket_of(state, env)
     warm_up = subprocess.Popen(command, cwd=workspace, env=env, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)  # fmt: skip
-    until(lambda: listening(path), "the warm process listens")
+    wait_until(lambda: listening(path), WAIT_SECONDS, "the warm process listens")
     warm_up.kill()
     warm_up.wait()
     [server] = warm_processes(state)
     before = set(state.rglob("*.jsonl"))
     ask = subprocess.Popen(command, cwd=workspace, env=env, stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True)  # fmt: skip
-    until(lambda: children_of(server), "the warm process forks the ask")
+    wait_until(lambda: children_of(server), WAIT_SECONDS, "the warm process forks the ask")
     [child] = children_of(server)
-    until(lambda: any("hello" in log.read_text() for log in set(state.rglob("*.jsonl")) - before),
-          "the ask is running")  # fmt: skip
+    new_logs = lambda: set(state.rglob("*.jsonl")) - before  # noqa: E731
+    wait_until(lambda: any("hello" in log.read_text() for log in new_logs()), WAIT_SECONDS,
+               "the ask is running")  # fmt: skip
     ask.send_signal(signal.SIGTERM)
     ask.communicate(timeout=WAIT_SECONDS)
     assert ask.returncode == 130  # aborted, as an ask in its own process
-    until(lambda: not alive(child), "the ask's child is gone")
+    wait_until(lambda: not process_alive(child), WAIT_SECONDS, "the ask's child is gone")
 
 
 def test_a_warm_process_whose_code_changed_steps_aside(tmp_path: Path, state: Path) -> None:
@@ -171,7 +161,7 @@ def test_a_warm_process_whose_code_changed_steps_aside(tmp_path: Path, state: Pa
     server = subprocess.Popen([sys.executable, "-c", launch, str(path), str(code)], env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
     try:
-        until(lambda: listening(path), "the warm process listens")
+        wait_until(lambda: listening(path), WAIT_SECONDS, "the warm process listens")
         later = time.time() + 60
         os.utime(code / "module.py", (later, later))
         done = subprocess.run(command, cwd=workspace, env=env, capture_output=True, text=True)
@@ -215,7 +205,7 @@ def test_a_socket_not_the_persons_own_is_told_nothing(
         monkeypatch.setattr(warm.os, "getuid", lambda: real + 1)
     with listener:
         assert warm.ask_warm(["ask", "hello"]) is None  # the command runs the ask itself
-        until(lambda: received[-1:] == [b"<closed>"], "the connection closes")
+        wait_until(lambda: received[-1:] == [b"<closed>"], WAIT_SECONDS, "the connection closes")
     assert received == [b"<closed>"]
 
 
@@ -255,7 +245,7 @@ def test_the_doctor_says_whether_a_warm_process_serves_and_how_to_turn_it_off(
     assert answer(subprocess.run(command, cwd=workspace, env=env, capture_output=True,
                                  text=True)) == "warm answer"  # fmt: skip
     path = socket_of(state, env)
-    until(lambda: listening(path), "the warm process listens")
+    wait_until(lambda: listening(path), WAIT_SECONDS, "the warm process listens")
     [server] = warm_processes(state)
     serving, said = doctor(env, workspace)
     assert serving["servingPid"] == server and serving["socket"] == str(path)
@@ -287,12 +277,16 @@ def test_an_ask_the_warm_process_runs_ends_as_its_own_process_would(
     assert answer(first) == "warm answer"  # in its own process: it starts the warm one
     assert list(scratch.glob("agentls-rg-*")) == []
     (workspace / "go").unlink()
-    until(lambda: listening(path), "the warm process listens")
+    wait_until(lambda: listening(path), WAIT_SECONDS, "the warm process listens")
     [server] = warm_processes(state)
     second = subprocess.Popen(command, cwd=workspace, env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True)  # fmt: skip
-    until(lambda: children_of(server), "the warm process forks the ask")
-    until(lambda: list(scratch.glob("agentls-rg-*")), "the search makes its scratch folder")
+    wait_until(lambda: children_of(server), WAIT_SECONDS, "the warm process forks the ask")
+    wait_until(
+        lambda: list(scratch.glob("agentls-rg-*")),
+        WAIT_SECONDS,
+        "the search makes its scratch folder",
+    )
     (workspace / "go").touch()
     out, err = second.communicate(timeout=WAIT_SECONDS)
     assert answer(subprocess.CompletedProcess(command, second.returncode, out, err)) == (
@@ -307,7 +301,7 @@ def test_a_second_warm_process_leaves_the_listening_one_be(tmp_path: Path, state
     launch = "import sys\nfrom agentls.cli.warm import serve\nserve(sys.argv[1])"
     first = subprocess.Popen([sys.executable, "-c", launch, str(path)], env=env)
     try:
-        until(lambda: listening(path), "the warm process listens")
+        wait_until(lambda: listening(path), WAIT_SECONDS, "the warm process listens")
         inode = path.stat().st_ino
         second = subprocess.run([sys.executable, "-c", launch, str(path)], env=env, check=False)
         assert second.returncode == 0  # it ended at once

@@ -34,7 +34,6 @@ from agentls.conversation.settings import load_settings
 from agentls.providers.base import ModelProvider, ProviderBase
 from agentls.session import events as ev
 from agentls.session.events import SessionEvent
-from agentls.session.reader import read_events
 from agentls.session.store import SessionStore
 from agentls.workspace.interface import ToolContext, ToolDefinition
 from agentls.workspace.local import LocalWorkspace
@@ -164,11 +163,6 @@ def open_conversation(
     manager = ConversationManager(SessionStore(tmp_path / "state"), **kwargs)
     conv = manager.open(LocalWorkspace(workspace), load_settings(settings), session_id)
     return conv, manager
-
-
-def events_of(conv: Conversation) -> list[SessionEvent]:
-    conv.log.sync()
-    return read_events(conv.log.path)
 
 
 def assert_pairs_intact(messages: Sequence[Message]) -> None:

@@ -12,8 +12,9 @@ from agentls.providers.scripted import ScriptedProvider
 from agentls.session.events import ContextSummary, UsageEvent
 from agentls.session.reducer import reduce
 from agentls.session.transcript import render_transcript
+from tests.unit.helpers import events_of
 
-from .helpers import Recording, assert_pairs_intact, dump_tool, events_of, open_conversation
+from .helpers import Recording, assert_pairs_intact, dump_tool, open_conversation
 
 # Usage with no input tokens leaves the estimate uncalibrated, so the figures below
 # (a 2,048-token window; 900-character pages, about 260 tokens a turn) decide alone

@@ -10,12 +10,12 @@ from agentls.contracts.outcomes import TerminalReason
 from agentls.permissions.approvers import AutoApprover
 from agentls.session.events import ContextSummary, UsageEvent
 from agentls.session.reducer import reduce
+from tests.unit.helpers import events_of
 
 from .helpers import (
     LongSessionModel,
     assert_pairs_intact,
     dump_tool,
-    events_of,
     open_conversation,
     replay_projections,
     true_tokens,

@@ -13,9 +13,9 @@ from agentls.permissions.approvers import AutoApprover
 from agentls.providers.anthropic import AnthropicProvider
 from agentls.session.events import ContextSummary
 from tests.fakes.anthropic_server import FakeAnthropic, Reply, status, turn
-from tests.unit.helpers import Gates, make_tools
+from tests.unit.helpers import Gates, events_of, make_tools
 
-from .helpers import events_of, open_conversation, without_breakpoints
+from .helpers import open_conversation, without_breakpoints
 
 TOO_LONG = "prompt is too long: 210000 tokens > 200000 maximum"
 OVERFLOWS = [

@@ -15,13 +15,9 @@ from agentls.conversation.settings_files import SettingsFiles
 from agentls.conversation.settings_layers import SettingsLayer
 from agentls.hooks.config import HookCommand, read_entries
 from agentls.protocol.reports import DoctorReport
+from tests.helpers import hooks
 
 NOT_APPROVED = "the workspace settings file is not approved (`agentls trust`)"
-
-
-def hook(event: str, command: str, matcher: str = "", **entry: Any) -> dict[str, Any]:
-    return {event: [{"matcher": matcher, "hooks": [{"type": "command", "command": command,
-                                                   **entry}]}]}  # fmt: skip
 
 
 def write(path: Path, data: dict[str, Any]) -> Path:
@@ -101,10 +97,10 @@ def test_user_hooks_run_and_an_unapproved_workspace_file_s_never_do(
 ) -> None:
     state = tmp_path / "state"
     marker = tmp_path / "ran"
-    write(user_file, {"hooks": {**hook("PreToolUse", f"touch {marker}", "Bash"),
-                                **hook("Stop", f"touch {marker}.stop", timeout=5)}})  # fmt: skip
+    write(user_file, {"hooks": {**hooks("PreToolUse", f"touch {marker}", "Bash"),
+                                **hooks("Stop", f"touch {marker}.stop", timeout=5)}})  # fmt: skip
     workspace_file = write(
-        root / ".agentls" / "settings.json", {"hooks": hook("PostToolUse", "./fmt.sh", "Edit")}
+        root / ".agentls" / "settings.json", {"hooks": hooks("PostToolUse", "./fmt.sh", "Edit")}
     )
     report = hooks_of(root, state)
     assert rows(report) == [
@@ -128,9 +124,9 @@ def test_user_hooks_run_and_an_unapproved_workspace_file_s_never_do(
 def test_disable_all_hooks_leaves_the_managed_ones(
     tmp_path: Path, user_file: Path, root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    managed = write(tmp_path / "managed.json", {"hooks": hook("SessionStart", "./audit.sh")})
+    managed = write(tmp_path / "managed.json", {"hooks": hooks("SessionStart", "./audit.sh")})
     monkeypatch.setenv("AGENTLS_MANAGED_SETTINGS", str(managed))
-    write(user_file, {"hooks": hook("PreToolUse", "./check.sh"), "disableAllHooks": True})
+    write(user_file, {"hooks": hooks("PreToolUse", "./check.sh"), "disableAllHooks": True})
     report = hooks_of(root, tmp_path / "state")
     assert report["hooks"]["disableAllHooks"] is True
     assert report["hooks"]["allowManagedHooksOnly"] is False
@@ -146,10 +142,10 @@ def test_allow_managed_hooks_only(
 ) -> None:
     managed = write(
         tmp_path / "managed.json",
-        {"hooks": hook("PreToolUse", "./policy.sh", "Bash"), "allowManagedHooksOnly": True},
+        {"hooks": hooks("PreToolUse", "./policy.sh", "Bash"), "allowManagedHooksOnly": True},
     )
     monkeypatch.setenv("AGENTLS_MANAGED_SETTINGS", str(managed))
-    write(user_file, {"hooks": hook("PreToolUse", "./mine.sh", "Bash")})
+    write(user_file, {"hooks": hooks("PreToolUse", "./mine.sh", "Bash")})
     report = hooks_of(root, tmp_path / "state")
     assert report["hooks"]["allowManagedHooksOnly"] is True
     only = "the managed settings run only their own hooks (allowManagedHooksOnly)"
@@ -163,9 +159,9 @@ def test_the_editor_s_own_hooks_are_their_own_layer(
     tmp_path: Path, user_file: Path, root: Path
 ) -> None:
     state = tmp_path / "state"
-    write(user_file, {"hooks": hook("Stop", "./done.sh")})
-    notify = hook("Notification", "notify-send hi")
-    editor = SettingsLayer({"hooks": {**hook("Stop", "./done.sh"), **notify}})
+    write(user_file, {"hooks": hooks("Stop", "./done.sh")})
+    notify = hooks("Notification", "notify-send hi")
+    editor = SettingsLayer({"hooks": {**hooks("Stop", "./done.sh"), **notify}})
     settings = SettingsFiles(state).load(root, editor).settings
     report = hooks_of(root, state, settings)
     assert rows(report) == [
@@ -180,7 +176,7 @@ def test_a_bad_entry_in_a_trusted_file_is_named_and_nothing_runs(
     tmp_path: Path, user_file: Path, root: Path
 ) -> None:
     prompt = {"PreToolUse": [{"hooks": [{"type": "prompt", "prompt": "ok?"}]}]}
-    write(user_file, {"hooks": {**hook("Stop", "./done.sh"), **prompt}})
+    write(user_file, {"hooks": {**hooks("Stop", "./done.sh"), **prompt}})
     report = hooks_of(root, tmp_path / "state")
     assert rows(report) == [("Stop", "./done.sh", "user", False, "the settings do not load")]
     assert report["hooks"]["problems"] == [{

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Any
 
 from agentls.contracts.outcomes import TerminalReason
 from agentls.conversation.run_builder import RunConfig
@@ -12,17 +11,11 @@ from agentls.conversation.run_replay import replay_session
 from agentls.conversation.settings import load_settings
 from agentls.permissions.approvers import AutoApprover
 from agentls.permissions.modes import Mode
-from agentls.session.events import RunStarted, SessionEvent
-from agentls.session.reader import read_events
-from tests.unit.helpers import call, conversation
+from agentls.session.events import RunStarted
+from tests.unit.helpers import call, conversation, events_of
 
 USAGE = {"input_tokens": 1_000, "output_tokens": 100}  # $0.0045 a call at the scripted price
 BUDGET = 0.006  # the first call fits, the second does not
-
-
-def _events(conv: Any) -> list[SessionEvent]:
-    conv.log.sync()
-    return read_events(conv.log.path)
 
 
 async def test_a_cost_budget_stops_the_replay_where_it_stopped_the_run(tmp_path: Path) -> None:
@@ -44,7 +37,7 @@ async def test_a_cost_budget_stops_the_replay_where_it_stopped_the_run(tmp_path:
     assert result.budget is not None and result.budget.limit_name == "cost_usd"
     assert len(provider.calls) == 2  # the second turn's call never ran
 
-    events = _events(conv)
+    events = events_of(conv)
     report = await replay_session(events)
     assert report.same, report.describe()
     assert report.runs == 1 and report.calls == 1
@@ -71,7 +64,7 @@ async def test_a_replay_without_the_live_budget_would_diverge(tmp_path: Path) ->
     assert (await conv.ask("read", approver=AutoApprover())).reason is (
         TerminalReason.BUDGET_EXCEEDED
     )
-    events = _events(conv)
+    events = events_of(conv)
     for event in events:
         if isinstance(event, RunStarted):
             event.settings["maxCostUsd"] = 1000.0

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from agentls.hooks.runner import LiveHooks
 from agentls.session import events as ev
 from agentls.session.events import EventT
 from agentls.workspace.sandbox import SandboxSettings, bwrap_problem
+from tests.helpers import hook_script
 
 needs_bwrap = pytest.mark.skipif(bwrap_problem() is not None, reason="no working bubblewrap")
 
@@ -40,13 +40,6 @@ class Notices(NullObserver):
 
     def hook_notice(self, turn: int, notice: HookNotice) -> None:
         self.seen.append(notice)
-
-
-def script(folder: Path, name: str, body: str) -> str:
-    path = folder / name
-    path.write_text("#!/bin/sh\n" + body)
-    path.chmod(path.stat().st_mode | stat.S_IXUSR)
-    return str(path)
 
 
 def engine(
@@ -71,7 +64,7 @@ async def test_a_hook_reads_claude_codes_input_and_a_minimal_environment(
 ) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-api03-" + "x" * 40)
     saved = root / "input.json"
-    hook = script(tmp_path, "save.sh", f"cat > {saved}\nenv > {root}/env.txt\n")
+    hook = hook_script(tmp_path, "save.sh", f"cat > {saved}\nenv > {root}/env.txt\n")
     hooks, log, _ = engine(root, {"PreToolUse": entry(hook, "Bash")})
     verdict = await hooks.before_tool(3, "toolu_1", "run_command", {"command": "ls -la"})
     assert verdict is None  # exit 0, no JSON: no opinion
@@ -103,13 +96,13 @@ async def test_edit_input_has_claude_codes_fields_and_answers_combine(
     root: Path, tmp_path: Path
 ) -> None:
     saved = root / "input.json"
-    allow = script(
+    allow = hook_script(
         tmp_path,
         "allow.sh",
         f"cat > {saved}\n"
         """echo '{"hookSpecificOutput": {"permissionDecision": "allow"}}'\n""",
     )
-    deny = script(tmp_path, "deny.sh", "echo 'not this file' >&2; exit 2\n")
+    deny = hook_script(tmp_path, "deny.sh", "echo 'not this file' >&2; exit 2\n")
     hooks, log, _ = engine(root, {"PreToolUse": [*entry(allow, "Edit|Write"),
                                                  *entry(deny, "edit_file")]})  # fmt: skip
     given = {"path": "src/a.py", "old_text": "a", "new_text": "b"}
@@ -127,7 +120,7 @@ async def test_edit_input_has_claude_codes_fields_and_answers_combine(
 async def test_a_hook_past_its_timeout_is_killed_reported_and_its_call_asks(
     root: Path, tmp_path: Path
 ) -> None:
-    hook = script(tmp_path, "slow.sh", f"sleep 30; touch {root}/finished\n")
+    hook = hook_script(tmp_path, "slow.sh", f"sleep 30; touch {root}/finished\n")
     hooks, log, notices = engine(root, {"PreToolUse": entry(hook, timeout=0.5)})
     verdict = await hooks.before_tool(1, "toolu_1", "run_command", {"command": "make"})
     assert verdict is not None and verdict.permission == "ask"
@@ -144,7 +137,7 @@ async def test_what_a_hook_says_is_masked_in_the_log_and_for_the_model(
     root: Path, tmp_path: Path
 ) -> None:
     key = "sk-ant-api03-" + "k" * 40
-    hook = script(tmp_path, "leak.sh", f"echo 'token {key}' >&2; exit 2\n")
+    hook = hook_script(tmp_path, "leak.sh", f"echo 'token {key}' >&2; exit 2\n")
     hooks, log, _ = engine(root, {"PostToolUse": entry(hook)})
     observation = Observation("toolu_1", "read_file", "text")
     after = await hooks.after_tool(1, "toolu_1", "read_file", {"path": "a"}, observation)
@@ -158,7 +151,7 @@ async def test_a_hook_runs_in_the_sandbox_unless_its_entry_says_not(
 ) -> None:
     marker = Path(tempfile.mkdtemp(prefix="agentls-host-tmp-", dir="/tmp"))
     try:
-        hook = script(tmp_path, "look.sh", 'ls /tmp > "$CLAUDE_PROJECT_DIR/seen-$1.txt"\n')
+        hook = hook_script(tmp_path, "look.sh", 'ls /tmp > "$CLAUDE_PROJECT_DIR/seen-$1.txt"\n')
         wire = {"Stop": entry(f"{hook} boxed"), "PreCompact": entry(f"{hook} free",
                                                                    sandbox=False)}  # fmt: skip
         hooks, _, _ = engine(root, wire)
@@ -174,7 +167,7 @@ async def test_a_hook_runs_in_the_sandbox_unless_its_entry_says_not(
 async def test_a_sandboxed_hook_cannot_write_control_files(root: Path, tmp_path: Path) -> None:
     (root / ".git").mkdir()
     (root / ".git" / "config").write_text("[core]\n")
-    hook = script(tmp_path, "plant.sh", 'echo "[alias]" >> .git/config; touch formatted.txt\n')
+    hook = hook_script(tmp_path, "plant.sh", 'echo "[alias]" >> .git/config; touch formatted.txt\n')
     hooks, log, _ = engine(root, {"Stop": entry(hook)})
     await hooks.stopping(1, False)
     assert (root / ".git" / "config").read_text() == "[core]\n"
@@ -184,7 +177,7 @@ async def test_a_sandboxed_hook_cannot_write_control_files(root: Path, tmp_path:
 async def test_notification_hooks_run_beside_the_question_and_are_waited_for(
     root: Path, tmp_path: Path
 ) -> None:
-    hook = script(tmp_path, "notify.sh", f"cat > {root}/notified.json\n")
+    hook = hook_script(tmp_path, "notify.sh", f"cat > {root}/notified.json\n")
     hooks, log, _ = engine(root, {"Notification": entry(hook, "permission_prompt")})
     hooks.waiting(2, "agentls needs your permission to use run_command: make")
     await hooks.settle()
@@ -195,8 +188,8 @@ async def test_notification_hooks_run_beside_the_question_and_are_waited_for(
 
 
 async def test_prompt_stop_and_session_events(root: Path, tmp_path: Path) -> None:
-    context = script(tmp_path, "context.sh", "echo 'the build is red'\n")
-    block = script(
+    context = hook_script(tmp_path, "context.sh", "echo 'the build is red'\n")
+    block = hook_script(
         tmp_path, "block.sh", """echo '{"decision": "block", "reason": "run the tests"}'\n"""
     )
     hooks, _, _ = engine(root, {"UserPromptSubmit": entry(context), "Stop": entry(block),
@@ -208,7 +201,7 @@ async def test_prompt_stop_and_session_events(root: Path, tmp_path: Path) -> Non
     assert await hooks.session_started("startup") == (
         f"SessionStart hook `{context}`: the build is red",
     )
-    refused = script(tmp_path, "refuse.sh", "echo 'no secrets in prompts' >&2; exit 2\n")
+    refused = hook_script(tmp_path, "refuse.sh", "echo 'no secrets in prompts' >&2; exit 2\n")
     hooks, _, _ = engine(root, {"UserPromptSubmit": entry(refused)})
     blocked = await hooks.prompt_submitted("here is my key")
     assert blocked.blocked == f"UserPromptSubmit hook `{refused}`: no secrets in prompts"
@@ -216,7 +209,7 @@ async def test_prompt_stop_and_session_events(root: Path, tmp_path: Path) -> Non
 
 async def test_a_recording_plays_back_without_running_anything(root: Path, tmp_path: Path) -> None:
     counter = root / "runs.txt"
-    hook = script(tmp_path, "count.sh", f"echo run >> {counter}; echo 'nope' >&2; exit 2\n")
+    hook = hook_script(tmp_path, "count.sh", f"echo run >> {counter}; echo 'nope' >&2; exit 2\n")
     hooks, log, _ = engine(root, {"PreToolUse": entry(hook)})
     live = await hooks.before_tool(1, "toolu_1", "run_command", {"command": "rm x"})
     os.unlink(hook)

@@ -14,11 +14,7 @@ from agentls.conversation.settings import load_settings
 from agentls.conversation.settings_layers import SettingsLayer, layer_settings
 from agentls.conversation.settings_managed import read_managed
 from agentls.hooks.config import HookCommand, HookSet, matches
-
-
-def hooks(event: str, command: str, matcher: str = "", **entry: Any) -> dict[str, Any]:
-    return {event: [{"matcher": matcher, "hooks": [{"type": "command", "command": command,
-                                                   **entry}]}]}  # fmt: skip
+from tests.helpers import hooks
 
 
 def commands(hook_set: HookSet, event: str, *names: str) -> list[tuple[str, bool]]:

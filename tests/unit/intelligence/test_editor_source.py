@@ -14,6 +14,7 @@ from agentls.intelligence.config import ProblemsSettings
 from agentls.intelligence.languages import Languages
 from agentls.intelligence.router import RoutedIntelligence, Source
 from agentls.workspace.local import LocalWorkspace
+from tests.helpers import lsp_range
 
 TEXT = "def greet(name):\n    return name\n\n\nprint(greet('x'))\n"
 
@@ -35,10 +36,6 @@ class FakeEditor:
         return answer(params) if callable(answer) else answer
 
 
-def _range(line: int, start: int, end: int) -> dict[str, Any]:
-    return {"start": {"line": line, "character": start}, "end": {"line": line, "character": end}}
-
-
 @pytest.fixture
 def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("PATH", str(tmp_path / "no-servers"))  # agentls's own: none
@@ -56,7 +53,7 @@ def attach(root: Path, editor: FakeEditor | None, source: Source = "auto") -> Ro
 
 def diagnostics(uri: str, severity: int = 2) -> dict[str, Any]:
     found = {
-        "range": _range(4, 0, 5),
+        "range": lsp_range(4, 0, 5),
         "severity": severity,
         "message": "deprecated",
         "source": "lint",
@@ -99,7 +96,10 @@ async def test_problems_after_edits_compare_the_editors_verdicts(root: Path) -> 
 
 async def test_navigation_sends_the_lsp_position_of_the_named_column(root: Path) -> None:
     uri = (root / "a.py").as_uri()
-    at_def, at_use = {"uri": uri, "range": _range(0, 4, 9)}, {"uri": uri, "range": _range(4, 6, 11)}
+    at_def, at_use = (
+        {"uri": uri, "range": lsp_range(0, 4, 9)},
+        {"uri": uri, "range": lsp_range(4, 6, 11)},
+    )
     editor = FakeEditor({
         "definition": [at_def],
         "references": [at_def, at_use],
@@ -126,8 +126,8 @@ async def test_a_rename_becomes_whole_file_changes_of_what_the_workspace_reads(
     root: Path,
 ) -> None:
     uri = (root / "a.py").as_uri()
-    edits = [{"range": _range(0, 4, 9), "newText": "welcome"},
-             {"range": _range(4, 6, 11), "newText": "welcome"}]  # fmt: skip
+    edits = [{"range": lsp_range(0, 4, 9), "newText": "welcome"},
+             {"range": lsp_range(4, 6, 11), "newText": "welcome"}]  # fmt: skip
     editor = FakeEditor({"rename": [{"uri": uri, "edits": edits}]})
     intelligence = attach(root, editor)
     (change,) = await intelligence.rename("a.py", 1, 4, "welcome")

@@ -9,15 +9,9 @@ from agentls.contracts.decisions import ApprovalAnswer, ApprovalRequest
 from agentls.contracts.messages import ToolResultBlock
 from agentls.contracts.outcomes import TerminalReason
 from agentls.permissions.approvers import AutoApprover
-from agentls.session.events import SessionEvent
 from agentls.session.reader import read_events
 from agentls.session.reducer import reduce
-from tests.unit.helpers import Gates, call, conversation, make_tools
-
-
-def _events(conv) -> list[SessionEvent]:
-    conv.log.sync()
-    return read_events(conv.log.path)
+from tests.unit.helpers import Gates, call, conversation, events_of, make_tools
 
 
 async def test_completed_when_the_model_asks_for_no_tool(tmp_path: Path) -> None:
@@ -36,7 +30,7 @@ async def test_completed_when_the_model_asks_for_no_tool(tmp_path: Path) -> None
     assert result.turns == 2
     assert result.usage.input_tokens > 0
     assert result.cost_usd is not None and result.cost_usd > 0
-    kinds = [e.kind for e in _events(conv)]
+    kinds = [e.kind for e in events_of(conv)]
     assert kinds[:3] == ["session_started", "run_started", "user_message"]
     assert kinds[-1] == "run_finished"
     for kind in ("model_request", "model_output", "usage", "tool_intent", "decision",
@@ -77,7 +71,7 @@ async def test_cancel_aborts_a_running_tool_and_closes_its_call(tmp_path: Path) 
     assert last.role == "user"
     ids = [b.tool_use_id for b in last.content if isinstance(b, ToolResultBlock)]
     assert sorted(ids) == ["c1", "c2"]
-    state = reduce(_events(conv))
+    state = reduce(events_of(conv))
     assert state.dangling_tool_uses() == []
     assert "leave:g" not in gates.log
 

@@ -18,15 +18,9 @@ from agentls.conversation.open_sessions import ConversationManager
 from agentls.conversation.run_replay import replay_session
 from agentls.conversation.settings import load_settings
 from agentls.providers.scripted import ScriptedProvider
-from agentls.session.reader import read_events
 from agentls.session.store import SessionStore
 from agentls.workspace.local import LocalWorkspace
-from tests.unit.helpers import Gates, call, conversation, make_tools
-
-
-def events(conv):  # type: ignore[no-untyped-def]
-    conv.log.sync()
-    return read_events(conv.log.path)
+from tests.unit.helpers import Gates, call, conversation, events_of, make_tools
 
 
 class HeldModel(ScriptedProvider):
@@ -59,9 +53,9 @@ async def test_words_sent_while_the_model_answers_make_another_turn(tmp_path: Pa
     assert result.reason is TerminalReason.COMPLETED
     assert result.text == "Second answer." and result.turns == 2
     assert [m.role for m in conv.messages] == ["user", "assistant", "user", "assistant"]
-    kinds = [e.kind for e in events(conv)]
+    kinds = [e.kind for e in events_of(conv)]
     assert kinds.count("user_message") == 2  # the prompt, and the person's words after it
-    report = await replay_session(events(conv))
+    report = await replay_session(events_of(conv))
     assert report.same, report.describe()
 
 
@@ -92,9 +86,9 @@ async def test_words_sent_during_a_turn_follow_its_tool_results_and_replay(
     results = conv.messages[2]
     assert [type(b) for b in results.content] == [ToolResultBlock, TextBlock]
     assert results.content[1] == TextBlock("use pathlib")
-    steered = [e for e in events(conv) if e.kind == "steered"]
+    steered = [e for e in events_of(conv) if e.kind == "steered"]
     assert [(e.text, e.turn) for e in steered] == [("use pathlib", 1)]
-    report = await replay_session(events(conv))
+    report = await replay_session(events_of(conv))
     assert report.same and report.calls == 1, report.describe()
 
 
@@ -115,7 +109,7 @@ async def test_a_run_that_ends_first_delivers_nothing(tmp_path: Path) -> None:
     assert result.reason is TerminalReason.MAX_TURNS
     assert steer is not None and not steer.delivered
     assert "too late" not in str(conv.messages)
-    assert not [e for e in events(conv) if e.kind == "steered"]
+    assert not [e for e in events_of(conv) if e.kind == "steered"]
     assert conv.steer("no run") is None  # nothing runs: nothing is queued
 
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
-import os
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -45,26 +43,3 @@ def servers(raw: dict[str, Any]) -> dict[str, McpServerConfig]:
 
 def starts(marker: Path) -> int:
     return len(marker.read_text().splitlines()) if marker.exists() else 0
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # a zombie is dead too: the SDK reaps its child, but give it the benefit
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
-            return stat.read().split(")")[-1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
-async def eventually(predicate: Callable[[], bool], what: str, timeout: float = 15.0) -> None:
-    """Poll an observable condition with a deadline (never a fixed sleep)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not predicate():
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting until {what}")
-        await asyncio.sleep(0.02)

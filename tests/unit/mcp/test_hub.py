@@ -18,7 +18,9 @@ from agentls.contracts.tooling import ErrorCode, ToolError
 from agentls.mcp.hub import McpHub
 from agentls.workspace.interface import ToolContext, ToolDefinition
 from tests.fakes.mcp_server import HERE, stdio_config
-from tests.unit.mcp.conftest import Told, alive, eventually, servers, starts
+from tests.helpers import free_port, until
+from tests.processes import process_alive
+from tests.unit.mcp.conftest import Told, servers, starts
 
 
 async def call(tools: list[ToolDefinition[Any]], tool_name: str, /, **arguments: Any) -> str:
@@ -56,7 +58,7 @@ async def test_a_crash_restarts_once_and_a_second_crash_leaves_the_server_out(
     assert any("restarting it" in note for note in told)
     second_pid = int(await call(tools, "mcp__test__pid"))
     assert second_pid != first_pid and starts(marker) == 2
-    await eventually(lambda: not alive(first_pid), "the crashed server is gone")
+    await until(lambda: not process_alive(first_pid), "the crashed server is gone", timeout=15)
     with pytest.raises(ToolError, match="crashed again") as again:
         await call(tools, "mcp__test__crash")
     assert not again.value.retryable
@@ -136,7 +138,7 @@ async def test_a_settings_change_replaces_the_server(hub: McpHub, tmp_path: Path
     after = servers({"test": stdio_config(callTimeoutSeconds=5)})
     new_tools = await hub.tools(tmp_path, after)
     assert int(await call(new_tools, "mcp__test__pid")) != old_pid
-    await eventually(lambda: not alive(old_pid), "the old server is stopped")
+    await until(lambda: not process_alive(old_pid), "the old server is stopped", timeout=15)
     assert await hub.tools(tmp_path, servers({})) == []
 
 
@@ -145,7 +147,7 @@ async def test_closing_the_hub_stops_every_server(told: Told, tmp_path: Path) ->
     tools = await hub.tools(tmp_path, servers({"test": stdio_config()}))
     pid = int(await call(tools, "mcp__test__pid"))
     await hub.aclose()
-    await eventually(lambda: not alive(pid), "the server is stopped")
+    await until(lambda: not process_alive(pid), "the server is stopped", timeout=15)
 
 
 async def test_a_chatty_servers_stderr_stays_small(hub: McpHub, tmp_path: Path) -> None:
@@ -160,12 +162,6 @@ async def test_a_chatty_servers_stderr_stays_small(hub: McpHub, tmp_path: Path) 
     assert connection.stderr_tail().endswith("fake MCP server: last words")
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 async def test_streamable_http_with_headers(
     hub: McpHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -175,7 +171,7 @@ async def test_streamable_http_with_headers(
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     try:
-        await eventually(lambda: _accepts(port), "the HTTP server listens", timeout=30)
+        await until(lambda: _accepts(port), "the HTTP server listens", timeout=30)
         monkeypatch.setenv("AGENTLS_TEST_TOKEN", "s3cret")
         config = servers({"web": {
             "url": f"http://127.0.0.1:{port}/mcp",

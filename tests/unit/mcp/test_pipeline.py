@@ -18,8 +18,8 @@ from agentls.session.events import to_wire
 from agentls.session.reader import read_events
 from agentls.workspace.interface import ToolContext
 from tests.fakes.mcp_server import stdio_config
+from tests.helpers import until
 from tests.unit.helpers import call, conversation
-from tests.unit.mcp.conftest import eventually
 
 FAKE_KEY = "sk-ant-api03-" + "A1b2C3d4E5f6G7h8I9j0" * 3
 
@@ -187,7 +187,7 @@ async def test_cancelled_while_servers_start_ends_as_aborted(tmp_path: Path) -> 
     try:
         handle = await conv.start("go")
         (connection,) = manager.mcp.connections(conv.workspace.root, conv.settings.mcp_servers)
-        await eventually(lambda: connection.status == "starting", "the server is starting")
+        await until(lambda: connection.status == "starting", "the server is starting", timeout=15)
         handle.cancel()
         result = await asyncio.wait_for(handle.result(), 10)
     finally:

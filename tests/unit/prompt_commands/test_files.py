@@ -10,17 +10,9 @@ import pytest
 
 from agentls.prompt_commands.catalog import CommandCatalog, UnknownPromptCommand
 from agentls.prompt_commands.files import MAX_BYTES, MAX_FILES, find_commands
+from tests.helpers import write_file
 
 KNOWN = ("read_file", "run_command", "edit_file")
-
-
-def write(path: Path, text: str | bytes) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(text, bytes):
-        path.write_bytes(text)
-    else:
-        path.write_text(text)
-    return path
 
 
 def find(root: Path | None, user: Path, approved: set[str] | None = None) -> CommandCatalog:
@@ -43,14 +35,14 @@ def user(tmp_path: Path) -> Path:
 
 
 def test_every_folder_and_the_first_found_wins(root: Path, user: Path) -> None:
-    write(root / ".agentls/commands/review.md", "agentls review")
-    write(root / ".claude/commands/review.md", "claude review")
-    write(root / ".claude/commands/fe/component.md", "component $1")
-    write(root / ".github/prompts/review.prompt.md", "prompt-file review")
-    write(root / ".github/prompts/form.prompt.md", "form")
-    write(root / ".github/prompts/notes.md", "not a prompt file")
-    write(user / "commands/review.md", "my review")
-    write(user / "commands/mine.md", "mine")
+    write_file(root / ".agentls/commands/review.md", "agentls review")
+    write_file(root / ".claude/commands/review.md", "claude review")
+    write_file(root / ".claude/commands/fe/component.md", "component $1")
+    write_file(root / ".github/prompts/review.prompt.md", "prompt-file review")
+    write_file(root / ".github/prompts/form.prompt.md", "form")
+    write_file(root / ".github/prompts/notes.md", "not a prompt file")
+    write_file(user / "commands/review.md", "my review")
+    write_file(user / "commands/mine.md", "mine")
     catalog = find(root, user)
     assert catalog.names == ["fe:component", "form", "mine", "review"]
     review = catalog.get("review")
@@ -68,15 +60,17 @@ def test_every_folder_and_the_first_found_wins(root: Path, user: Path) -> None:
 
 
 def test_without_a_workspace_only_the_person_s_own(user: Path) -> None:
-    write(user / "commands/mine.md", "mine")
+    write_file(user / "commands/mine.md", "mine")
     assert find(None, user).names == ["mine"]
 
 
 def test_descriptions_hints_and_notes(root: Path, user: Path) -> None:
-    write(root / ".agentls/commands/a.md", "---\ndescription: Does A\nargument-hint: X\n---\nA $1")
-    write(root / ".agentls/commands/b.md", "\n# Heading of B\n\nmore")
-    write(root / ".agentls/commands/c.md", "---\nmodel: opus\n---\nfixed text")
-    write(root / ".github/prompts/d.prompt.md", "---\nname: renamed\n---\nD ${input:x}")
+    write_file(
+        root / ".agentls/commands/a.md", "---\ndescription: Does A\nargument-hint: X\n---\nA $1"
+    )
+    write_file(root / ".agentls/commands/b.md", "\n# Heading of B\n\nmore")
+    write_file(root / ".agentls/commands/c.md", "---\nmodel: opus\n---\nfixed text")
+    write_file(root / ".github/prompts/d.prompt.md", "---\nname: renamed\n---\nD ${input:x}")
     catalog = find(root, user)
     a, b, c, d = (catalog.get(n) for n in ("a", "b", "c", "renamed"))
     assert a is not None and (a.description, a.argument_hint, a.input_hint) == ("Does A", "X", "X")
@@ -92,7 +86,7 @@ def test_descriptions_hints_and_notes(root: Path, user: Path) -> None:
 
 def test_allowed_tools_become_rules_only_from_a_trusted_file(root: Path, user: Path) -> None:
     text = "---\nallowed-tools: Bash(git diff:*), WebSearch\n---\nReview"
-    path = write(root / ".agentls/commands/review.md", text)
+    path = write_file(root / ".agentls/commands/review.md", text)
     untrusted = find(root, user).get("review")
     assert untrusted is not None and not untrusted.trusted and untrusted.rules == ()
     assert [str(r) for r in untrusted.requested_rules] == ["run_command(git diff *)"]
@@ -105,22 +99,22 @@ def test_allowed_tools_become_rules_only_from_a_trusted_file(root: Path, user: P
         "/review: allowed-tools 'WebSearch' left out: no such tool in agentls",
     )
     # a prompt file's `tools` are VS Code's tool picks, never permissions
-    write(root / ".github/prompts/p.prompt.md", "---\ntools: ['run_command']\n---\nP")
+    write_file(root / ".github/prompts/p.prompt.md", "---\ntools: ['run_command']\n---\nP")
     prompt_file = find(root, user).get("p")
     assert prompt_file is not None and prompt_file.requested_rules == () and prompt_file.notes == ()
 
 
 def test_bad_files_are_skipped_with_a_note(root: Path, user: Path) -> None:
     folder = root / ".agentls/commands"
-    write(folder / "good.md", "fine")
-    write(folder / "latin.md", "caf\xe9".encode("latin-1"))
-    write(folder / "nul.md", b"a\0b")
-    write(folder / "big.md", "x" * (MAX_BYTES + 1))
-    write(folder / "broken.md", "---\ndescription: [a\n---\nx")
-    write(folder / "empty.md", "---\ndescription: nothing\n---\n\n")
-    write(folder / "compact.md", "mine")
-    write(folder / "bad name!.md", "x")
-    write(folder / ".hidden.md", "x")
+    write_file(folder / "good.md", "fine")
+    write_file(folder / "latin.md", "caf\xe9".encode("latin-1"))
+    write_file(folder / "nul.md", b"a\0b")
+    write_file(folder / "big.md", "x" * (MAX_BYTES + 1))
+    write_file(folder / "broken.md", "---\ndescription: [a\n---\nx")
+    write_file(folder / "empty.md", "---\ndescription: nothing\n---\n\n")
+    write_file(folder / "compact.md", "mine")
+    write_file(folder / "bad name!.md", "x")
+    write_file(folder / ".hidden.md", "x")
     catalog = find(root, user)
     assert catalog.names == ["good"]
     problems = "\n".join(catalog.problems)
@@ -138,8 +132,8 @@ def test_bad_files_are_skipped_with_a_note(root: Path, user: Path) -> None:
 
 
 def test_a_link_out_of_the_workspace_is_not_read(root: Path, user: Path, tmp_path: Path) -> None:
-    outside = write(tmp_path / "elsewhere" / "secret.md", "outside text")
-    write(tmp_path / "elsewhere" / "commands" / "other.md", "outside too")
+    outside = write_file(tmp_path / "elsewhere" / "secret.md", "outside text")
+    write_file(tmp_path / "elsewhere" / "commands" / "other.md", "outside too")
     folder = root / ".agentls" / "commands"
     folder.mkdir(parents=True)
     os.symlink(outside, folder / "leak.md")
@@ -154,14 +148,14 @@ def test_a_link_out_of_the_workspace_is_not_read(root: Path, user: Path, tmp_pat
 
 def test_a_crowded_folder_is_read_up_to_its_bound(root: Path, user: Path) -> None:
     for index in range(MAX_FILES + 3):
-        write(root / f".agentls/commands/c{index:03}.md", "x")
+        write_file(root / f".agentls/commands/c{index:03}.md", "x")
     catalog = find(root, user)
     assert len(catalog.names) == MAX_FILES
     assert f".agentls/commands: more than {MAX_FILES} files; the rest not read" in catalog.problems
 
 
 def test_a_prompt_is_expanded_or_named_unknown_with_those_there(root: Path, user: Path) -> None:
-    write(root / ".agentls/commands/review.md", "Review $1")
+    write_file(root / ".agentls/commands/review.md", "Review $1")
     catalog = find(root, user)
     asked = catalog.prompt("/review a.py", root)
     assert asked.text == "Review a.py" and asked.command is not None

@@ -6,7 +6,7 @@ import asyncio
 import json
 import socket
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -17,21 +17,6 @@ from tests.fakes.openai_server import FakeOpenAI, chat, dropped, malformed, raw,
 from tests.unit.providers.helpers import collect, done, request
 
 Build = Callable[..., OpenAIProvider]
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeOpenAI]:
-    with FakeOpenAI() as server:
-        yield server
-
-
-@pytest.fixture
-def make_provider(fake: FakeOpenAI) -> Build:
-    def build(**overrides: Any) -> OpenAIProvider:
-        options: dict[str, Any] = {"api_key": "test-key", "base_url": fake.base_url}
-        return OpenAIProvider("gpt-test", **(options | overrides))
-
-    return build
 
 
 async def fail(provider: OpenAIProvider, seen: list[ModelEvent] | None = None) -> ModelError:
@@ -46,28 +31,30 @@ async def fail(provider: OpenAIProvider, seen: list[ModelEvent] | None = None) -
 
 @pytest.mark.parametrize("code", [429, 500, 503])
 async def test_retryable_status_then_success(
-    fake: FakeOpenAI, make_provider: Build, code: int
+    openai_fake: FakeOpenAI, make_openai_provider: Build, code: int
 ) -> None:
-    fake.add(status(code), chat("recovered"))
-    final = done(await collect(make_provider(max_retries=2), request()))
+    openai_fake.add(status(code), chat("recovered"))
+    final = done(await collect(make_openai_provider(max_retries=2), request()))
     assert final.message.text == "recovered"
-    assert len(fake.requests) == 2
-    assert fake.requests[1].body == fake.requests[0].body
+    assert len(openai_fake.requests) == 2
+    assert openai_fake.requests[1].body == openai_fake.requests[0].body
 
 
 async def test_persistent_500_is_an_api_error_after_retries(
-    fake: FakeOpenAI, make_provider: Build
+    openai_fake: FakeOpenAI, make_openai_provider: Build
 ) -> None:
-    fake.add(*[status(500, message="boom")] * 3)
-    error = await fail(make_provider(max_retries=2))
+    openai_fake.add(*[status(500, message="boom")] * 3)
+    error = await fail(make_openai_provider(max_retries=2))
     assert (error.kind, error.status) == ("api", 500)
     assert "boom" in str(error)
-    assert len(fake.requests) == 3 and fake.pending == 0
+    assert len(openai_fake.requests) == 3 and openai_fake.pending == 0
 
 
-async def test_persistent_429_is_a_rate_limit(fake: FakeOpenAI, make_provider: Build) -> None:
-    fake.add(status(429), status(429))
-    error = await fail(make_provider(max_retries=1))
+async def test_persistent_429_is_a_rate_limit(
+    openai_fake: FakeOpenAI, make_openai_provider: Build
+) -> None:
+    openai_fake.add(status(429), status(429))
+    error = await fail(make_openai_provider(max_retries=1))
     assert (error.kind, error.status) == ("rate_limit", 429)
 
 
@@ -89,54 +76,58 @@ async def test_persistent_429_is_a_rate_limit(fake: FakeOpenAI, make_provider: B
     ids=["auth", "permission", "not_found", "bad_request", "prompt_too_long"],
 )
 async def test_client_errors_are_not_retried_and_named(
-    fake: FakeOpenAI,
-    make_provider: Build,
+    openai_fake: FakeOpenAI,
+    make_openai_provider: Build,
     code: int,
     message: str,
     error_code: str | None,
     kind: str,
 ) -> None:
-    fake.add(status(code, message=message, error_code=error_code), chat("never sent"))
-    error = await fail(make_provider(max_retries=3))
+    openai_fake.add(status(code, message=message, error_code=error_code), chat("never sent"))
+    error = await fail(make_openai_provider(max_retries=3))
     assert (error.kind, error.status) == (kind, code)
     assert message in str(error)
-    assert len(fake.requests) == 1
+    assert len(openai_fake.requests) == 1
 
 
 @pytest.mark.parametrize("abrupt", [True, False], ids=["connection-cut", "body-ends-early"])
 async def test_dropped_stream_is_an_error_not_a_short_answer(
-    fake: FakeOpenAI, make_provider: Build, abrupt: bool
+    openai_fake: FakeOpenAI, make_openai_provider: Build, abrupt: bool
 ) -> None:
-    fake.add(dropped("half an answ", abrupt=abrupt), chat("never"))
+    openai_fake.add(dropped("half an answ", abrupt=abrupt), chat("never"))
     seen: list[ModelEvent] = []
-    error = await fail(make_provider(max_retries=3), seen)
+    error = await fail(make_openai_provider(max_retries=3), seen)
     assert error.kind in ("stream", "connection")
     assert "".join(e.text for e in seen if isinstance(e, TextDelta)) == "half an answ"
-    assert len(fake.requests) == 1  # a stream that has started is never retried
+    assert len(openai_fake.requests) == 1  # a stream that has started is never retried
 
 
-async def test_read_timeout_mid_stream(fake: FakeOpenAI, make_provider: Build) -> None:
-    fake.add(stall(30, text="slow"))
+async def test_read_timeout_mid_stream(
+    openai_fake: FakeOpenAI, make_openai_provider: Build
+) -> None:
+    openai_fake.add(stall(30, text="slow"))
     started = time.monotonic()
-    error = await fail(make_provider(timeout_seconds=0.5, max_retries=0))
+    error = await fail(make_openai_provider(timeout_seconds=0.5, max_retries=0))
     assert error.kind == "timeout"
     assert time.monotonic() - started < 10
 
 
-async def test_malformed_data_line(fake: FakeOpenAI, make_provider: Build) -> None:
-    fake.add(malformed(), chat("never"))
-    assert (await fail(make_provider(max_retries=2))).kind == "stream"
-    assert len(fake.requests) == 1
+async def test_malformed_data_line(openai_fake: FakeOpenAI, make_openai_provider: Build) -> None:
+    openai_fake.add(malformed(), chat("never"))
+    assert (await fail(make_openai_provider(max_retries=2))).kind == "stream"
+    assert len(openai_fake.requests) == 1
 
 
-async def test_error_object_mid_stream(fake: FakeOpenAI, make_provider: Build) -> None:
+async def test_error_object_mid_stream(
+    openai_fake: FakeOpenAI, make_openai_provider: Build
+) -> None:
     error_line = json.dumps({"error": {"message": "the engine stalled", "type": "server_error"}})
     text = {"choices": [{"index": 0, "delta": {"content": "par"}, "finish_reason": None}]}
-    fake.add(raw([text, error_line], done=False), chat("never"))
-    error = await fail(make_provider(max_retries=2))
+    openai_fake.add(raw([text, error_line], done=False), chat("never"))
+    error = await fail(make_openai_provider(max_retries=2))
     assert error.kind in ("stream", "api")
     assert "the engine stalled" in str(error)
-    assert len(fake.requests) == 1
+    assert len(openai_fake.requests) == 1
 
 
 @pytest.mark.parametrize(
@@ -150,37 +141,37 @@ async def test_error_object_mid_stream(fake: FakeOpenAI, make_provider: Build) -
     ids=["content-not-a-string", "choices-null", "function-not-an-object", "json-array"],
 )
 async def test_unexpected_json_is_a_stream_error(
-    fake: FakeOpenAI, make_provider: Build, bad_chunk: dict[str, Any] | str
+    openai_fake: FakeOpenAI, make_openai_provider: Build, bad_chunk: dict[str, Any] | str
 ) -> None:
     stop = {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
-    fake.add(raw([bad_chunk, stop]))
-    assert (await fail(make_provider(max_retries=0))).kind == "stream"
+    openai_fake.add(raw([bad_chunk, stop]))
+    assert (await fail(make_openai_provider(max_retries=0))).kind == "stream"
 
 
 async def test_no_scripted_reply_fails_loudly_without_retries(
-    fake: FakeOpenAI, make_provider: Build
+    openai_fake: FakeOpenAI, make_openai_provider: Build
 ) -> None:
-    error = await fail(make_provider(max_retries=3))
+    error = await fail(make_openai_provider(max_retries=3))
     assert "no scripted response left" in str(error)
-    assert len(fake.requests) == 1  # x-should-retry: false is honoured
+    assert len(openai_fake.requests) == 1  # x-should-retry: false is honoured
 
 
-async def test_connection_refused(make_provider: Build) -> None:
+async def test_connection_refused(make_openai_provider: Build) -> None:
     with socket.socket() as probe:  # a port that was free a moment ago: nothing listens there
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    error = await fail(make_provider(base_url=f"http://127.0.0.1:{port}/v1", max_retries=0))
+    error = await fail(make_openai_provider(base_url=f"http://127.0.0.1:{port}/v1", max_retries=0))
     assert error.kind == "connection"
 
 
 async def test_cancellation_propagates_and_closes_the_stream(
-    fake: FakeOpenAI, make_provider: Build
+    openai_fake: FakeOpenAI, make_openai_provider: Build
 ) -> None:
-    fake.add(stall(30, text="streaming..."))
+    openai_fake.add(stall(30, text="streaming..."))
     first_text = asyncio.Event()
 
     async def consume() -> None:
-        async for event in make_provider().stream(request()):
+        async for event in make_openai_provider().stream(request()):
             if isinstance(event, TextDelta):
                 first_text.set()
 
@@ -190,6 +181,6 @@ async def test_cancellation_propagates_and_closes_the_stream(
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    assert await asyncio.to_thread(fake.wait_for_disconnect, 1, 5.0), (
+    assert await asyncio.to_thread(openai_fake.wait_for_disconnect, 1, 5.0), (
         "the HTTP response was not closed"
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -34,31 +34,16 @@ Build = Callable[..., OpenAIProvider]
 ROOT = Path(__file__).resolve().parents[3]
 
 
-@pytest.fixture
-def fake() -> Iterator[FakeOpenAI]:
-    with FakeOpenAI() as server:
-        yield server
-
-
-@pytest.fixture
-def make_provider(fake: FakeOpenAI) -> Build:
-    def build(**overrides: Any) -> OpenAIProvider:
-        options: dict[str, Any] = {"api_key": "test-key", "base_url": fake.base_url}
-        return OpenAIProvider("gpt-test", **(options | overrides))
-
-    return build
-
-
 def test_names() -> None:
     provider = OpenAIProvider("gpt-4.1-mini", api_key="k")
     assert (provider.model_id, provider.model_name) == ("openai:gpt-4.1-mini", "gpt-4.1-mini")
 
 
 async def test_text_streams_as_deltas_then_one_message(
-    fake: FakeOpenAI, make_provider: Build
+    openai_fake: FakeOpenAI, make_openai_provider: Build
 ) -> None:
-    fake.add(chat("Hello there, brave new world"))
-    events = await collect(make_provider(), request())
+    openai_fake.add(chat("Hello there, brave new world"))
+    events = await collect(make_openai_provider(), request())
 
     deltas = [e for e in events if isinstance(e, TextDelta)]
     assert len(deltas) > 1
@@ -70,11 +55,11 @@ async def test_text_streams_as_deltas_then_one_message(
 
 
 async def test_tool_arguments_split_at_awkward_places_are_parsed(
-    fake: FakeOpenAI, make_provider: Build
+    openai_fake: FakeOpenAI, make_openai_provider: Build
 ) -> None:
     arguments = {"path": 'src/"odd" name.py', "lines": [1, 20], "note": "ünïcode \\ back"}
-    fake.add(chat("Reading.", tool_calls=[("call_1", "read_file", arguments)]))
-    events = await collect(make_provider(), request())
+    openai_fake.add(chat("Reading.", tool_calls=[("call_1", "read_file", arguments)]))
+    events = await collect(make_openai_provider(), request())
 
     # The fake sends the arguments in pieces cut mid-token; the loop reads the call whole.
     final = done(events)
@@ -86,12 +71,12 @@ async def test_tool_arguments_split_at_awkward_places_are_parsed(
 
 @pytest.mark.parametrize("interleave", [True, False])
 async def test_two_tool_calls_keep_order_ids_and_arguments(
-    fake: FakeOpenAI, make_provider: Build, interleave: bool
+    openai_fake: FakeOpenAI, make_openai_provider: Build, interleave: bool
 ) -> None:
     first, second = {"path": "a.py", "limit": 10}, {"pattern": 'def "x"', "glob": "*.py"}
     calls = [("call_a", "read_file", first), ("call_b", "grep", second)]
-    fake.add(chat(tool_calls=calls, interleave=interleave))
-    events = await collect(make_provider(), request())
+    openai_fake.add(chat(tool_calls=calls, interleave=interleave))
+    events = await collect(make_openai_provider(), request())
 
     final = done(events)
     assert final.message.content == (
@@ -101,10 +86,14 @@ async def test_two_tool_calls_keep_order_ids_and_arguments(
     assert final.stop_reason == "tool_use"
 
 
-async def test_empty_and_cut_off_arguments(fake: FakeOpenAI, make_provider: Build) -> None:
+async def test_empty_and_cut_off_arguments(
+    openai_fake: FakeOpenAI, make_openai_provider: Build
+) -> None:
     cut = '{"path": "a.py", "content": "def f():\\n  ret'
-    fake.add(chat(tool_calls=[("c1", "list", ""), ("c2", "write", cut)], finish_reason="length"))
-    final = done(await collect(make_provider(), request()))
+    openai_fake.add(
+        chat(tool_calls=[("c1", "list", ""), ("c2", "write", cut)], finish_reason="length")
+    )
+    final = done(await collect(make_openai_provider(), request()))
 
     assert final.message.tool_uses == (
         ToolUseBlock("c1", "list", {}),
@@ -113,20 +102,22 @@ async def test_empty_and_cut_off_arguments(fake: FakeOpenAI, make_provider: Buil
     assert final.stop_reason == "max_tokens"
 
 
-async def test_usage_from_the_last_chunk(fake: FakeOpenAI, make_provider: Build) -> None:
+async def test_usage_from_the_last_chunk(
+    openai_fake: FakeOpenAI, make_openai_provider: Build
+) -> None:
     usage = {"prompt_tokens": 120, "completion_tokens": 42}
-    fake.add(chat("ok", usage=usage | {"prompt_tokens_details": {"cached_tokens": 20}}))
+    openai_fake.add(chat("ok", usage=usage | {"prompt_tokens_details": {"cached_tokens": 20}}))
     # prompt_tokens counts the cached ones too; Usage keeps them apart (as Anthropic
     # reports them), so pricing does not count them twice.
-    assert done(await collect(make_provider(), request())).usage == Usage(100, 42, 20, 0)
+    assert done(await collect(make_openai_provider(), request())).usage == Usage(100, 42, 20, 0)
 
 
 async def test_usage_is_estimated_when_the_server_sends_none(
-    fake: FakeOpenAI, make_provider: Build
+    openai_fake: FakeOpenAI, make_openai_provider: Build
 ) -> None:
     # llama.cpp's server streams no usage; token budgets must still hold.
-    fake.add(chat("a" * 400, usage=None))
-    usage = done(await collect(make_provider(), request(system="s" * 4000))).usage
+    openai_fake.add(chat("a" * 400, usage=None))
+    usage = done(await collect(make_openai_provider(), request(system="s" * 4000))).usage
     assert 1000 < usage.input_tokens < 1100
     assert usage.output_tokens == 101
     assert usage.cache_read_tokens == 0
@@ -137,13 +128,13 @@ async def test_usage_is_estimated_when_the_server_sends_none(
     [("stop", "end_turn"), ("length", "max_tokens"), ("content_filter", "refusal")],
 )
 async def test_finish_reasons(
-    fake: FakeOpenAI, make_provider: Build, sent: str, expected: str
+    openai_fake: FakeOpenAI, make_openai_provider: Build, sent: str, expected: str
 ) -> None:
-    fake.add(chat("partial", finish_reason=sent))
-    assert done(await collect(make_provider(), request())).stop_reason == expected
+    openai_fake.add(chat("partial", finish_reason=sent))
+    assert done(await collect(make_openai_provider(), request())).stop_reason == expected
 
 
-async def test_request_mapping(fake: FakeOpenAI, make_provider: Build) -> None:
+async def test_request_mapping(openai_fake: FakeOpenAI, make_openai_provider: Build) -> None:
     schema = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
     history = (
         user_text("read them"),
@@ -165,11 +156,11 @@ async def test_request_mapping(fake: FakeOpenAI, make_provider: Build) -> None:
         Message("assistant", (ToolUseBlock("call_11", "read_file", {"path": "w"}),)),
         Message("user", (ToolResultBlock("call_11", "empty"),)),
     )
-    fake.add(chat("done"))
+    openai_fake.add(chat("done"))
     tools = (ToolSpec("read_file", "Read a file", schema),)
-    await collect(make_provider(), request(*history, system="Be careful.", tools=tools))
+    await collect(make_openai_provider(), request(*history, system="Be careful.", tools=tools))
 
-    sent = fake.requests[0]
+    sent = openai_fake.requests[0]
     assert sent.path == "/v1/chat/completions"
     assert sent.headers["authorization"] == "Bearer test-key"
     body = sent.body
@@ -212,17 +203,19 @@ async def test_request_mapping(fake: FakeOpenAI, make_provider: Build) -> None:
     assert messages[6] == {"role": "tool", "tool_call_id": "call_11", "content": "empty"}
 
 
-async def test_a_tool_turn_round_trips(fake: FakeOpenAI, make_provider: Build) -> None:
+async def test_a_tool_turn_round_trips(
+    openai_fake: FakeOpenAI, make_openai_provider: Build
+) -> None:
     calls = [("call_a", "read_file", {"path": "a.py"}), ("call_b", "grep", {"pattern": "x"})]
-    fake.add(chat(tool_calls=calls), chat("Both read."))
-    provider = make_provider()
+    openai_fake.add(chat(tool_calls=calls), chat("Both read."))
+    provider = make_openai_provider()
     turn = done(await collect(provider, request(user_text("go"), system=""))).message
     results = Message("user", (ToolResultBlock("call_a", "A"), ToolResultBlock("call_b", "B")))
     await collect(provider, request(user_text("go"), turn, results, system=""))
 
-    first, second = (r.body["messages"] for r in fake.requests)
+    first, second = (r.body["messages"] for r in openai_fake.requests)
     assert first == [{"role": "user", "content": "go"}]  # no system message when empty
-    assert "tools" not in fake.requests[0].body
+    assert "tools" not in openai_fake.requests[0].body
     sent_calls = [
         (c["id"], c["function"]["name"], json.loads(c["function"]["arguments"]))
         for c in second[1]["tool_calls"]
@@ -237,10 +230,10 @@ async def test_a_tool_turn_round_trips(fake: FakeOpenAI, make_provider: Build) -
 # --- the fake itself: what the provider tests rely on ------------------------
 
 
-async def test_fake_sends_usage_only_when_asked(fake: FakeOpenAI) -> None:
-    client = openai.AsyncOpenAI(base_url=fake.base_url, api_key="k", max_retries=0)
+async def test_fake_sends_usage_only_when_asked(openai_fake: FakeOpenAI) -> None:
+    client = openai.AsyncOpenAI(base_url=openai_fake.base_url, api_key="k", max_retries=0)
     usage = {"prompt_tokens": 7, "completion_tokens": 3}
-    fake.add(chat("a", usage=usage), chat("b", usage=usage))
+    openai_fake.add(chat("a", usage=usage), chat("b", usage=usage))
     messages: Any = [{"role": "user", "content": "hi"}]
     options: Any = {"include_usage": True}
     asked = await client.chat.completions.create(
@@ -276,7 +269,9 @@ def test_fake_standalone_serves_a_script_and_records(tmp_path: Path) -> None:
     assert [line["path"] for line in lines] == ["/v1/chat/completions"] * 2
 
 
-async def test_a_name_repeated_in_every_chunk_is_read_once(fake, make_provider) -> None:
+async def test_a_name_repeated_in_every_chunk_is_read_once(
+    openai_fake, make_openai_provider
+) -> None:
     # llama.cpp's server repeats function.name with each argument piece.
     chunks = [
         {"choices": [{"index": 0, "delta": {"role": "assistant"}, "finish_reason": None}]},
@@ -288,31 +283,35 @@ async def test_a_name_repeated_in_every_chunk_is_read_once(fake, make_provider) 
         ],
         {"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]},
     ]  # fmt: skip
-    fake.add(raw(chunks))
-    (use,) = done(await collect(make_provider(), request())).message.tool_uses
+    openai_fake.add(raw(chunks))
+    (use,) = done(await collect(make_openai_provider(), request())).message.tool_uses
     assert (use.name, use.input) == ("list_files", {"path": "src"})
 
 
-async def test_temperature_and_tool_choice_are_sent(fake: FakeOpenAI, make_provider: Build) -> None:
+async def test_temperature_and_tool_choice_are_sent(
+    openai_fake: FakeOpenAI, make_openai_provider: Build
+) -> None:
     spec = ToolSpec("list_files", "List files.", {"type": "object", "properties": {}})
-    fake.add(chat("a"), chat("b"))
-    await collect(make_provider(temperature=0, tool_choice="list_files"), request(tools=(spec,)))
-    await collect(make_provider(tool_choice="required"), request(tools=(spec,)))
-    forced, required = (r.body for r in fake.requests)
+    openai_fake.add(chat("a"), chat("b"))
+    await collect(
+        make_openai_provider(temperature=0, tool_choice="list_files"), request(tools=(spec,))
+    )
+    await collect(make_openai_provider(tool_choice="required"), request(tools=(spec,)))
+    forced, required = (r.body for r in openai_fake.requests)
     assert forced["temperature"] == 0
     assert forced["tool_choice"] == {"type": "function", "function": {"name": "list_files"}}
     assert required["tool_choice"] == "required" and "temperature" not in required
 
 
 async def test_reasoning_effort_is_sent_as_chosen_and_thoughts_stream_as_thinking(
-    fake: FakeOpenAI, make_provider: Build
+    openai_fake: FakeOpenAI, make_openai_provider: Build
 ) -> None:
-    fake.add(chat("Answer.", reasoning="Step by step.",
+    openai_fake.add(chat("Answer.", reasoning="Step by step.",
                   usage={"prompt_tokens": 9, "completion_tokens": 30,
                          "completion_tokens_details": {"reasoning_tokens": 25}}))  # fmt: skip
     chosen = Reasoning("high", "effort", effort="high", reasoning_model=True)
-    events = await collect(make_provider(), replace(request(), reasoning=chosen))
-    body = fake.requests[0].body
+    events = await collect(make_openai_provider(), replace(request(), reasoning=chosen))
+    body = openai_fake.requests[0].body
     assert body["reasoning_effort"] == "high"
     assert body["max_completion_tokens"] == 8192 and "max_tokens" not in body
     assert "".join(e.text for e in events if isinstance(e, ThinkingDelta)) == "Step by step."
@@ -322,15 +321,15 @@ async def test_reasoning_effort_is_sent_as_chosen_and_thoughts_stream_as_thinkin
 
 
 async def test_a_models_own_default_sends_no_effort_and_thoughts_are_never_sent_back(
-    fake: FakeOpenAI, make_provider: Build
+    openai_fake: FakeOpenAI, make_openai_provider: Build
 ) -> None:
-    fake.add(chat("ok"), chat("ok"))
-    provider = make_provider()
+    openai_fake.add(chat("ok"), chat("ok"))
+    provider = make_openai_provider()
     default = Reasoning("medium", "effort", reasoning_model=True)
     await collect(provider, replace(request(), reasoning=default))
     earlier = Message("assistant", (ThinkingBlock("private"), TextBlock("hello")))
     await collect(provider, request(user_text("hi"), earlier, user_text("again")))
-    first, second = (r.body for r in fake.requests)
+    first, second = (r.body for r in openai_fake.requests)
     assert "reasoning_effort" not in first and first["max_completion_tokens"] == 8192
     assert "reasoning_effort" not in second and second["max_tokens"] == 8192
     assert {"role": "assistant", "content": "hello"} in second["messages"]
@@ -338,12 +337,12 @@ async def test_a_models_own_default_sends_no_effort_and_thoughts_are_never_sent_
 
 
 async def test_images_go_as_data_urls_before_the_words(
-    fake: FakeOpenAI, make_provider: Build
+    openai_fake: FakeOpenAI, make_openai_provider: Build
 ) -> None:
-    fake.add(chat("A dot."))
+    openai_fake.add(chat("A dot."))
     image = ImageBlock("image/gif", "cd" * 32, 30, 1, 1, "R0lG")
-    await collect(make_provider(), request(user_prompt("what?", (image,))))
-    user = fake.requests[0].body["messages"][-1]
+    await collect(make_openai_provider(), request(user_prompt("what?", (image,))))
+    user = openai_fake.requests[0].body["messages"][-1]
     assert user == {
         "role": "user",
         "content": [
