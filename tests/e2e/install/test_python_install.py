@@ -62,7 +62,10 @@ def test_pipx_install_runs_doctor_and_the_demo(dist: Path, tmp_path: Path) -> No
                                "keyVariable": "ANTHROPIC_API_KEY", "keySet": False,
                                "baseUrl": None,
                                "contextWindow": {"source": "the model table",
-                                                 "tokens": 200000}}  # fmt: skip
+                                                 "tokens": 200000},
+                               "images": True,
+                               "reasoning": {"level": "off", "chosen": False,
+                                             "detail": "off (the model's default)"}}  # fmt: skip
     assert report["folders"]["state"] == str(home / ".local/state/agentls")
 
     ready = run([agentls, "doctor", "--model", "scripted:demo", "--workspace", str(workspace)],
