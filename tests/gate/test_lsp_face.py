@@ -7,10 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.e2e.lsp.conftest import EditorFactory, model_env, open_editor, root
+from tests.e2e.conftest import model_env, root, workspace
+from tests.e2e.lsp.conftest import EditorFactory, open_editor
 from tests.fakes.anthropic_server import FakeAnthropic, turn
 
-__all__ = ["model_env", "open_editor", "root"]  # the editor fixtures, used here
+__all__ = ["model_env", "open_editor", "root", "workspace"]  # the editor fixtures, used here
 
 DENY_ATTACKS = ["rm v0", "/bin/rm v1", "'r''m' v2", "env -i rm v3", "bash -c 'rm v4'",
                 "echo $(rm v5)", "{rm,v6}", "echo rm v7 | bash", "timeout 5 rm v8",

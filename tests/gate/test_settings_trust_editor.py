@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from lsprotocol import types
 
-from tests.e2e.lsp.conftest import model_env, open_editor, root  # noqa: F401
+from tests.e2e.conftest import model_env, root, workspace  # noqa: F401
+from tests.e2e.lsp.conftest import open_editor  # noqa: F401
 from tests.e2e.lsp.editor import start_editor
 from tests.fakes.anthropic_server import FakeAnthropic, turn
 

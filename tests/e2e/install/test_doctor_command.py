@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.e2e.lsp.conftest import EditorFactory, model_env, open_editor, root
+from tests.e2e.lsp.conftest import EditorFactory, open_editor
 
-__all__ = ["model_env", "open_editor", "root"]  # the fixtures, shared with tests/e2e/lsp
+__all__ = ["open_editor"]  # the fixture, shared with tests/e2e/lsp
 
 
 async def test_the_report_follows_the_editors_settings(
